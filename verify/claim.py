@@ -1,0 +1,188 @@
+"""The claim model: what a published statement says, where, and how it is checked.
+
+A :class:`Claim` is a small declaration.  It names its source (file, theorem,
+equation), the statement as the source writes it (LaTeX), the assumptions and the
+parameter :class:`Domain` they allow, its :class:`Kind`, the stated closed form
+(sympy), our own derived form where we have one, notes on how a garbled source was
+read, and a *check*: one of the judge strategies of :mod:`verify.judge`, wired to
+estimators from :mod:`numerics` and forms from :mod:`derivations`.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, Callable, Mapping
+
+PAPERS: dict[str, tuple[str, str]] = {
+    "shachaf2021": ("000_efaf07e323d59f0e.txt",
+                    "Shachaf, Brutzkus, Globerson, A Theoretical Analysis of Fine-tuning with Linear Teachers (NeurIPS 2021)"),
+    "tahir2024": ("001_759117b8232d72ac.txt",
+                  "Tahir, Ganguli, Rotskoff, Features are fate: a theory of transfer learning in high-dimensional regression (2024)"),
+    "liu2019": ("002_040fb3cd502e6250.txt",
+                "Liu, Long, Wang, Jordan, Towards Understanding the Transferability of Deep Representations (arXiv 1909.12031)"),
+    "dayi2024": ("003_83d15a9763fa9a30.txt",
+                 "Dayi, Chen, Gradient dynamics for low-rank fine-tuning beyond kernels (arXiv 2411.15385)"),
+    "linearization2025": ("004_04c86723a9734555.txt",
+                          "Linearization Explains Fine-Tuning in Large Language Models (NeurIPS 2025), slide deck"),
+}
+
+
+class Kind(str, Enum):
+    """What a claim asserts; the judge treats each kind differently."""
+
+    SYMBOLIC = "symbolic identity"
+    EXACT = "exact finite-size expectation"
+    ASYMPTOTIC = "asymptotic expectation"
+    BOUND = "inequality / bound"
+    PROB_BOUND = "high-probability bound"
+    LIMIT = "limit"
+    ORDERING = "qualitative ordering"
+
+
+class Verdict(str, Enum):
+    CONFIRMED = "confirmed"
+    REFUTED = "refuted"
+    INCONCLUSIVE = "inconclusive"
+
+
+class DomainError(ValueError):
+    """A parameter point outside what a claim's assumptions allow (one-line message)."""
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where a statement stands: paper key, theorem/lemma, equation numbers."""
+
+    paper: str
+    where: str  # e.g. "Theorem 3.6, eq. (10); proof in App. B.5, eqs. (91)-(103)"
+
+    @property
+    def file(self) -> str:
+        return PAPERS[self.paper][0]
+
+    @property
+    def title(self) -> str:
+        return PAPERS[self.paper][1]
+
+    def cite(self) -> str:
+        return f"{self.file}: {self.where}"
+
+
+@dataclass(frozen=True)
+class Param:
+    """One parameter of a claim's domain: an interval, possibly integer, possibly open."""
+
+    name: str
+    lower: float = -math.inf
+    upper: float = math.inf
+    lower_open: bool = False
+    upper_open: bool = False
+    integer: bool = False
+    doc: str = ""
+
+    def validate(self, value: Any) -> float:
+        try:
+            v = float(value)
+        except (TypeError, ValueError):
+            raise DomainError(f"{self.name}={value!r} is not a number") from None
+        if math.isnan(v):
+            raise DomainError(f"{self.name} is NaN")
+        if self.integer and v != int(v):
+            raise DomainError(f"{self.name}={value} must be an integer")
+        lo_bad = v < self.lower or (self.lower_open and v == self.lower)
+        hi_bad = v > self.upper or (self.upper_open and v == self.upper)
+        if lo_bad or hi_bad:
+            lb = "(" if self.lower_open else "["
+            ub = ")" if self.upper_open else "]"
+            raise DomainError(
+                f"{self.name}={value} is outside the domain {lb}{self.lower:g}, {self.upper:g}{ub}"
+                + (f" ({self.doc})" if self.doc else ""))
+        return int(v) if self.integer else v
+
+
+@dataclass(frozen=True)
+class Constraint:
+    """A joint condition on parameters, with the reason it is needed."""
+
+    test: Callable[[Mapping[str, float]], bool]
+    message: str  # shown when violated, e.g. "n must exceed 2: E[1/chi^2_n] = 1/(n-2) diverges"
+
+
+@dataclass(frozen=True)
+class Domain:
+    """The parameter domain a claim's assumptions allow."""
+
+    params: tuple[Param, ...]
+    constraints: tuple[Constraint, ...] = ()
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(p.name for p in self.params)
+
+    def validate(self, point: Mapping[str, Any]) -> dict[str, float]:
+        """Return a cleaned copy of ``point`` or raise :class:`DomainError` (one line)."""
+        known = {p.name: p for p in self.params}
+        unknown = sorted(set(point) - set(known))
+        if unknown:
+            raise DomainError(f"unknown parameter(s) {', '.join(unknown)}; this claim takes {', '.join(known)}")
+        out = {k: known[k].validate(v) for k, v in point.items()}
+        missing = [k for k in known if k not in out]
+        if missing:
+            raise DomainError(f"missing parameter(s) {', '.join(missing)}")
+        for c in self.constraints:
+            if not c.test(out):
+                raise DomainError(c.message)
+        return out
+
+    def describe(self) -> str:
+        parts = []
+        for p in self.params:
+            lb = "(" if p.lower_open else "["
+            ub = ")" if p.upper_open else "]"
+            kind = "integer " if p.integer else ""
+            parts.append(f"{p.name} {kind}in {lb}{p.lower:g}, {p.upper:g}{ub}")
+        parts += [c.message for c in self.constraints]
+        return "; ".join(parts)
+
+
+@dataclass
+class Claim:
+    """A published statement, as its source states it, with the check that judges it.
+
+    Attributes
+    ----------
+    id:          ``<paper>.<label>``, e.g. ``tahir2024.thm3.6.asymptotic``.
+    kind:        what is asserted (:class:`Kind`).
+    source:      file and theorem / equation numbers.
+    statement:   the statement as stated, in LaTeX.
+    assumptions: the assumptions in words.
+    domain:      the parameter domain the assumptions allow.
+    check:       a judge strategy from :mod:`verify.judge` (has ``run(claim, ctx)``).
+    stated:      the stated closed form (sympy), if there is one.
+    derived:     our own derived form (sympy), if we have one.
+    corrected:   the corrected form (LaTeX) when our derivation finds one.
+    notes:       how the source was read, ambiguities, garbling.
+    """
+
+    id: str
+    kind: Kind
+    source: Source
+    statement: str
+    assumptions: str
+    domain: Domain
+    check: Any
+    stated: Any = None
+    derived: Any = None
+    corrected: str | None = None
+    notes: str = ""
+    tags: tuple[str, ...] = field(default_factory=tuple)
+
+    def __post_init__(self) -> None:
+        paper = self.id.split(".", 1)[0]
+        if paper != self.source.paper:
+            raise ValueError(f"claim id {self.id!r} does not start with its paper key {self.source.paper!r}")
+
+    @property
+    def paper(self) -> str:
+        return self.source.paper

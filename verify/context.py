@@ -1,0 +1,61 @@
+"""Run context: profile, seeds, device and precision shared by every check of a run."""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+import torch
+
+
+@dataclass(frozen=True)
+class Profile:
+    """How much work a run does.
+
+    ``trials`` is the default number of Monte Carlo trials per parameter point,
+    ``scale`` multiplies the simulated sizes of literal-training checks, and
+    ``examples`` is the number of hypothesis examples of a property search.
+    """
+
+    name: str
+    trials: int
+    scale: float
+    examples: int
+
+
+PROFILES: dict[str, Profile] = {
+    "quick": Profile("quick", trials=2_000, scale=0.5, examples=300),
+    "standard": Profile("standard", trials=20_000, scale=1.0, examples=2_000),
+    "full": Profile("full", trials=100_000, scale=2.0, examples=10_000),
+}
+
+
+def pick(profile: Profile, choices: Mapping[str, Any]) -> Any:
+    """Select a per-profile setting from ``{'quick': ..., 'standard': ..., 'full': ...}``."""
+    return choices[profile.name] if profile.name in choices else choices["standard"]
+
+
+def derive_seed(*keys: Any) -> int:
+    """A 63-bit seed determined by the keys (run seed, claim id, point label...)."""
+    h = hashlib.sha256("\x1f".join(map(str, keys)).encode()).digest()
+    return int.from_bytes(h[:8], "little") >> 1
+
+
+@dataclass
+class Context:
+    profile: Profile
+    seed: int = 0
+    device: torch.device = field(default_factory=lambda: torch.device("cpu"))
+    dtype: torch.dtype = torch.float64
+    progress: bool = True
+    at: list[dict] | None = None  # user-given parameter points, replacing a check's grid
+
+    def seed_for(self, *keys: Any) -> int:
+        return derive_seed(self.seed, *keys)
+
+    def generator(self, *keys: Any) -> tuple[torch.Generator, int]:
+        """A torch generator on the run's device, seeded from the run seed and ``keys``."""
+        s = self.seed_for(*keys)
+        g = torch.Generator(device=self.device)
+        g.manual_seed(s)
+        return g, s

@@ -1,0 +1,119 @@
+"""Statistics of the judge: confidence intervals, two-sided tests, Holm's step-down
+procedure, weighted extrapolation to infinite size, and trial-count planning.
+
+Everything here is pure (numpy / scipy), so it can be unit-tested and calibrated
+independently of any claim.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import stats as sps
+
+
+@dataclass(frozen=True)
+class MeanEstimate:
+    """Monte Carlo mean of per-trial samples with its standard error."""
+
+    mean: float
+    stderr: float
+    n: int
+    std: float
+
+    def ci(self, level: float = 0.95) -> tuple[float, float]:
+        q = student_q(level, self.n - 1)
+        return (self.mean - q * self.stderr, self.mean + q * self.stderr)
+
+
+def student_q(level: float, df: float) -> float:
+    """Two-sided quantile of Student's t (normal for large df)."""
+    if df is None or df > 1e6:
+        return float(sps.norm.ppf(0.5 + level / 2))
+    return float(sps.t.ppf(0.5 + level / 2, df))
+
+
+def mean_estimate(samples: np.ndarray) -> MeanEstimate:
+    x = np.asarray(samples, dtype=np.float64).ravel()
+    n = x.size
+    if n < 2:
+        raise ValueError("need at least two trials for a confidence interval")
+    if not np.all(np.isfinite(x)):
+        bad = int(np.sum(~np.isfinite(x)))
+        raise FloatingPointError(f"{bad} of {n} Monte Carlo trials are not finite")
+    sd = float(np.std(x, ddof=1))
+    return MeanEstimate(float(np.mean(x)), sd / math.sqrt(n), n, sd)
+
+
+def two_sided_p(estimate: float, stderr: float, predicted: float, df: float | None = None) -> float:
+    """p-value of H0: E = predicted, from a t (or z) statistic."""
+    if stderr == 0:
+        return 0.0 if estimate != predicted else 1.0
+    t = (estimate - predicted) / stderr
+    if df is None or df > 1e6:
+        return float(2 * sps.norm.sf(abs(t)))
+    return float(2 * sps.t.sf(abs(t), df))
+
+
+def holm(pvalues: list[float]) -> list[float]:
+    """Holm's step-down adjusted p-values (family-wise error control, any dependence)."""
+    m = len(pvalues)
+    order = sorted(range(m), key=lambda i: pvalues[i])
+    adj = [0.0] * m
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * pvalues[i]))
+        adj[i] = running
+    return adj
+
+
+def trials_to_decide(n: int, halfwidth: float, distance: float, tol: float) -> int | None:
+    """Trials needed for the CI to fit inside the tolerance, if the estimate stays put.
+
+    ``distance`` is |estimate - predicted|.  Returns None when no number of trials
+    can confirm (the estimate itself is outside the tolerance).
+    """
+    room = tol - distance
+    if room <= 0:
+        return None
+    return int(math.ceil(n * (halfwidth / room) ** 2))
+
+
+@dataclass(frozen=True)
+class Extrapolation:
+    """Weighted least-squares fit of m(N) = a + b/N (+ c/N^2) over sizes N."""
+
+    intercept: float
+    stderr: float
+    dof: int
+    chi2: float
+    gof_p: float  # goodness of fit; small means the 1/N model is rejected
+    coeffs: tuple[float, ...]
+
+
+def extrapolate_inverse_size(sizes, means, stderrs, order: int | None = None) -> Extrapolation:
+    """Extrapolate Monte Carlo means to N -> infinity in powers of 1/N.
+
+    With k sizes the model has ``order + 1`` coefficients (default: 1/N only for three
+    sizes, 1/N and 1/N^2 for four or more, so that one degree of freedom is left to test
+    the model).
+    """
+    N = np.asarray(sizes, dtype=float)
+    y = np.asarray(means, dtype=float)
+    s = np.asarray(stderrs, dtype=float)
+    k = len(N)
+    if k < 3:
+        raise ValueError("extrapolation needs at least three sizes")
+    if order is None:
+        order = 1 if k == 3 else 2
+    A = np.vander(1.0 / N, order + 1, increasing=True)  # columns 1, 1/N, 1/N^2
+    w = 1.0 / np.maximum(s, 1e-300)
+    Aw, yw = A * w[:, None], y * w
+    coef, *_ = np.linalg.lstsq(Aw, yw, rcond=None)
+    cov = np.linalg.inv(Aw.T @ Aw)
+    resid = yw - Aw @ coef
+    chi2 = float(resid @ resid)
+    dof = k - (order + 1)
+    gof = float(sps.chi2.sf(chi2, dof)) if dof > 0 else 1.0
+    return Extrapolation(float(coef[0]), float(math.sqrt(cov[0, 0])), dof, chi2, gof, tuple(map(float, coef)))
