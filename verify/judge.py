@@ -1,0 +1,390 @@
+"""Judge strategies: how each kind of claim is checked.
+
+Every strategy has ``run(claim, ctx) -> Evidence``; the run-wide Holm correction and
+the verdict rule live in :mod:`verify.evidence`.
+
+=====================  ===============================================================
+strategy               used for
+=====================  ===============================================================
+:class:`Expectation`   an expectation exact at finite size: Monte Carlo mean and CI at
+                       every grid point against the predicted value
+:class:`Asymptotic`    an n, d -> infinity expectation: never one finite size against
+                       the limit.  With an exact finite-size form: Monte Carlo against
+                       that form at several sizes plus a symbolic limit check; without
+                       one: >= 3 sizes extrapolated in 1/N, with the fit's uncertainty
+:class:`PropertySearch` inequalities, bounds, sign and ordering statements on closed
+                       forms: hypothesis searches the domain for a violation and
+                       shrinks it to a minimal counterexample
+:class:`Identity`      symbolic identities and limits: sympy, then mpmath at random
+                       high-precision points
+:class:`AllOf`         several of the above for one claim
+:class:`Custom`        a function returning :class:`Evidence` (limits in a sequence)
+=====================  ===============================================================
+"""
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping, Sequence
+
+import mpmath
+import numpy as np
+import sympy as sp
+import torch
+
+from .claim import DomainError
+from .context import Context, pick
+from .evidence import Check, Evidence, StatTest
+from .stats import extrapolate_inverse_size, mean_estimate, student_q, two_sided_p
+
+Point = dict
+Sampler = Callable[[Point, int, torch.Generator, Context], torch.Tensor]
+
+
+@dataclass(frozen=True)
+class Tol:
+    """Practical tolerance: |E - predicted| <= max(abs, rel * |predicted|) counts as agreement."""
+
+    rel: float = 0.02
+    abs: float = 0.002
+
+    def of(self, predicted: float) -> float:
+        return max(self.abs, self.rel * abs(predicted))
+
+
+@dataclass(frozen=True)
+class Figure:
+    """How to draw a check's numbers: x parameter, one curve per group of the others."""
+
+    x: str
+    xlabel: str
+    ylabel: str
+    title: str = ""
+    group: tuple[str, ...] = ()
+    curve: Callable[[Point], float] | None = None  # theory, evaluated on a fine x grid
+    curve_label: str = "stated"
+    extra_curves: tuple[tuple[str, Callable[[Point], float]], ...] = ()
+    logy: bool = False
+    fine: Sequence[float] | None = None  # x grid of the theory curves
+
+
+def label_of(p: Mapping[str, Any]) -> str:
+    return ", ".join(f"{k}={_fmt(v)}" for k, v in p.items())
+
+
+def _fmt(v: Any) -> str:
+    if isinstance(v, float):
+        return f"{v:.4g}"
+    return str(v)
+
+
+def _points(grid, ctx: Context, claim) -> list[Point]:
+    """The grid of a profile, or the user's points validated against the claim's domain."""
+    if ctx.at is not None:
+        return [claim.domain.validate(p) for p in ctx.at]
+    pts = grid(ctx.profile) if callable(grid) else pick(ctx.profile, grid) if isinstance(grid, Mapping) else grid
+    return [dict(p) for p in pts]
+
+
+def monte_carlo(sampler: Sampler, params: Point, trials: int, ctx: Context, keys: tuple, chunk: int) -> tuple[np.ndarray, int]:
+    """Per-trial samples from ``sampler`` in chunks, from one seeded generator."""
+    gen, seed = ctx.generator(*keys)
+    out, done = [], 0
+    while done < trials:
+        m = min(chunk, trials - done)
+        out.append(sampler(params, m, gen, ctx).detach().to("cpu", torch.float64).numpy())
+        done += m
+    return np.concatenate(out), seed
+
+
+def _stat_test(label, params, predicted, samples, tol: Tol, target, seed, extra=None) -> StatTest:
+    est = mean_estimate(samples)
+    p = two_sided_p(est.mean, est.stderr, predicted, df=est.n - 1)
+    return StatTest(label=label, params=dict(params), predicted=float(predicted), estimate=est.mean,
+                    stderr=est.stderr, trials=est.n, tol=tol.of(predicted), pvalue=p, target=target,
+                    seed=seed, df=est.n - 1, ci=est.ci(0.95), extra=dict(extra or {}, std=est.std))
+
+
+def _chunk(chunk, params) -> int:
+    return int(chunk(params)) if callable(chunk) else int(chunk)
+
+
+def _progress(total: int, desc: str, ctx: Context):
+    from tqdm.auto import tqdm
+
+    return tqdm(total=total, desc=desc, leave=False, disable=not ctx.progress, dynamic_ncols=True)
+
+
+@dataclass
+class Expectation:
+    """E[sample] equals ``predicted(point)`` at every point, exactly at finite size."""
+
+    points: Any
+    predicted: Callable[[Point], float]
+    sampler: Sampler
+    tol: Tol = Tol()
+    trials: Mapping[str, int] | None = None
+    target: str = "stated"
+    chunk: Any = 2048
+    figure: Figure | None = None
+    name: str = ""
+
+    def run(self, claim, ctx: Context) -> Evidence:
+        ev = Evidence()
+        pts = _points(self.points, ctx, claim)
+        trials = pick(ctx.profile, self.trials) if self.trials else ctx.profile.trials
+        with _progress(len(pts), claim.id, ctx) as bar:
+            for p in pts:
+                lab = (self.name + ": " if self.name else "") + label_of(p)
+                x, seed = monte_carlo(self.sampler, p, trials, ctx, (claim.id, self.name, lab), _chunk(self.chunk, p))
+                ev.tests.append(_stat_test(lab, p, self.predicted(p), x, self.tol, self.target, seed))
+                ev.seeds.append(seed)
+                bar.update()
+        if self.figure is not None:
+            ev.figures.append(figure_data(self.figure, ev.tests, ctx))
+        return ev
+
+
+@dataclass
+class Asymptotic:
+    """A limit n, d -> infinity at fixed ratios, judged without finite-size bias.
+
+    ``points`` are points of the limit parameters, ``sizes`` the sequence of the size
+    parameter N, ``finite_params(point, N)`` the finite-size parameters passed to the
+    sampler.  If ``finite`` (our exact finite-size form) is given, each size is tested
+    against it (target 'derived') and ``limit_checks`` must show symbolically that its
+    limit equals the stated form; otherwise the Monte Carlo means are extrapolated in
+    1/N and the intercept is tested against the stated limit.
+    """
+
+    points: Any
+    sizes: Mapping[str, Sequence[int]]
+    finite_params: Callable[[Point, int], Point]
+    stated: Callable[[Point], float]
+    sampler: Sampler
+    finite: Callable[[Point], float] | None = None
+    limit_checks: Callable[[], list[Check]] | None = None
+    tol: Tol = Tol()
+    trials: Mapping[str, int] | None = None
+    chunk: Any = 2048
+    size_name: str = "d"
+    figure: Figure | None = None
+    name: str = ""
+
+    def run(self, claim, ctx: Context) -> Evidence:
+        ev = Evidence()
+        pts = _points(self.points, ctx, claim)
+        sizes = list(pick(ctx.profile, self.sizes))
+        trials = pick(ctx.profile, self.trials) if self.trials else ctx.profile.trials
+        limits = []
+        with _progress(len(pts) * len(sizes), claim.id, ctx) as bar:
+            for p in pts:
+                means, ses, rows = [], [], []
+                for N in sizes:
+                    fp = self.finite_params(p, N)
+                    lab = (self.name + ": " if self.name else "") + label_of(fp)
+                    x, seed = monte_carlo(self.sampler, fp, trials, ctx, (claim.id, self.name, lab), _chunk(self.chunk, fp))
+                    est = mean_estimate(x)
+                    means.append(est.mean)
+                    ses.append(est.stderr)
+                    ev.seeds.append(seed)
+                    rows.append({"N": N, "params": fp, "mean": est.mean, "stderr": est.stderr, "trials": est.n})
+                    if self.finite is not None:
+                        ev.tests.append(_stat_test(lab, fp, self.finite(fp), x, self.tol, "derived", seed,
+                                                   {"size": N}))
+                    bar.update()
+                stated = float(self.stated(p))
+                ex = extrapolate_inverse_size(sizes, means, ses) if len(sizes) >= 3 else None
+                row = {"point": p, "stated": stated, "sizes": rows}
+                if ex is not None:
+                    row.update(extrapolated=ex.intercept, extrapolated_stderr=ex.stderr, gof_p=ex.gof_p)
+                limits.append(row)
+                lab = (self.name + ": " if self.name else "") + label_of(p) + f", {self.size_name}->inf"
+                if self.finite is None:
+                    if ex is None:
+                        ev.checks.append(Check(lab, None, "fewer than three sizes: cannot extrapolate", refutes=False))
+                    elif ex.gof_p < 0.01:
+                        ev.checks.append(Check(lab, None, f"1/N extrapolation model rejected (chi2 p={ex.gof_p:.2g}); "
+                                               "larger sizes are needed", refutes=False))
+                    else:
+                        q = student_q(0.95, None)
+                        ev.tests.append(StatTest(
+                            label=lab, params=dict(p), predicted=stated, estimate=ex.intercept, stderr=ex.stderr,
+                            trials=sum(r["trials"] for r in rows), tol=self.tol.of(stated),
+                            pvalue=two_sided_p(ex.intercept, ex.stderr, stated), target="stated",
+                            ci=(ex.intercept - q * ex.stderr, ex.intercept + q * ex.stderr),
+                            extra={"sizes": sizes, "gof_p": ex.gof_p, "coeffs": ex.coeffs}))
+        if self.finite is not None:
+            ev.checks += self.limit_checks() if self.limit_checks else [
+                Check("limit of the finite-size form", None, "no symbolic limit check was given", refutes=False)]
+        ev.details[f"limits{':' + self.name if self.name else ''}"] = limits
+        if self.figure is not None:
+            ev.figures.append(asymptotic_figure(self.figure, limits, sizes, ctx, self.size_name))
+        return ev
+
+
+@dataclass
+class PropertySearch:
+    """A statement 'for all points of the domain, holds(point)': hypothesis looks for a
+    point where it fails and shrinks it to a minimal counterexample.
+
+    ``strategy`` builds points (dicts) over the whole stated domain; ``holds`` should
+    evaluate in high precision (mpmath) so that a counterexample is not rounding.
+    """
+
+    name: str
+    strategy: Callable[[], Any]
+    holds: Callable[[Point], bool]
+    show: Callable[[Point], dict] | None = None
+    refutes: bool = True
+    examples: Mapping[str, int] | None = None
+
+    def run(self, claim, ctx: Context) -> Evidence:
+        from hypothesis import HealthCheck, find, settings
+        from hypothesis.errors import NoSuchExample
+
+        n = pick(ctx.profile, self.examples) if self.examples else ctx.profile.examples
+        seed = ctx.seed_for(claim.id, self.name)
+        st = settings(max_examples=n, database=None, deadline=None, phases=None,
+                      suppress_health_check=list(HealthCheck))
+        try:
+            cx = find(self.strategy(), lambda p: not self.holds(p), settings=st, random=random.Random(seed))
+        except NoSuchExample:
+            return Evidence(checks=[Check(self.name, True, f"no counterexample in {n} hypothesis examples "
+                                          f"over the stated domain", refutes=self.refutes)], seeds=[seed])
+        shown = dict(cx)
+        if self.show:
+            shown.update(self.show(cx))
+        return Evidence(checks=[Check(self.name, False, "counterexample " + label_of(shown), refutes=self.refutes,
+                                      counterexample={k: _num(v) for k, v in shown.items()})], seeds=[seed])
+
+
+def _num(v):
+    if isinstance(v, (mpmath.mpf, sp.Basic)):
+        return float(v)
+    return v
+
+
+@dataclass
+class Identity:
+    """``lhs == rhs`` as functions of ``variables``: sympy first, then mpmath at random
+    points drawn from the given ranges (50 digits)."""
+
+    name: str
+    lhs: Any
+    rhs: Any
+    variables: Mapping[Any, tuple[float, float]]
+    refutes: bool = True
+    points: int = 24
+    dps: int = 50
+    rel: float = 1e-25
+
+    def run(self, claim, ctx: Context) -> Evidence:
+        lhs = self.lhs() if callable(self.lhs) else self.lhs
+        rhs = self.rhs() if callable(self.rhs) else self.rhs
+        diff = sp.simplify(sp.sympify(lhs) - sp.sympify(rhs))
+        if diff == 0:
+            return Evidence(checks=[Check(self.name, True, "sympy simplifies lhs - rhs to 0", refutes=self.refutes,
+                                          extra={"lhs": sp.latex(lhs), "rhs": sp.latex(rhs)})])
+        syms = list(self.variables)
+        f_l = sp.lambdify(syms, lhs, modules="mpmath")
+        f_r = sp.lambdify(syms, rhs, modules="mpmath")
+        rng = random.Random(ctx.seed_for(claim.id, self.name))
+        worst, worst_pt = 0.0, None
+        with mpmath.workdps(self.dps):
+            for _ in range(self.points):
+                pt = {s: mpmath.mpf(rng.uniform(*self.variables[s])) for s in syms}
+                a, b = f_l(*pt.values()), f_r(*pt.values())
+                err = abs(a - b) / (1 + abs(a))
+                if err > worst:
+                    worst, worst_pt = err, {str(s): float(v) for s, v in pt.items()} | {"lhs": float(a), "rhs": float(b)}
+        ok = worst < self.rel
+        det = (f"sympy leaves {sp.sstr(diff)[:80]}; mpmath at {self.points} random {self.dps}-digit points: "
+               f"max relative difference {float(worst):.3g}")
+        return Evidence(checks=[Check(self.name, ok, det, refutes=self.refutes,
+                                      counterexample=None if ok else worst_pt,
+                                      extra={"lhs": sp.latex(lhs), "rhs": sp.latex(rhs)})])
+
+
+@dataclass
+class AllOf:
+    """Several strategies judging one claim together."""
+
+    parts: Sequence[Any]
+
+    def run(self, claim, ctx: Context) -> Evidence:
+        ev = Evidence()
+        for part in self.parts:
+            ev.extend(part.run(claim, ctx))
+        return ev
+
+
+@dataclass
+class Custom:
+    """A function ``fn(claim, ctx) -> Evidence`` for checks no generic strategy covers."""
+
+    fn: Callable[[Any, Context], Evidence]
+
+    def run(self, claim, ctx: Context) -> Evidence:
+        return self.fn(claim, ctx)
+
+
+# --------------------------------------------------------------------------- figures
+def _groups(spec: Figure, params_list):
+    keys = []
+    for p in params_list:
+        k = tuple((g, p.get(g)) for g in spec.group)
+        if k not in keys:
+            keys.append(k)
+    return keys
+
+
+def figure_data(spec: Figure, tests: list[StatTest], ctx: Context) -> dict:
+    """Monte Carlo points with 95% CI bars and theory curves, one per group."""
+    series = []
+    for key in _groups(spec, [t.params for t in tests]):
+        sel = [t for t in tests if all(t.params.get(g) == v for g, v in key)]
+        sel.sort(key=lambda t: t.params[spec.x])
+        glab = label_of(dict(key))
+        series.append({"kind": "points", "label": f"Monte Carlo {glab}".strip(), "group": glab,
+                       "x": [t.params[spec.x] for t in sel], "y": [t.estimate for t in sel],
+                       "yerr": [(t.ci[1] - t.ci[0]) / 2 for t in sel]})
+        series += _curves(spec, sel[0].params, [t.params[spec.x] for t in sel], glab)
+    return {"x": spec.x, "xlabel": spec.xlabel, "ylabel": spec.ylabel, "title": spec.title,
+            "logy": spec.logy, "series": series}
+
+
+def _curves(spec: Figure, base: Point, xs, glab: str) -> list[dict]:
+    out = []
+    grid = list(spec.fine) if spec.fine is not None else list(np.linspace(min(xs), max(xs), 200))
+    curves = ([(spec.curve_label, spec.curve)] if spec.curve else []) + list(spec.extra_curves)
+    for name, fn in curves:
+        ys = []
+        for x in grid:
+            try:
+                ys.append(float(fn({**base, spec.x: x})))
+            except (ZeroDivisionError, ValueError, OverflowError, DomainError):
+                ys.append(math.nan)
+        out.append({"kind": "line", "label": f"{name} {glab}".strip(), "group": glab, "x": grid, "y": ys})
+    return out
+
+
+def asymptotic_figure(spec: Figure, limits: list[dict], sizes, ctx: Context, size_name: str) -> dict:
+    """Largest-size Monte Carlo means and the 1/N extrapolation against the stated limit."""
+    series = []
+    for key in _groups(spec, [r["point"] for r in limits]):
+        sel = [r for r in limits if all(r["point"].get(g) == v for g, v in key)]
+        sel.sort(key=lambda r: r["point"][spec.x])
+        glab = label_of(dict(key))
+        xs = [r["point"][spec.x] for r in sel]
+        big = [r["sizes"][-1] for r in sel]
+        series.append({"kind": "points", "label": f"MC {size_name}={sizes[-1]} {glab}".strip(), "group": glab,
+                       "x": xs, "y": [b["mean"] for b in big], "yerr": [1.96 * b["stderr"] for b in big]})
+        if all("extrapolated" in r for r in sel):
+            series.append({"kind": "points", "label": f"extrapolated {size_name}->inf {glab}".strip(), "group": glab,
+                           "marker": "s", "x": xs, "y": [r["extrapolated"] for r in sel],
+                           "yerr": [1.96 * r["extrapolated_stderr"] for r in sel]})
+        series += _curves(spec, sel[0]["point"], xs, glab)
+    return {"x": spec.x, "xlabel": spec.xlabel, "ylabel": spec.ylabel, "title": spec.title,
+            "logy": spec.logy, "series": series}
