@@ -1,0 +1,1 @@
+"""Claims, one package per source paper, one module per topic; each module defines ``CLAIMS``."""
