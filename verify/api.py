@@ -1,0 +1,131 @@
+"""Python API: run claims, get verdicts with evidence.
+
+>>> from verify import api
+>>> result = api.run(["tahir2024.thm3.6*"], profile="quick", seed=0)   # doctest: +SKIP
+>>> [(c.id, c.verdict.value) for c in result.claims]                    # doctest: +SKIP
+"""
+from __future__ import annotations
+
+import platform
+import time
+import traceback
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+
+import sympy as sp
+import torch
+
+from .claim import Claim, DomainError, Verdict
+from .context import PROFILES, Context
+from .evidence import Check, Evidence, decide, finalize
+from .registry import select
+
+ALPHA = 0.05  # family-wise error rate of a run (Holm over every Monte Carlo test)
+
+
+@dataclass
+class ClaimResult:
+    claim: Claim
+    evidence: Evidence
+    verdict: Verdict = Verdict.INCONCLUSIVE
+    reason: str = ""
+    seconds: float = 0.0
+
+    def to_json(self) -> dict:
+        c = self.claim
+        return {
+            "id": c.id,
+            "kind": c.kind.value,
+            "source": {"paper": c.paper, "file": c.source.file, "where": c.source.where, "title": c.source.title},
+            "statement": c.statement,
+            "assumptions": c.assumptions,
+            "domain": c.domain.describe(),
+            "stated": _latex(c.stated),
+            "derived": _latex(c.derived),
+            "corrected": c.corrected,
+            "notes": c.notes,
+            "verdict": self.verdict.value,
+            "reason": self.reason,
+            "seconds": round(self.seconds, 3),
+            "evidence": self.evidence.to_json(),
+        }
+
+
+def _latex(x) -> str | None:
+    if x is None:
+        return None
+    if isinstance(x, str):
+        return x
+    return sp.latex(x)
+
+
+@dataclass
+class RunResult:
+    claims: list[ClaimResult]
+    meta: dict = field(default_factory=dict)
+
+    def to_json(self) -> dict:
+        counts = {v.value: sum(r.verdict == v for r in self.claims) for v in Verdict}
+        return {"meta": {**self.meta, "counts": counts}, "claims": [r.to_json() for r in self.claims]}
+
+
+def versions() -> dict:
+    import hypothesis
+    import mpmath
+    import numpy
+    import scipy
+
+    return {"python": platform.python_version(), "torch": torch.__version__, "sympy": sp.__version__,
+            "mpmath": mpmath.__version__, "numpy": numpy.__version__, "scipy": scipy.__version__,
+            "hypothesis": hypothesis.__version__, "platform": platform.platform()}
+
+
+def make_context(profile: str = "standard", seed: int = 0, device: str = "cpu", at=None,
+                 progress: bool = True) -> Context:
+    if profile not in PROFILES:
+        raise DomainError(f"unknown profile {profile!r}; choose one of {', '.join(PROFILES)}")
+    try:
+        dev = torch.device(device)
+        torch.empty(1, device=dev)
+    except (RuntimeError, AssertionError) as e:
+        raise DomainError(f"device {device!r} is not available here ({str(e).splitlines()[0]})") from None
+    return Context(profile=PROFILES[profile], seed=int(seed), device=dev, at=at, progress=progress)
+
+
+def run(patterns=None, profile: str = "standard", seed: int = 0, device: str = "cpu", at=None,
+        progress: bool = True, alpha: float = ALPHA, on_claim=None) -> RunResult:
+    """Run the selected claims and return verdicts with their evidence.
+
+    ``at`` (a list of parameter dicts) replaces every selected claim's grid and is
+    validated against each claim's domain first (DomainError on bad input, before any
+    simulation).  Holm's correction is applied across every Monte Carlo test of the run.
+    """
+    claims = select(patterns)
+    ctx = make_context(profile, seed, device, at, progress)
+    if at is not None:
+        for c in claims:
+            for p in at:
+                c.domain.validate(p)
+    t0 = time.time()
+    results = []
+    for c in claims:
+        t = time.time()
+        try:
+            ev = c.check.run(c, ctx)
+        except (KeyboardInterrupt, DomainError):
+            raise
+        except Exception as e:  # a broken check is reported, never silently passed
+            ev = Evidence(checks=[Check("check raised an error", None, f"{type(e).__name__}: {e}", refutes=False,
+                                        extra={"traceback": traceback.format_exc()})])
+        results.append(ClaimResult(c, ev, seconds=time.time() - t))
+        if on_claim:
+            on_claim(results[-1])
+    finalize([r.evidence for r in results], alpha)
+    for r in results:
+        r.verdict, r.reason = decide(r.evidence)
+    meta = {"profile": profile, "seed": seed, "device": str(ctx.device), "dtype": str(ctx.dtype),
+            "alpha_familywise": alpha, "multiple_testing": "Holm over all Monte Carlo tests of the run",
+            "patterns": list(patterns or []), "at": at, "started": datetime.now(timezone.utc).isoformat(),
+            "seconds": round(time.time() - t0, 2), "versions": versions(),
+            "n_tests": sum(len(r.evidence.tests) for r in results)}
+    return RunResult(results, meta)

@@ -1,0 +1,133 @@
+"""Command line: ``python -m verify {list,run,report,calibrate}``.
+
+Exit status: 0 when the run completes; 1 with ``--fail-on-refuted`` when a claim is
+refuted; 2 with a one-line message on bad input (unknown id or pattern, invalid
+parameter, unwritable folder); 130 when interrupted (nothing half-written is left).
+"""
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from pathlib import Path
+
+from .claim import DomainError
+
+EXIT_OK, EXIT_REFUTED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+
+
+class UsageError(Exception):
+    """Bad input: reported as one line, exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # one line, not a usage dump
+        raise UsageError(message)
+
+
+_NUM = re.compile(r"^[0-9eE+\-*/(). pi]+$")
+
+
+def parse_point(text: str) -> dict:
+    """``'n=5,theta=pi/4,sigma=0.2'`` -> {'n': 5.0, 'theta': 0.785..., 'sigma': 0.2}."""
+    import math
+
+    out = {}
+    for part in filter(None, (s.strip() for s in text.split(","))):
+        if "=" not in part:
+            raise UsageError(f"--at expects name=value pairs separated by commas, got {part!r}")
+        k, v = (s.strip() for s in part.split("=", 1))
+        if not k.isidentifier() or not v or not _NUM.match(v):
+            raise UsageError(f"cannot read the parameter {part!r} (numbers, pi, + - * / and parentheses only)")
+        try:
+            out[k] = float(eval(v, {"__builtins__": {}}, {"pi": math.pi}))  # noqa: S307 (characters checked above)
+        except Exception:
+            raise UsageError(f"cannot evaluate {v!r} for {k}") from None
+    return out
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="python -m verify", description="Verify published closed forms and bounds of "
+                "fine-tuning / transfer-learning theory against derivations and literal simulation.")
+    sub = p.add_subparsers(dest="cmd", required=True, parser_class=_Parser)
+    ls = sub.add_parser("list", help="list registered claims: id, kind, source")
+    ls.add_argument("patterns", nargs="*", help="glob over claim ids, e.g. 'tahir2024.*'")
+    r = sub.add_parser("run", help="run claims and write results.json, report.md, report.tex and figures")
+    r.add_argument("patterns", nargs="*", help="glob over claim ids (default: all)")
+    r.add_argument("--profile", default="standard", choices=["quick", "standard", "full"])
+    r.add_argument("--seed", type=int, default=0)
+    r.add_argument("--device", default="cpu", help="torch device, e.g. cpu or cuda")
+    r.add_argument("--out", default="reports", help="output folder (default: reports/)")
+    r.add_argument("--at", action="append", metavar="NAME=VALUE,...",
+                   help="evaluate at this parameter point instead of the claim's grid (repeatable)")
+    r.add_argument("--fail-on-refuted", action="store_true", help="exit 1 if a claim is refuted")
+    r.add_argument("--no-progress", action="store_true")
+    rp = sub.add_parser("report", help="re-render the reports from a saved results.json (no simulation)")
+    rp.add_argument("--out", default="reports")
+    cal = sub.add_parser("calibrate", help="false-refutation rate of true forms and refutation rate of mutants")
+    cal.add_argument("--profile", default="quick", choices=["quick", "standard", "full"])
+    cal.add_argument("--seeds", type=int, default=20, help="independent runs of the true forms")
+    cal.add_argument("--seed", type=int, default=0)
+    cal.add_argument("--out", default="benchmarks/results", help="folder for calibration.json")
+    return p
+
+
+def _cmd_list(args) -> int:
+    from .registry import select
+
+    for c in select(args.patterns):
+        print(f"{c.id:40s} {c.kind.value:30s} {c.source.file}: {c.source.where}")
+    return EXIT_OK
+
+
+def _cmd_run(args) -> int:
+    from . import api
+    from .report import check_writable, write_reports
+    from .summary import print_summary
+
+    out = Path(args.out)
+    check_writable(out)  # fail before simulating
+    at = [parse_point(a) for a in args.at] if args.at else None
+    result = api.run(args.patterns or None, profile=args.profile, seed=args.seed, device=args.device, at=at,
+                     progress=not args.no_progress and sys.stderr.isatty())
+    doc = result.to_json()
+    write_reports(doc, out)
+    print_summary(doc)
+    print(f"\nwrote {out / 'results.json'}, {out / 'report.md'}, {out / 'report.tex'} and figures")
+    refuted = doc["meta"]["counts"]["refuted"]
+    return EXIT_REFUTED if (args.fail_on_refuted and refuted) else EXIT_OK
+
+
+def _cmd_report(args) -> int:
+    from .report import load_results, write_reports
+    from .summary import print_summary
+
+    doc = load_results(Path(args.out))
+    write_reports(doc, Path(args.out))
+    print_summary(doc)
+    return EXIT_OK
+
+
+def _cmd_calibrate(args) -> int:
+    from .calibration import calibrate
+
+    return calibrate(profile=args.profile, n_seeds=args.seeds, seed=args.seed, out=Path(args.out))
+
+
+def main(argv=None) -> int:
+    from .registry import UnknownClaim
+
+    try:
+        args = build_parser().parse_args(argv)
+        return {"list": _cmd_list, "run": _cmd_run, "report": _cmd_report, "calibrate": _cmd_calibrate}[args.cmd](args)
+    except (UsageError, DomainError, UnknownClaim, FileNotFoundError, OSError, ValueError) as e:
+        msg = str(e).splitlines()[0] if str(e) else type(e).__name__
+        print(f"error: {msg}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("interrupted: no report was written; earlier reports are untouched", file=sys.stderr)
+        return EXIT_INTERRUPTED
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

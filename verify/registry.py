@@ -1,0 +1,45 @@
+"""Discovery of claims: every module under :mod:`verify.claims` that defines ``CLAIMS``."""
+from __future__ import annotations
+
+import fnmatch
+import importlib
+import pkgutil
+from functools import lru_cache
+
+from . import claims as _claims_pkg
+from .claim import Claim
+
+
+class UnknownClaim(LookupError):
+    """A pattern that matches no registered claim."""
+
+
+@lru_cache(maxsize=1)
+def all_claims() -> tuple[Claim, ...]:
+    found: dict[str, Claim] = {}
+    for mod in pkgutil.walk_packages(_claims_pkg.__path__, _claims_pkg.__name__ + "."):
+        module = importlib.import_module(mod.name)
+        for c in getattr(module, "CLAIMS", ()):
+            if c.id in found:
+                raise ValueError(f"duplicate claim id {c.id} in {mod.name}")
+            found[c.id] = c
+    return tuple(sorted(found.values(), key=lambda c: c.id))
+
+
+def select(patterns: list[str] | tuple[str, ...] | None = None) -> list[Claim]:
+    """Claims whose id matches any glob pattern (all claims when none is given).
+
+    A pattern without glob characters also matches its sub-claims: ``tahir2024.thm3.6``
+    selects ``tahir2024.thm3.6.finite`` and ``tahir2024.thm3.6.asymptotic``.
+    """
+    claims = all_claims()
+    if not patterns:
+        return list(claims)
+    out: list[Claim] = []
+    for pat in patterns:
+        hits = [c for c in claims if fnmatch.fnmatchcase(c.id, pat)
+                or (not any(ch in pat for ch in "*?[") and c.id.startswith(pat + "."))]
+        if not hits:
+            raise UnknownClaim(f"no claim matches {pat!r} (see `python -m verify list`)")
+        out += [c for c in hits if c not in out]
+    return out

@@ -1,0 +1,105 @@
+"""Standalone LaTeX report (amsmath, amssymb, graphicx, hyperref only: texlive-latex-base)."""
+from __future__ import annotations
+
+from .tables import ORDER, fmt, point_rows, summary_rows
+
+MAX_ROWS = 30
+_ESC = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
+        "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}", "<": r"$<$", ">": r"$>$"}
+_UNICODE = {"θ": r"$\theta$", "σ": r"$\sigma$", "γ": r"$\gamma$", "λ": r"$\lambda$", "α": r"$\alpha$",
+            "β": r"$\beta$", "≤": r"$\le$", "≥": r"$\ge$", "→": r"$\to$", "∞": r"$\infty$", "—": "---",
+            "–": "--", "χ": r"$\chi$", "²": r"$^2$", "−": "-", "…": r"\dots{}", "π": r"$\pi$", "δ": r"$\delta$",
+            "ε": r"$\varepsilon$", "∈": r"$\in$", "≠": r"$\neq$", "±": r"$\pm$", "·": r"$\cdot$", "×": r"$\times$",
+            "ν": r"$\nu$", "μ": r"$\mu$", "η": r"$\eta$", "Φ": r"$\Phi$", "√": r"$\surd$", "≈": r"$\approx$",
+            "’": "'", "“": "``", "”": "''", "‖": r"$\|$", "⁺": r"$^+$", "∫": r"$\int$", "Γ": r"$\Gamma$",
+            "ψ": r"$\psi$", "φ": r"$\phi$", "⊥": r"$\perp$", "≽": r"$\succeq$", "ℓ": r"$\ell$"}
+
+
+def esc(s) -> str:
+    s = str(s)
+    out = "".join(_ESC.get(ch, ch) for ch in s)
+    out = "".join(_UNICODE.get(ch, ch) for ch in out)
+    return "".join(ch if ord(ch) < 128 else "?" for ch in out)
+
+
+def display(m: str | None) -> str:
+    if not m:
+        return "---"
+    return "\\[" + _safe_math(m) + "\\]"
+
+
+def _safe_math(m: str) -> str:
+    # commands outside amsmath/amssymb that sympy or authors may emit
+    m = m.replace("\\operatorname{", "\\mathrm{")
+    return "".join(_UNICODE.get(ch, ch).strip("$") if ord(ch) >= 128 else ch for ch in m)
+
+
+def render_latex(doc: dict, figs: dict[str, list[str]]) -> str:
+    meta = doc.get("meta", {})
+    counts = meta.get("counts", {})
+    L = [r"\documentclass[10pt]{article}",
+         r"\usepackage{amsmath,amssymb,graphicx}", r"\usepackage[hidelinks]{hyperref}",
+         r"\setlength{\parindent}{0pt}\setlength{\parskip}{4pt}",
+         r"\addtolength{\textwidth}{3cm}\addtolength{\oddsidemargin}{-1.5cm}",
+         r"\title{Verification report}", r"\date{" + esc(meta.get("started", "")) + "}", r"\begin{document}",
+         r"\maketitle",
+         esc(f"Profile {meta.get('profile')}, seed {meta.get('seed')}, device {meta.get('device')}, "
+             f"{meta.get('n_tests', 0)} Monte Carlo tests, family-wise level {meta.get('alpha_familywise')} "
+             f"({meta.get('multiple_testing', '')}), {meta.get('seconds', '?')} s. ")
+         + esc(", ".join(f"{counts.get(k, 0)} {k}" for k in ORDER)) + ".", "",
+         r"\section*{Summary}", r"{\small\begin{tabular}{p{5.2cm}p{2.6cm}p{1.8cm}p{5cm}}",
+         r"claim & kind & verdict & source\\\hline"]
+    for r in summary_rows(doc):
+        L.append(f"\\texttt{{{esc(r['id'])}}} & {esc(r['kind'])} & \\textbf{{{r['verdict']}}} & {esc(r['where'])}\\\\")
+    L += [r"\end{tabular}}", r"\section*{Errata}"]
+    refuted = [c for c in doc["claims"] if c["verdict"] == "refuted"]
+    if not refuted:
+        L.append("No claim was refuted in this run.")
+    for c in refuted:
+        L += [f"\\subsection*{{\\texttt{{{esc(c['id'])}}}: {esc(c['source']['where'])}}}",
+              "Stated (" + esc(c["source"]["file"]) + "):", display(c["statement"]), esc(c["reason"]) + "."]
+        for ch in c["evidence"].get("checks", []):
+            if ch["passed"] is False and ch["refutes"]:
+                L.append("Counterexample (" + esc(ch["name"]) + "): " + esc(ch["detail"]) + ".")
+        if c.get("corrected"):
+            L += ["Corrected form (our derivation):", display(c["corrected"])]
+    L.append(r"\section*{Claims}")
+    for c in sorted(doc["claims"], key=lambda c: (ORDER.index(c["verdict"]), c["id"])):
+        L += _claim(c, figs.get(c["id"], []))
+    L.append(r"\end{document}")
+    return "\n".join(L) + "\n"
+
+
+def _claim(c: dict, figs: list[str]) -> list[str]:
+    s = c["source"]
+    L = [f"\\subsection*{{\\texttt{{{esc(c['id'])}}}: {c['verdict']}}}",
+         esc(f"{s['file']}, {s['where']}; kind: {c['kind']}."), "Stated:", display(c["statement"])]
+    if c.get("derived"):
+        L += ["Derived (sympy):", display(c["derived"])]
+    if c.get("corrected"):
+        L += ["Corrected:", display(c["corrected"])]
+    L += ["\\textit{Assumptions:} " + esc(c["assumptions"]), "", "\\textit{Domain:} " + esc(c["domain"]), ""]
+    if c.get("notes"):
+        L += ["\\textit{Notes:} " + esc(c["notes"]), ""]
+    L += [f"\\textit{{Verdict:}} \\textbf{{{c['verdict']}}} --- " + esc(c["reason"]), ""]
+    ev = c["evidence"]
+    if ev.get("checks"):
+        L.append(r"{\footnotesize\begin{tabular}{p{4.5cm}p{1.5cm}p{9cm}}check & result & detail\\\hline")
+        for ch in ev["checks"]:
+            res = {True: "passed", False: "failed", None: "undecided"}[ch["passed"]]
+            L.append(f"{esc(ch['name'])} & {res} & {esc(ch['detail'][:400])}\\\\")
+        L.append(r"\end{tabular}}")
+        L.append("")
+    rows = point_rows(ev)
+    if rows:
+        L.append(r"{\scriptsize\begin{tabular}{p{4.6cm}lllp{3.2cm}llll}point & vs & pred. & est. & 95\% CI & tol & "
+                 r"trials & Holm $p$ & status\\\hline")
+        for r in rows[:MAX_ROWS]:
+            L.append(" & ".join(esc(x) for x in r) + r"\\")
+        L.append(r"\end{tabular}}")
+        if len(rows) > MAX_ROWS:
+            L.append(esc(f"({len(rows) - MAX_ROWS} more rows in results.json)"))
+        L.append("")
+    for f in figs:
+        L += [r"\begin{center}\includegraphics[width=0.7\textwidth]{" + f + r"}\end{center}"]
+    return L
