@@ -10,3 +10,11 @@ Modules are organised by simulated procedure:
 Every function takes a ``torch.Generator`` (reproducible for a seed) and works on any device.
 Tensors carry a leading trial dimension ``B``.
 """
+
+
+class NotConverged(RuntimeError):
+    """Raised by a simulation whose runs did not reach their stopping criterion.
+
+    The judge turns it into an undecided check: a run that did not converge is never
+    evidence for or against a claim.
+    """

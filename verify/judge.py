@@ -33,6 +33,8 @@ import numpy as np
 import sympy as sp
 import torch
 
+from numerics import NotConverged
+
 from .claim import DomainError
 from .context import Context, pick
 from .evidence import Check, Evidence, StatTest
@@ -48,6 +50,11 @@ class Tol:
 
     rel: float = 0.02
     abs: float = 0.002
+    #: floating-point resolution of one simulated value relative to 1 + |predicted|:
+    #: added in quadrature to the standard error, so that a zero-variance quantity
+    #: computed in float64 (e.g. a noiseless risk that is exactly 0) is not "rejected"
+    #: for a rounding error of 1e-15.
+    resolution: float = 1e-9
 
     def of(self, predicted: float) -> float:
         return max(self.abs, self.rel * abs(predicted))
@@ -98,12 +105,50 @@ def monte_carlo(sampler: Sampler, params: Point, trials: int, ctx: Context, keys
     return np.concatenate(out), seed
 
 
+def _trials(spec, profile, point) -> int:
+    """Trials for a point: the profile default, a per-profile dict, or a function."""
+    if spec is None:
+        return profile.trials
+    if callable(spec):
+        return int(spec(profile, point))
+    return int(pick(profile, spec))
+
+
+def simulate_points(sampler: Sampler, fps: list[Point], ctx: Context, keys: tuple, trials, chunk,
+                    vector: str | None):
+    """Monte Carlo samples for each finite point.
+
+    Points that differ only in the parameter ``vector`` are simulated on the same draws
+    (common random numbers): the sampler then receives that parameter as a list and
+    returns one column per value.  Yields ``(index, samples | NotConverged, seed)``.
+    """
+    groups: dict[tuple, list[int]] = {}
+    for i, fp in enumerate(fps):
+        groups.setdefault(tuple((k, v) for k, v in fp.items() if k != vector), []).append(i)
+    for key, idxs in groups.items():
+        base = dict(key)
+        if vector is not None:
+            base[vector] = [fps[i][vector] for i in idxs]
+        try:
+            x, seed = monte_carlo(sampler, base, _trials(trials, ctx.profile, dict(key)), ctx,
+                                  keys + (label_of(dict(key)),), _chunk(chunk, dict(key)))
+        except NotConverged as e:
+            for i in idxs:
+                yield i, e, None
+            continue
+        for j, i in enumerate(idxs):
+            yield i, (x[:, j] if vector is not None else x), seed
+
+
 def _stat_test(label, params, predicted, samples, tol: Tol, target, seed, extra=None) -> StatTest:
     est = mean_estimate(samples)
-    p = two_sided_p(est.mean, est.stderr, predicted, df=est.n - 1)
+    se = math.hypot(est.stderr, tol.resolution * (1 + abs(predicted)))
+    p = two_sided_p(est.mean, se, predicted, df=est.n - 1)
+    q = student_q(0.95, est.n - 1)
     return StatTest(label=label, params=dict(params), predicted=float(predicted), estimate=est.mean,
-                    stderr=est.stderr, trials=est.n, tol=tol.of(predicted), pvalue=p, target=target,
-                    seed=seed, df=est.n - 1, ci=est.ci(0.95), extra=dict(extra or {}, std=est.std))
+                    stderr=se, trials=est.n, tol=tol.of(predicted), pvalue=p, target=target,
+                    seed=seed, df=est.n - 1, ci=(est.mean - q * se, est.mean + q * se),
+                    extra=dict(extra or {}, std=est.std))
 
 
 def _chunk(chunk, params) -> int:
@@ -124,22 +169,26 @@ class Expectation:
     predicted: Callable[[Point], float]
     sampler: Sampler
     tol: Tol = Tol()
-    trials: Mapping[str, int] | None = None
+    trials: Any = None  # per-profile dict, or f(profile, point) -> int; default profile.trials
     target: str = "stated"
     chunk: Any = 2048
     figure: Figure | None = None
     name: str = ""
+    vector: str | None = None  # a parameter simulated on shared draws (see simulate_points)
 
     def run(self, claim, ctx: Context) -> Evidence:
         ev = Evidence()
         pts = _points(self.points, ctx, claim)
-        trials = pick(ctx.profile, self.trials) if self.trials else ctx.profile.trials
         with _progress(len(pts), claim.id, ctx) as bar:
-            for p in pts:
+            for i, x, seed in simulate_points(self.sampler, pts, ctx, (claim.id, self.name), self.trials,
+                                              self.chunk, self.vector):
+                p = pts[i]
                 lab = (self.name + ": " if self.name else "") + label_of(p)
-                x, seed = monte_carlo(self.sampler, p, trials, ctx, (claim.id, self.name, lab), _chunk(self.chunk, p))
-                ev.tests.append(_stat_test(lab, p, self.predicted(p), x, self.tol, self.target, seed))
-                ev.seeds.append(seed)
+                if isinstance(x, NotConverged):
+                    ev.checks.append(Check(lab, None, f"not converged: {x}", refutes=False))
+                else:
+                    ev.tests.append(_stat_test(lab, p, self.predicted(p), x, self.tol, self.target, seed))
+                    ev.seeds.append(seed)
                 bar.update()
         if self.figure is not None:
             ev.figures.append(figure_data(self.figure, ev.tests, ctx))
@@ -166,55 +215,43 @@ class Asymptotic:
     finite: Callable[[Point], float] | None = None
     limit_checks: Callable[[], list[Check]] | None = None
     tol: Tol = Tol()
-    trials: Mapping[str, int] | None = None
+    trials: Any = None
     chunk: Any = 2048
     size_name: str = "d"
     figure: Figure | None = None
     name: str = ""
+    vector: str | None = None
 
     def run(self, claim, ctx: Context) -> Evidence:
         ev = Evidence()
         pts = _points(self.points, ctx, claim)
         sizes = list(pick(ctx.profile, self.sizes))
-        trials = pick(ctx.profile, self.trials) if self.trials else ctx.profile.trials
+        pairs = [(i, N) for i in range(len(pts)) for N in sizes]
+        fps = [self.finite_params(pts[i], N) for i, N in pairs]
+        rows: dict[int, list[dict]] = {i: [] for i in range(len(pts))}
+        failed: set[int] = set()
+        with _progress(len(fps), claim.id, ctx) as bar:
+            for k, x, seed in simulate_points(self.sampler, fps, ctx, (claim.id, self.name), self.trials,
+                                              self.chunk, self.vector):
+                i, N = pairs[k]
+                fp = fps[k]
+                lab = (self.name + ": " if self.name else "") + label_of(fp)
+                bar.update()
+                if isinstance(x, NotConverged):
+                    ev.checks.append(Check(lab, None, f"not converged: {x}", refutes=False))
+                    failed.add(i)
+                    continue
+                est = mean_estimate(x)
+                ev.seeds.append(seed)
+                rows[i].append({"N": N, "params": fp, "mean": est.mean, "stderr": est.stderr, "trials": est.n})
+                if self.finite is not None:
+                    ev.tests.append(_stat_test(lab, fp, self.finite(fp), x, self.tol, "derived", seed, {"size": N}))
         limits = []
-        with _progress(len(pts) * len(sizes), claim.id, ctx) as bar:
-            for p in pts:
-                means, ses, rows = [], [], []
-                for N in sizes:
-                    fp = self.finite_params(p, N)
-                    lab = (self.name + ": " if self.name else "") + label_of(fp)
-                    x, seed = monte_carlo(self.sampler, fp, trials, ctx, (claim.id, self.name, lab), _chunk(self.chunk, fp))
-                    est = mean_estimate(x)
-                    means.append(est.mean)
-                    ses.append(est.stderr)
-                    ev.seeds.append(seed)
-                    rows.append({"N": N, "params": fp, "mean": est.mean, "stderr": est.stderr, "trials": est.n})
-                    if self.finite is not None:
-                        ev.tests.append(_stat_test(lab, fp, self.finite(fp), x, self.tol, "derived", seed,
-                                                   {"size": N}))
-                    bar.update()
-                stated = float(self.stated(p))
-                ex = extrapolate_inverse_size(sizes, means, ses) if len(sizes) >= 3 else None
-                row = {"point": p, "stated": stated, "sizes": rows}
-                if ex is not None:
-                    row.update(extrapolated=ex.intercept, extrapolated_stderr=ex.stderr, gof_p=ex.gof_p)
-                limits.append(row)
-                lab = (self.name + ": " if self.name else "") + label_of(p) + f", {self.size_name}->inf"
-                if self.finite is None:
-                    if ex is None:
-                        ev.checks.append(Check(lab, None, "fewer than three sizes: cannot extrapolate", refutes=False))
-                    elif ex.gof_p < 0.01:
-                        ev.checks.append(Check(lab, None, f"1/N extrapolation model rejected (chi2 p={ex.gof_p:.2g}); "
-                                               "larger sizes are needed", refutes=False))
-                    else:
-                        q = student_q(0.95, None)
-                        ev.tests.append(StatTest(
-                            label=lab, params=dict(p), predicted=stated, estimate=ex.intercept, stderr=ex.stderr,
-                            trials=sum(r["trials"] for r in rows), tol=self.tol.of(stated),
-                            pvalue=two_sided_p(ex.intercept, ex.stderr, stated), target="stated",
-                            ci=(ex.intercept - q * ex.stderr, ex.intercept + q * ex.stderr),
-                            extra={"sizes": sizes, "gof_p": ex.gof_p, "coeffs": ex.coeffs}))
+        for i, p in enumerate(pts):
+            if i in failed:
+                continue
+            r = sorted(rows[i], key=lambda row: row["N"])
+            limits.append(self._limit(p, r, sizes, ev))
         if self.finite is not None:
             ev.checks += self.limit_checks() if self.limit_checks else [
                 Check("limit of the finite-size form", None, "no symbolic limit check was given", refutes=False)]
@@ -222,6 +259,32 @@ class Asymptotic:
         if self.figure is not None:
             ev.figures.append(asymptotic_figure(self.figure, limits, sizes, ctx, self.size_name))
         return ev
+
+    def _limit(self, p: Point, rows: list[dict], sizes, ev: Evidence) -> dict:
+        """Extrapolate one point's means in 1/N; test the intercept when no finite form exists."""
+        stated = float(self.stated(p))
+        ex = (extrapolate_inverse_size([r["N"] for r in rows], [r["mean"] for r in rows],
+                                       [r["stderr"] for r in rows]) if len(rows) >= 3 else None)
+        out = {"point": p, "stated": stated, "sizes": rows}
+        if ex is not None:
+            out.update(extrapolated=ex.intercept, extrapolated_stderr=ex.stderr, gof_p=ex.gof_p)
+        if self.finite is not None:
+            return out
+        lab = (self.name + ": " if self.name else "") + label_of(p) + f", {self.size_name}->inf"
+        if ex is None:
+            ev.checks.append(Check(lab, None, "fewer than three sizes: cannot extrapolate", refutes=False))
+        elif ex.gof_p < 0.01:
+            ev.checks.append(Check(lab, None, f"1/N extrapolation model rejected (chi2 p={ex.gof_p:.2g}); "
+                                   "larger sizes are needed", refutes=False))
+        else:
+            q = student_q(0.95, None)
+            ev.tests.append(StatTest(
+                label=lab, params=dict(p), predicted=stated, estimate=ex.intercept, stderr=ex.stderr,
+                trials=sum(r["trials"] for r in rows), tol=self.tol.of(stated),
+                pvalue=two_sided_p(ex.intercept, ex.stderr, stated), target="stated",
+                ci=(ex.intercept - q * ex.stderr, ex.intercept + q * ex.stderr),
+                extra={"sizes": sizes, "gof_p": ex.gof_p, "coeffs": ex.coeffs}))
+        return out
 
 
 @dataclass

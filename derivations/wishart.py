@@ -1,0 +1,102 @@
+"""Wishart matrices: inverse moments, the Marchenko-Pastur Stieltjes transform, and the
+risk of minimum-norm least squares ("scratch training") they give.
+
+Source: 001_759117b8232d72ac.txt (Tahir, Ganguli, Rotskoff), Theorem 3.6, eq. (10),
+proof in App. B.5, eqs. (91)-(103).
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+import sympy as sp
+
+gamma = sp.Symbol("gamma", positive=True)
+sigma = sp.Symbol("sigma", nonnegative=True)
+n, d = sp.symbols("n d", positive=True, integer=True)
+z = sp.Symbol("z")
+
+
+@lru_cache(maxsize=None)
+def scratch_risk_stated() -> sp.Expr:
+    """Eq. (10), as stated: the high-dimensional limit of E_D R_sc,
+
+    ((1-gamma)^2 + gamma sigma^2)/(1-gamma) for gamma < 1 and sigma^2/(gamma-1) for gamma > 1.
+    """
+    return sp.Piecewise((((1 - gamma) ** 2 + gamma * sigma**2) / (1 - gamma), gamma < 1),
+                        (sigma**2 / (gamma - 1), gamma > 1))
+
+
+def inverse_wishart_trace(n_, d_):
+    """E tr((X X^T)^{-1}) for X an n x d matrix of i.i.d. N(0,1), n < d - 1.
+
+    X X^T ~ Wishart_n(I, d), whose inverse has mean I/(d - n - 1); the trace is
+    n/(d - n - 1).  This is the exact finite-size version of eqs. (97)-(100).
+    """
+    return n_ / (d_ - n_ - 1)
+
+
+@lru_cache(maxsize=None)
+def scratch_risk_finite() -> sp.Expr:
+    """Our exact finite-size risk of beta_hat = X^+ y, ||beta_t|| = 1, Gaussian design.
+
+    From eq. (95), E R = 1 - E||P_row(X) beta_t||^2 + sigma^2 E tr((X^+)^T X^+), with
+    E||P_row beta_t||^2 = min(n, d)/d exactly (a uniformly random n-dimensional subspace)
+    and the inverse-Wishart means:
+
+        n < d - 1:  (1 - n/d) + sigma^2 n/(d - n - 1)
+        n > d + 1:  sigma^2 d/(n - d - 1)
+
+    (infinite for |n - d| <= 1).
+    """
+    return sp.Piecewise(((1 - n / d) + sigma**2 * inverse_wishart_trace(n, d), n < d - 1),
+                        (sigma**2 * inverse_wishart_trace(d, n), n > d + 1))
+
+
+def scratch_risk_finite_value(n_: int, d_: int, sigma_: float) -> float:
+    """Numeric value of :func:`scratch_risk_finite` (float, exact arithmetic first)."""
+    if abs(n_ - d_) <= 1:
+        raise ValueError(f"E R_sc is infinite for |n - d| <= 1 (n={n_}, d={d_})")
+    if n_ < d_:
+        return float(1 - sp.Rational(n_, d_) + sp.Float(sigma_) ** 2 * sp.Rational(n_, d_ - n_ - 1))
+    return float(sp.Float(sigma_) ** 2 * sp.Rational(d_, n_ - d_ - 1))
+
+
+def scratch_risk_stated_value(gamma_: float, sigma_: float) -> float:
+    if gamma_ == 1:
+        raise ValueError("eq. (10) diverges at gamma = 1")
+    g, s2 = float(gamma_), float(sigma_) ** 2
+    return ((1 - g) ** 2 + g * s2) / (1 - g) if g < 1 else s2 / (g - 1)
+
+
+@lru_cache(maxsize=None)
+def finite_to_asymptotic_limit() -> dict[str, sp.Expr]:
+    """lim_{d -> inf} of the finite-size form at n = gamma d, one branch at a time."""
+    D = sp.Symbol("D", positive=True)
+    lo = (1 - gamma * D / D) + sigma**2 * (gamma * D) / (D - gamma * D - 1)
+    hi = sigma**2 * D / (gamma * D - D - 1)
+    return {"gamma<1": sp.simplify(sp.limit(lo, D, sp.oo)), "gamma>1": sp.simplify(sp.limit(hi, D, sp.oo))}
+
+
+def mp_stieltjes_stated() -> sp.Expr:
+    """Eq. (101) as printed: g_C(z) = (z - (1-gamma) - sqrt(z-(1+sqrt gamma)^2) sqrt(z-(1-sqrt gamma)^2)) / (2 gamma z).
+
+    Read with the product of two principal square roots, which is the branch that
+    behaves as 1/z at infinity; a single sqrt of the product takes the wrong branch on
+    (-inf, lambda_-) and makes the z -> 0 limit infinite.
+    """
+    lp, lm = (1 + sp.sqrt(gamma)) ** 2, (1 - sp.sqrt(gamma)) ** 2
+    return (z - (1 - gamma) - sp.sqrt(z - lp) * sp.sqrt(z - lm)) / (2 * gamma * z)
+
+
+@lru_cache(maxsize=None)
+def mp_stieltjes_limit_derived() -> sp.Expr:
+    """lim_{z -> 0} g_C(z) for gamma < 1, derived minding the branch.
+
+    For real z < lambda_- both factors are negative, so sqrt(z-l+) sqrt(z-l-) =
+    -S(z) with S(z) = sqrt((l+ - z)(l- - z)) > 0 and S(0) = 1 - gamma.  The numerator
+    vanishes at z = 0, and by l'Hopital the limit is (1 + S'(0))/(2 gamma).
+    """
+    lp, lm = (1 + sp.sqrt(gamma)) ** 2, (1 - sp.sqrt(gamma)) ** 2
+    S0 = 1 - gamma  # sqrt(l+ l-) = |1 - gamma|, gamma < 1
+    dS0 = -(lp + lm) / (2 * S0)  # d/dz sqrt((l+ - z)(l- - z)) at z = 0
+    return sp.simplify((1 + dS0) / (2 * gamma))

@@ -1,0 +1,127 @@
+"""Linear transfer of a pretrained deep linear network: sample a target task, retrain the
+last layer on the frozen pretrained features, return per-trial population risks.
+
+Source: 001_759117b8232d72ac.txt, §3.3 (eq. (11)), §3.3.1 (eq. (14)), App. B.6-B.7.
+
+Reduced path.  The features are taken at the end state of pretraining in the alpha -> 0
+limit given by Theorem 3.4: W_1 ... W_{L-1} = beta_s v^T, so Phi = X W_1 ... W_{L-1} =
+(X beta_s) v^T (eqs. (104), (122)), with v a (uniformly random) unit vector; the scale of v
+cancels from the end-to-end predictor.  The last layer is then solved literally:
+minimum-norm least squares on Phi (eq. (11) with the minimum-norm choice) through a generic
+pseudo-inverse, or ridge (eq. (14)/(121)) through :func:`numerics.least_squares.ridge_solve`.
+That this end state is what gradient descent on the deep network reaches is a separate
+claim (Theorem 3.4), simulated with :mod:`numerics.deep_linear`; results here must be
+read together with that cross-check.
+
+Trials are batched along a leading dimension B; everything runs on the generator's device.
+"""
+from __future__ import annotations
+
+import math
+
+import torch
+
+from .least_squares import min_norm_solve, ridge_solve
+from .sampling import gaussian_design, noisy_labels, teacher_pair, unit_vectors
+
+
+def target_task(B: int, n: int, d: int, theta: float, sigma: float, gen: torch.Generator,
+                dtype=torch.float64) -> dict:
+    """Source/target teachers at angle theta (Assumption 3.2) and a target data set of n noisy samples
+    (Assumption 3.1): keys beta_s, beta_t (B, d), X (B, n, d), y (B, n)."""
+    beta_s, beta_t, _ = teacher_pair(B, d, theta, gen, dtype=dtype)
+    X = gaussian_design(B, n, d, gen, dtype=dtype)
+    return {"beta_s": beta_s, "beta_t": beta_t, "X": X, "y": noisy_labels(X, beta_t, sigma, gen)}
+
+
+def pretrained_direction(B: int, d: int, gen: torch.Generator, dtype=torch.float64) -> torch.Tensor:
+    """The right factor v of the pretrained hidden map W_1 ... W_{L-1} = beta_s v^T (Theorem 3.4): (B, d)."""
+    return unit_vectors(B, d, gen, dtype=dtype)
+
+
+def rank_one_features(X: torch.Tensor, beta_s: torch.Tensor, v: torch.Tensor) -> torch.Tensor:
+    """Phi = X W_1 ... W_{L-1} = (X beta_s) v^T, eqs. (104)/(122): (B, n, d)."""
+    z = torch.einsum("bnd,bd->bn", X, beta_s)
+    return z.unsqueeze(-1) * v.unsqueeze(-2)
+
+
+def min_norm_last_layer(Phi: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    """W_L = Phi^+ y, the minimum-norm solution of eq. (11), through a generic SVD pseudo-inverse.
+
+    ``numerics.least_squares.min_norm_solve`` factorises a Gram matrix by Cholesky, which
+    fails for the rank-one Phi of linear transfer; the pseudo-inverse handles any rank.
+    """
+    return (torch.linalg.pinv(Phi) @ y.unsqueeze(-1)).squeeze(-1)
+
+
+def min_norm_last_layer_rank_one(z: torch.Tensor, v: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    """Phi^+ y for Phi = z v^T, by the exact pseudo-inverse of a rank-one matrix,
+    Phi^+ = v z^T / (||z||^2 ||v||^2) (cf. eq. (104)); cross-checked against
+    :func:`min_norm_last_layer` in tests/test_transfer_forms.py.  O(n d) instead of an SVD.
+    y (B, n) -> (B, d);  y (B, n, k) -> (B, d, k)."""
+    scale = (z * z).sum(-1) * (v * v).sum(-1)
+    if y.dim() == 3:
+        coef = torch.einsum("bn,bnk->bk", z, y) / scale.unsqueeze(-1)
+        return v.unsqueeze(-1) * coef.unsqueeze(1)
+    return ((z * y).sum(-1) / scale).unsqueeze(-1) * v
+
+
+def ridge_last_layer(Phi: torch.Tensor, y: torch.Tensor, lam: float) -> torch.Tensor:
+    """W_L = (Phi^T Phi + n lambda I)^{-1} Phi^T y, eq. (121); lambda = 0 is the minimum-norm solution."""
+    if lam == 0:
+        return min_norm_last_layer(Phi, y)
+    return ridge_solve(Phi, y, lam)
+
+
+def transferred_predictor(beta_s: torch.Tensor, v: torch.Tensor, W_L: torch.Tensor) -> torch.Tensor:
+    """beta_hat = W_1 ... W_{L-1} W_L = beta_s (v^T W_L), eqs. (105)/(124): (B, d)."""
+    return beta_s * (v * W_L).sum(-1, keepdim=True)
+
+
+def population_risk(beta_hat: torch.Tensor, beta_t: torch.Tensor) -> torch.Tensor:
+    """R = E_x (x^T beta_hat - x^T beta_t)^2 = ||beta_hat - beta_t||^2 for x ~ N(0, I_d) (eq. (8))."""
+    return (beta_hat - beta_t).square().sum(-1)
+
+
+def linear_transfer_risk(B: int, n: int, d: int, theta: float, sigma: float, gen: torch.Generator,
+                         lam=0.0, dtype=torch.float64) -> torch.Tensor:
+    """Per-trial risk of (ridge) linear transfer on rank-one pretrained features: sample the
+    target task, build Phi, solve the last layer (pseudo-inverse for lam = 0, ridge otherwise).
+
+    ``lam`` may be a float (result (B,)) or a list of k values solved on the same draws (result (B, k)).
+    """
+    task = target_task(B, n, d, theta, sigma, gen, dtype)
+    v = pretrained_direction(B, d, gen, dtype)
+    Phi = rank_one_features(task["X"], task["beta_s"], v)
+    lams = list(lam) if isinstance(lam, (list, tuple)) else [lam]
+    risks = [population_risk(transferred_predictor(task["beta_s"], v, ridge_last_layer(Phi, task["y"], float(L))),
+                             task["beta_t"]) for L in lams]
+    return torch.stack(risks, -1) if isinstance(lam, (list, tuple)) else risks[0]
+
+
+def scratch_and_transfer_risks(B: int, n: int, d: int, theta, sigma: float, gen: torch.Generator,
+                               dtype=torch.float64) -> tuple[torch.Tensor, torch.Tensor]:
+    """(R_sc, R_lt) per trial on the SAME target data: scratch = X^+ y (Theorem 3.5),
+    transfer = minimum-norm last layer on the rank-one features (exact rank-one pseudo-inverse).
+
+    ``theta`` may be a float (results of shape (B,)) or a list of k angles simulated on common
+    draws of (beta_s, nu, X, eps) (results of shape (B, k)); the Gram system of the scratch fit
+    is solved once for all k right-hand sides.
+    """
+    many = isinstance(theta, (list, tuple))
+    thetas = list(theta) if many else [theta]
+    beta_s, _, nu = teacher_pair(B, d, 0.0, gen, dtype=dtype)
+    X = gaussian_design(B, n, d, gen, dtype=dtype)
+    eps = sigma * torch.randn(B, n, generator=gen, device=X.device, dtype=dtype) if sigma != 0 else None
+    cos = torch.tensor([math.cos(t) for t in thetas], dtype=dtype, device=X.device)
+    sin = torch.tensor([math.sin(t) for t in thetas], dtype=dtype, device=X.device)
+    beta_t = cos[None, :, None] * beta_s[:, None, :] + sin[None, :, None] * nu[:, None, :]   # (B, k, d)
+    Y = torch.einsum("bnd,bkd->bnk", X, beta_t)
+    if eps is not None:
+        Y = Y + eps.unsqueeze(-1)
+    r_sc = (min_norm_solve(X, Y).mT - beta_t).square().sum(-1)                                # (B, k)
+    v = pretrained_direction(B, d, gen, dtype)
+    W_L = min_norm_last_layer_rank_one(torch.einsum("bnd,bd->bn", X, beta_s), v, Y)                 # (B, d, k)
+    beta_lt = (v.unsqueeze(-1) * W_L).sum(1).unsqueeze(-1) * beta_s.unsqueeze(1)                      # beta_s (v^T W_L)
+    r_lt = (beta_lt - beta_t).square().sum(-1)
+    return (r_sc, r_lt) if many else (r_sc[:, 0], r_lt[:, 0])

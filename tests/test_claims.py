@@ -1,0 +1,52 @@
+"""Every registered claim is a test: its quick-profile verdict must equal the reviewed one.
+
+The reviewed verdicts live in ``tests/expected_verdicts.json``.  A change of any verdict,
+a new claim without a reviewed verdict, or a reviewed claim that disappeared fails loudly.
+To review a change: run ``python -m verify run --profile quick --seed 0``, read the
+evidence in reports/report.md, and only then edit the file.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from verify.registry import all_claims
+
+EXPECTED = json.loads((Path(__file__).parent / "expected_verdicts.json").read_text())
+IDS = [c.id for c in all_claims()]
+
+
+def test_there_are_claims():
+    assert len(IDS) >= 3
+
+
+def test_every_claim_has_a_reviewed_verdict():
+    missing = sorted(set(IDS) - set(EXPECTED))
+    stale = sorted(set(EXPECTED) - set(IDS))
+    assert not missing, f"claims without a reviewed verdict in expected_verdicts.json: {missing}"
+    assert not stale, f"reviewed verdicts for claims that no longer exist: {stale}"
+
+
+@pytest.mark.parametrize("claim_id", IDS)
+def test_claim_verdict(claim_id, quick_run):
+    res = {r.claim.id: r for r in quick_run.claims}[claim_id]
+    assert res.verdict.value == EXPECTED[claim_id], (
+        f"{claim_id}: verdict {res.verdict.value!r}, reviewed {EXPECTED[claim_id]!r} ({res.reason})")
+
+
+@pytest.mark.parametrize("claim_id", IDS)
+def test_claim_evidence_is_complete(claim_id, quick_run):
+    r = {r.claim.id: r for r in quick_run.claims}[claim_id].to_json()
+    assert r["source"]["file"].endswith(".txt") and r["source"]["where"]
+    assert r["statement"] and r["assumptions"]
+    ev = r["evidence"]
+    assert ev["tests"] or ev["checks"], "a verdict needs evidence"
+    for t in ev["tests"]:
+        assert t["seed"] is not None or t["target"] == "stated"
+        assert t["trials"] > 1 and t["ci"][0] <= t["estimate"] <= t["ci"][1]
+    if r["verdict"] == "refuted":
+        has_cx = any(c["passed"] is False and c["refutes"] for c in ev["checks"])
+        has_rej = any(t["status"] == "rejected" and t["target"] == "stated" for t in ev["tests"])
+        assert has_cx or has_rej, "a refutation must show its counterexample or rejected test"
