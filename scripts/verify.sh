@@ -1,0 +1,6 @@
+#!/usr/bin/env bash
+# The main job: set up, run every claim at the standard profile, write reports/.
+# Extra arguments go to `python -m verify run` (e.g. 'tahir2024.*' --profile quick).
+set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
+python -m verify run "$@"

@@ -1,0 +1,114 @@
+"""Calibration of the judge on the scratch-risk slice (Theorem 3.6 of 001_759117b8232d72ac.txt).
+
+Two numbers a referee asks for:
+
+- the false-refutation rate: the true finite-size form run under many independent seeds
+  must be refuted at most at the nominal family-wise level (5 %);
+- the power against plausible errata: perturbed ("mutant") forms, such as n-d-1 -> n-d,
+  1-gamma -> 1-gamma/2, a dropped sigma^2 term or a factor of 2, must be refuted
+  (target: at least 95 % of them).
+
+``python -m verify calibrate --seeds 20`` writes ``calibration.json``.
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+import time
+from pathlib import Path
+from typing import Callable
+
+import sympy as sp
+
+from derivations import wishart as W
+
+from . import api
+from .claim import Verdict
+from .evidence import decide, finalize
+
+FINITE_ID = "tahir2024.thm3.6.finite"
+ASYM_ID = "tahir2024.thm3.6.asymptotic"
+
+
+def _finite_mutant(fn: Callable[[int, int, float], float]):
+    return lambda p: fn(int(p["n"]), int(p["d"]), float(p["sigma"]))
+
+
+#: mutants of the exact finite-size form (n, d, sigma) -> E R
+FINITE_MUTANTS: dict[str, Callable] = {
+    "n-d-1 -> n-d": _finite_mutant(lambda n, d, s: (1 - n / d + s * s * n / (d - n)) if n < d else s * s * d / (n - d)),
+    "1-n/d -> 1-n/(2d)": _finite_mutant(lambda n, d, s: (1 - n / (2 * d) + s * s * n / (d - n - 1)) if n < d
+                                        else s * s * d / (n - d - 1)),
+    "sigma^2 term dropped": _finite_mutant(lambda n, d, s: (1 - n / d) if n < d else 0.0),
+    "variance x 2": _finite_mutant(lambda n, d, s: (1 - n / d + 2 * s * s * n / (d - n - 1)) if n < d
+                                   else 2 * s * s * d / (n - d - 1)),
+    "sigma^2 -> sigma": _finite_mutant(lambda n, d, s: (1 - n / d + s * n / (d - n - 1)) if n < d
+                                       else s * d / (n - d - 1)),
+    "n-d-1 -> n-d+1": _finite_mutant(lambda n, d, s: (1 - n / d + s * s * n / (d - n + 1)) if n < d
+                                     else s * s * d / (n - d + 1)),
+}
+
+g, s = W.gamma, W.sigma
+#: mutants of the stated limit (10), judged through the symbolic limit of the finite form
+ASYM_MUTANTS: dict[str, sp.Expr] = {
+    "1-gamma -> 1-gamma/2": sp.Piecewise((((1 - g / 2) ** 2 + g * s**2) / (1 - g / 2), g < 1), (s**2 / (g - 1), g > 1)),
+    "sigma^2 dropped (gamma<1)": sp.Piecewise(((1 - g) ** 2 / (1 - g), g < 1), (s**2 / (g - 1), g > 1)),
+    "factor 2 (gamma>1)": sp.Piecewise((((1 - g) ** 2 + g * s**2) / (1 - g), g < 1), (2 * s**2 / (g - 1), g > 1)),
+    "gamma sigma^2 -> sigma^2": sp.Piecewise((((1 - g) ** 2 + s**2) / (1 - g), g < 1), (s**2 / (g - 1), g > 1)),
+}
+
+
+def _run_one(claim, ctx, alpha=api.ALPHA):
+    ev = claim.check.run(claim, ctx)
+    finalize([ev], alpha)
+    return decide(ev)[0]
+
+
+def _with_predicted(claim, predicted):
+    parts = list(claim.check.parts)
+    parts[0] = dataclasses.replace(parts[0], predicted=predicted)
+    return dataclasses.replace(claim, check=dataclasses.replace(claim.check, parts=parts))
+
+
+def _with_stated_limit(claim, stated_expr):
+    from .claims.tahir2024.scratch import limit_checks_for
+
+    return dataclasses.replace(claim, check=dataclasses.replace(
+        claim.check, limit_checks=lambda: limit_checks_for(stated_expr)))
+
+
+def calibrate(profile: str = "quick", n_seeds: int = 20, seed: int = 0, out: Path | None = None) -> int:
+    from .registry import select
+
+    finite = select([FINITE_ID])[0]
+    asym = select([ASYM_ID])[0]
+    t0 = time.time()
+    verdicts = []
+    for k in range(n_seeds):
+        ctx = api.make_context(profile, seed + 1000 + k, progress=False)
+        verdicts.append(_run_one(finite, ctx).value)
+        print(f"true form, seed {seed + 1000 + k}: {verdicts[-1]}", flush=True)
+    false_ref = sum(v == Verdict.REFUTED.value for v in verdicts) / n_seeds
+    mutants = []
+    ctx = api.make_context(profile, seed, progress=False)
+    for name, fn in FINITE_MUTANTS.items():
+        v = _run_one(_with_predicted(finite, fn), ctx).value
+        mutants.append({"claim": FINITE_ID, "mutant": name, "verdict": v})
+        print(f"mutant {name!r} of {FINITE_ID}: {v}", flush=True)
+    for name, expr in ASYM_MUTANTS.items():
+        v = _run_one(_with_stated_limit(asym, expr), ctx).value
+        mutants.append({"claim": ASYM_ID, "mutant": name, "verdict": v})
+        print(f"mutant {name!r} of {ASYM_ID}: {v}", flush=True)
+    power = sum(m["verdict"] == "refuted" for m in mutants) / len(mutants)
+    doc = {"profile": profile, "seeds": n_seeds, "true_form_verdicts": verdicts,
+           "false_refutation_rate": false_ref, "nominal_level": api.ALPHA,
+           "mutants": mutants, "mutants_refuted_fraction": power, "seconds": round(time.time() - t0, 1),
+           "targets": {"false_refutation_rate<=": api.ALPHA, "mutants_refuted_fraction>=": 0.95},
+           "versions": api.versions()}
+    print(f"\nfalse-refutation rate {false_ref:.3f} over {n_seeds} seeds (nominal {api.ALPHA}); "
+          f"mutants refuted {power:.2%} ({sum(m['verdict'] == 'refuted' for m in mutants)}/{len(mutants)})")
+    if out is not None:
+        Path(out).mkdir(parents=True, exist_ok=True)
+        (Path(out) / "calibration.json").write_text(json.dumps(doc, indent=1))
+        print(f"wrote {Path(out) / 'calibration.json'}")
+    return 0
