@@ -75,7 +75,7 @@ def trials_to_decide(n: int, halfwidth: float, distance: float, tol: float) -> i
     can confirm (the estimate itself is outside the tolerance).
     """
     room = tol - distance
-    if room <= 0:
+    if not (room > 0 and math.isfinite(halfwidth)):
         return None
     return int(math.ceil(n * (halfwidth / room) ** 2))
 
@@ -92,7 +92,8 @@ class Extrapolation:
     coeffs: tuple[float, ...]
 
 
-def extrapolate_inverse_size(sizes, means, stderrs, order: int | None = None) -> Extrapolation:
+def extrapolate_inverse_size(sizes, means, stderrs, order: int | None = None,
+                             resolution: float = 1e-9) -> Extrapolation:
     """Extrapolate Monte Carlo means to N -> infinity in powers of 1/N.
 
     With k sizes the model has ``order + 1`` coefficients (default: 1/N only for three
@@ -101,14 +102,16 @@ def extrapolate_inverse_size(sizes, means, stderrs, order: int | None = None) ->
     """
     N = np.asarray(sizes, dtype=float)
     y = np.asarray(means, dtype=float)
-    s = np.asarray(stderrs, dtype=float)
+    # floating-point resolution in quadrature, so that exactly reproducible means (zero variance)
+    # do not get infinite weight
+    s = np.hypot(np.asarray(stderrs, dtype=float), resolution * (1 + np.abs(y)))
     k = len(N)
     if k < 3:
         raise ValueError("extrapolation needs at least three sizes")
     if order is None:
         order = 1 if k == 3 else 2
     A = np.vander(1.0 / N, order + 1, increasing=True)  # columns 1, 1/N, 1/N^2
-    w = 1.0 / np.maximum(s, 1e-300)
+    w = 1.0 / s
     Aw, yw = A * w[:, None], y * w
     coef, *_ = np.linalg.lstsq(Aw, yw, rcond=None)
     cov = np.linalg.inv(Aw.T @ Aw)

@@ -1,0 +1,307 @@
+"""Theorem 3.9 (fine-tuning, eqs. (16)-(17)) of 001_759117b8232d72ac.txt and its proof (App. B.8).
+
+- ``thm3.9.end_state``   eq. (142): the alpha -> 0 end state of fine-tuning all layers is
+                         beta_sc + (I - P_row(X)) beta_s; literal gradient descent on the deep
+                         linear network against it, and against our derived end state;
+- ``thm3.9``             eq. (16), an n, d -> infinity statement for gamma <= 1 and gamma > 1;
+- ``thm3.9.transferability``  eq. (17);
+- ``thm3.9.boundary``    "for theta < pi/3 ... positive transfer, for theta > pi/3 negative";
+- ``thm3.9.eq143``       eqs. (143)-(144): E<nu, (I - P_row(X)) beta_s> = 0, and the proof's
+                         E||(I - P_row(X)) beta_s||^2 = max(0, 1 - gamma) (exact at finite size).
+
+The fast path of the asymptotic claims is our derived end state (derivations.deep_linear),
+which ``thm3.9.end_state`` checks against literal gradient descent draw by draw; it is never
+the paper's eq. (142) that is simulated to judge eq. (16).
+"""
+from __future__ import annotations
+
+import math
+
+import mpmath as mp
+import torch
+from hypothesis import strategies as st
+
+import numerics.deep_linear as DL
+from derivations.deep_linear import finetune_scale_mp
+from derivations.wishart import scratch_risk_stated_value
+from numerics.least_squares import min_norm_solve
+from numerics.sampling import gaussian_design, noisy_labels, teacher_pair
+from verify.claim import Claim, Constraint, Domain, Kind, Param, Source
+from verify.context import pick
+from verify.evidence import Check, Evidence
+from verify.judge import AllOf, Asymptotic, Custom, Expectation, Figure, PropertySearch, Tol, label_of, stat_test
+
+ASSUME = ("Assumptions 3.1-3.2: x ~ N(0, I_d), Gaussian label noise sigma >= 0, ||beta_s|| = ||beta_t|| = 1, "
+          "beta_s . beta_t = cos theta, theta in [0, pi/2]; deep linear network (9), d_l = d, depth L >= 2; "
+          "pretraining on the population loss from alpha * Wbar satisfying (22), alpha -> 0; fine-tuning = "
+          "gradient flow on the empirical loss (5) over all layers from the pretrained weights.")
+HALF_PI = math.pi / 2
+ALPHA = {2: 1e-3, 3: 1e-2}  # initialization scale of pretraining in the literal runs
+
+
+def _domain(extra=()):
+    return Domain((Param("gamma", 0, math.inf, lower_open=True),
+                   Param("sigma", 0, math.inf, doc="label noise sigma >= 0"),
+                   Param("theta", 0, HALF_PI, doc="source-target angle in [0, pi/2]"),
+                   Param("L", 2, math.inf, integer=True, doc="depth L >= 2"), *extra),
+                  (Constraint(lambda p: p["gamma"] != 1, "eqs. (10) and (16) diverge at gamma = 1"),))
+
+
+# ------------------------------------------------------------------ closed forms (stated and derived)
+def stated_ft(p) -> float:
+    """Eq. (16): E R_ft = E R_sc + (1 - gamma)(1 - 2 cos theta) for gamma <= 1, E R_sc for gamma > 1."""
+    g = p["gamma"]
+    rsc = scratch_risk_stated_value(g, p["sigma"])
+    return rsc + (1 - g) * (1 - 2 * math.cos(p["theta"])) if g <= 1 else rsc
+
+
+def stated_transfer(p) -> float:
+    """Eq. (17): T_ft = (gamma - 1)(1 - 2 cos theta) for gamma <= 1, 0 for gamma > 1."""
+    g = p["gamma"]
+    return (g - 1) * (1 - 2 * math.cos(p["theta"])) if g <= 1 else 0.0
+
+
+def _k(p, dps=30):
+    """k = s^{L-1}, s the positive root of s^{2L} - (1-gamma) s^{2L-2} = gamma + gamma sigma^2/(1-gamma)."""
+    g, s2, L = p["gamma"], p["sigma"] ** 2, int(p["L"])
+    b2 = g + g * s2 / (1 - g)
+    return finetune_scale_mp(b2, 1 - g, L, dps) ** (L - 1)
+
+
+def derived_ft(p) -> float:
+    """Our n, d -> inf fine-tuning risk from the derived end state.
+
+    gamma < 1: (1 - gamma)(1 + k^2 - 2 k cos theta) + gamma sigma^2/(1 - gamma), k = s^{L-1};
+    gamma > 1: sigma^2/(gamma - 1) (unique least-squares minimum).  k = 1 iff sigma = 0.
+    """
+    g = p["gamma"]
+    if g > 1:
+        return scratch_risk_stated_value(g, p["sigma"])
+    k = float(_k(p))
+    return (1 - g) * (1 + k * k - 2 * k * math.cos(p["theta"])) + g * p["sigma"] ** 2 / (1 - g)
+
+
+def derived_transfer(p) -> float:
+    """Our T_ft = (1 - gamma) k (2 cos theta - k) for gamma < 1 (0 for gamma > 1)."""
+    g = p["gamma"]
+    if g > 1:
+        return 0.0
+    k = float(_k(p))
+    return (1 - g) * k * (2 * math.cos(p["theta"]) - k)
+
+
+CORRECTED_FT = (r"\mathbb E\mathcal R_{ft}\to(1-\gamma)\,(1+k^2-2k\cos\theta)+\frac{\gamma\sigma^2}{1-\gamma}"
+                r"\ (\gamma<1),\quad k=s^{L-1},\ s^{2L}-(1-\gamma)s^{2L-2}=\gamma+\frac{\gamma\sigma^2}{1-\gamma};"
+                r"\ \text{eq. (16) is the case } k=1 \iff \sigma=0")
+CORRECTED_END = (r"\beta_{ft}=X^+y+s^{L-1}(I-P_{\mathrm{row}(X)})\beta_s,\quad s^{2L}-c^2s^{2L-2}=\|X^+y\|^2,\ "
+                 r"c=\|(I-P_{\mathrm{row}(X)})\beta_s\|")
+
+
+# ------------------------------------------------------------------ simulation
+def _draw(trials, d, n, theta, sigma, gen, dtype):
+    bs, bt, nu = teacher_pair(trials, d, theta, gen, dtype=dtype)
+    X = gaussian_design(trials, n, d, gen, dtype=dtype)
+    return bs, bt, nu, X, noisy_labels(X, bt, sigma, gen)
+
+
+def _reduced_sampler(quantity):
+    """Per-trial risk (or R_sc - R_ft) from the derived end state: the fast path, cross-checked
+    against literal gradient descent by ``thm3.9.end_state``."""
+
+    def sampler(p, trials, gen, ctx):
+        d, n, L = int(p["d"]), int(p["n"]), int(p["L"])
+        bs, bt, _, X, y = _draw(trials, d, n, p["theta"], p["sigma"], gen, ctx.dtype)
+        beta_ft = DL.finetune_end_state_balanced(X, y, bs, L) if n < d else min_norm_solve(X, y)
+        r_ft = DL.risk(beta_ft, bt)
+        if quantity == "risk":
+            return r_ft
+        return DL.risk(min_norm_solve(X, y), bt) - r_ft
+
+    return sampler
+
+
+def _end_state_check(claim, ctx) -> Evidence:
+    """Literal GD: pretrain on the population loss from alpha * Wbar, fine-tune all layers on (5)."""
+    ev = Evidence()
+    grid = pick(ctx.profile, END_STATE_GRID)
+    trials = pick(ctx.profile, {"quick": 16, "standard": 32, "full": 96})
+    tol = Tol(rel=0.0, abs=1e-4)
+    for p in grid:
+        lab = label_of(p)
+        gen, seed = ctx.generator(claim.id, lab)
+        d, n, L = int(p["d"]), int(p["n"]), int(p["L"])
+        alpha = ALPHA[L]
+        bs, bt, _, X, y = _draw(trials, d, n, p["theta"], p["sigma"], gen, ctx.dtype)
+        pre = DL.pretrain(trials, d, L, alpha, bs, gen)
+        ft = DL.finetune(pre, X, y)
+        if not bool(ft.ok.all()):
+            ev.checks.append(Check(lab, None, f"{int((~ft.ok).sum())} of {trials} runs did not converge "
+                                   f"(alpha={alpha})", refutes=False))
+            continue
+        beta = ft.beta
+        d_stated = (beta - DL.finetune_end_state_stated(X, y, bs)).square().sum(-1)
+        d_ours = (beta - DL.finetune_end_state_balanced(X, y, bs, L)).square().sum(-1)
+        extra = {"alpha": alpha, "max_final_loss": float(ft.loss.max()), "max_steps": int(ft.steps.max())}
+        pp = {**p, "alpha": alpha}
+        ev.tests.append(stat_test(f"||beta_GD - eq.(142)||^2: {lab}", pp, 0.0, d_stated.cpu().numpy(), tol,
+                                  "stated", seed, extra, margin=True))
+        ev.tests.append(stat_test(f"||beta_GD - derived||^2: {lab}", pp, 0.0, d_ours.cpu().numpy(), tol,
+                                  "derived", seed, extra, margin=True))
+        ev.seeds.append(seed)
+    ev.details["literal_runs"] = {"alpha": ALPHA, "trials": trials, "stopping": "excess training loss <= 1e-10"}
+    return ev
+
+
+END_STATE_GRID = {
+    "quick": [{"d": 16, "n": 8, "L": 2, "theta": t, "sigma": s} for t in (0.0, HALF_PI) for s in (0.0, 1.0)]
+    + [{"d": 16, "n": 24, "L": 2, "theta": HALF_PI, "sigma": 1.0}],
+    "standard": [{"d": 16, "n": 8, "L": L, "theta": t, "sigma": s} for L in (2, 3) for t in (0.0, math.pi / 4, HALF_PI)
+                 for s in (0.0, 0.5, 1.0)]
+    + [{"d": 24, "n": 12, "L": 2, "theta": math.pi / 3, "sigma": 0.5},
+       {"d": 16, "n": 24, "L": 2, "theta": HALF_PI, "sigma": 1.0}],
+}
+END_STATE_GRID["full"] = END_STATE_GRID["standard"] + [
+    {"d": 32, "n": 16, "L": 2, "theta": t, "sigma": s} for t in (0.0, HALF_PI) for s in (0.0, 1.0)]
+
+ASYM_POINTS = {
+    "quick": [{"gamma": g, "sigma": s, "theta": t, "L": 2} for g in (0.5, 2.0) for s in (0.0, 1.0)
+              for t in (0.0, math.pi / 3, HALF_PI)],
+    "standard": [{"gamma": g, "sigma": s, "theta": t, "L": L} for L in (2, 3) for g in (0.25, 0.5, 0.75, 1.5, 2.0)
+                 for s in (0.0, 0.5, 1.0) for t in (0.0, math.pi / 3, HALF_PI)],
+}
+ASYM_POINTS["full"] = ASYM_POINTS["standard"]
+ASYM_SIZES = {"quick": (32, 64, 128), "standard": (50, 100, 200, 400), "full": (100, 200, 400, 800)}
+ASYM_TRIALS = {"quick": 400, "standard": 2000, "full": 8000}
+
+
+def _fp(p, N):
+    return {**p, "d": N, "n": round(p["gamma"] * N)}
+
+
+def _chunk(p):
+    return max(8, int(2e7 // (p["n"] * p["d"])))
+
+
+_fig = Figure(x="gamma", xlabel=r"$\gamma=n/d$", ylabel=r"$\mathcal{T}_{ft}$", group=("theta", "sigma"),
+              curve=stated_transfer, curve_label="eq. (17)", extra_curves=(("derived", derived_transfer),),
+              fine=[g / 100 for g in range(5, 99)],
+              title="Fine-tuning transferability (Thm 3.9, Fig. 3(c)): stated vs derived vs Monte Carlo")
+
+
+def _boundary_holds(p) -> bool:
+    """The stated sign rule (gamma < 1): theta < pi/3 => T_ft > 0 and theta > pi/3 => T_ft < 0,
+    evaluated on our derived n, d -> inf transferability (50 digits)."""
+    with mp.workdps(50):
+        g, th = mp.mpf(p["gamma"]), mp.mpf(p["theta"])
+        k = _k(p, 50)
+        T = (1 - g) * k * (2 * mp.cos(th) - k)
+        if th < mp.pi / 3:
+            return T > 0
+        if th > mp.pi / 3:
+            return T < 0
+        return True
+
+
+def _boundary_show(p):
+    return {"T_derived": float(derived_transfer(p)), "T_eq17": stated_transfer(p), "k": float(_k(p)),
+            "derived_boundary_theta": float(mp.acos(min(1, float(_k(p)) / 2)))}
+
+
+def _eq143_sampler(p, trials, gen, ctx):
+    d, n = int(p["d"]), int(p["n"])
+    bs, _, nu = teacher_pair(trials, d, 0.0, gen, dtype=ctx.dtype)
+    X = gaussian_design(trials, n, d, gen, dtype=ctx.dtype)
+    perp = DL.row_space_split(X, bs)[1]
+    cols = {"inner": (nu * perp).sum(-1), "norm": perp.square().sum(-1)}
+    return torch.stack([cols[w] for w in p["what"]], -1)
+
+
+def _eq143_predicted(p):
+    return 0.0 if p["what"] == "inner" else max(0.0, 1 - p["n"] / p["d"])
+
+
+CLAIMS = [
+    Claim(
+        id="tahir2024.thm3.9.end_state", kind=Kind.LIMIT,
+        source=Source("tahir2024", "Theorem 3.9 proof, App. B.8, eq. (142)"),
+        statement=r"\lim_{\alpha\to0}\lim_{t\to\infty}\beta_{ft}(t)=\beta_{sc}+(I-P_{\mathrm{row}(X)})\beta_s",
+        assumptions=ASSUME, domain=Domain((Param("d", 2, math.inf, integer=True),
+                                           Param("n", 1, math.inf, integer=True),
+                                           Param("L", 2, math.inf, integer=True),
+                                           Param("theta", 0, HALF_PI), Param("sigma", 0, math.inf))),
+        corrected=CORRECTED_END,
+        notes=("Literal procedure: balanced-margin initialization alpha*Wbar satisfying (22) (alpha = 1e-3 for "
+               "L = 2, 1e-2 for L = 3), gradient descent on the population loss (4) until the excess loss is "
+               "< 1e-20, then gradient descent on the empirical loss (5) over all layers until it is < 1e-10; "
+               "steps chosen adaptively below the curvature bound (numerics.deep_linear.train). Per draw we "
+               "compare the end state with eq. (142) and with our derivation: (I - P)W_1 is frozen (eq. (82)) "
+               "and the invariants (35) keep the network balanced and rank one, so the frozen component is "
+               "scaled by s^{L-1}, s the root of s^{2L} - c^2 s^{2L-2} = ||X^+y||^2; (142) is the case s = 1, "
+               "exact only when ||X^+y||^2 = ||P beta_s||^2 (e.g. theta = 0, sigma = 0). The tolerance on the "
+               "mean squared distance is 1e-4, tested one-sided (finite alpha leaves an O(alpha^2) remainder, "
+               "so the null hypothesis is 'distance <= 1e-4')."),
+        check=Custom(_end_state_check),
+    ),
+    Claim(
+        id="tahir2024.thm3.9", kind=Kind.ASYMPTOTIC,
+        source=Source("tahir2024", "Theorem 3.9, eq. (16); proof App. B.8"),
+        statement=(r"\mathbb E_{\mathcal D}\mathcal R_{ft}=\begin{cases}\mathbb E_{\mathcal D}\mathcal R_{sc}+"
+                   r"(1-\gamma)(1-2\cos\theta)&\gamma\le1\\ \mathbb E_{\mathcal D}\mathcal R_{sc}&\gamma>1\end{cases}"),
+        assumptions=ASSUME + " High-dimensional limit n, d -> infinity, gamma = n/d fixed (E R_sc is (10)).",
+        domain=_domain(), corrected=CORRECTED_FT,
+        notes=("Read as the n, d -> infinity limit (E R_sc is the asymptotic (10) of Thm 3.6). Judged by 1/d "
+               "extrapolation over >= 3 sizes of the Monte Carlo risk of the fine-tuned end state; the fast "
+               "path is our derived end state, itself checked draw by draw against literal gradient descent "
+               "in tahir2024.thm3.9.end_state. The derived limit is tested from the same extrapolation. "
+               "At gamma = 1 both (10) and (16) diverge; the text's 'gamma <= 1' is read as gamma < 1."),
+        check=Asymptotic(points=ASYM_POINTS, sizes=ASYM_SIZES, finite_params=_fp, stated=stated_ft,
+                         derived_limit=derived_ft, sampler=_reduced_sampler("risk"), trials=ASYM_TRIALS,
+                         chunk=_chunk, tol=Tol(rel=0.02, abs=0.005)),
+    ),
+    Claim(
+        id="tahir2024.thm3.9.transferability", kind=Kind.ASYMPTOTIC,
+        source=Source("tahir2024", "§3.4, eq. (17), Figure 3"),
+        statement=r"\mathcal T_{ft}=\begin{cases}(\gamma-1)(1-2\cos\theta)&\gamma\le1\\0&\gamma>1\end{cases}",
+        assumptions=ASSUME + " High-dimensional limit.", domain=_domain(),
+        corrected=r"\mathcal T_{ft}\to(1-\gamma)\,k\,(2\cos\theta-k)\ (\gamma<1),\ k=s^{L-1}\ \text{as in thm3.9}",
+        notes=("Per trial R_sc - R_ft on the same draw (scratch = X^+ y), extrapolated in 1/d; the paper's "
+               "Fig. 3(c) uses sigma = 0.2, d = 500, L = 2."),
+        check=Asymptotic(points=ASYM_POINTS, sizes=ASYM_SIZES, finite_params=_fp, stated=stated_transfer,
+                         derived_limit=derived_transfer, sampler=_reduced_sampler("transfer"), trials=ASYM_TRIALS,
+                         chunk=_chunk, tol=Tol(rel=0.02, abs=0.005), figure=_fig),
+    ),
+    Claim(
+        id="tahir2024.thm3.9.boundary", kind=Kind.ORDERING,
+        source=Source("tahir2024", "§3.4, text after eq. (17): 'For theta < pi/3 ... positive transfer. "
+                                   "For theta > pi/3 ... negative transfer'"),
+        statement=(r"\gamma<1:\ \theta<\tfrac{\pi}{3}\Rightarrow\mathcal T_{ft}>0,\quad "
+                   r"\theta>\tfrac{\pi}{3}\Rightarrow\mathcal T_{ft}<0"),
+        assumptions=ASSUME, domain=_domain(),
+        corrected=r"\mathcal T_{ft}>0\iff\cos\theta>k/2,\ k=s^{L-1}\ (=1\text{ iff }\sigma=0)",
+        notes=("Searched over the whole domain (sigma >= 0, theta in [0, pi/2], gamma in (0, 1), L in 2..4) "
+               "on our derived transferability, whose limit is tested against Monte Carlo in "
+               "tahir2024.thm3.9.transferability. With sigma = 0 the boundary is exactly pi/3."),
+        check=PropertySearch(
+            "sign of T_ft on each side of theta = pi/3",
+            lambda: st.fixed_dictionaries({"gamma": st.floats(0.01, 0.99), "sigma": st.floats(0, 3),
+                                           "theta": st.floats(0, HALF_PI), "L": st.integers(2, 4)}),
+            _boundary_holds, show=_boundary_show),
+    ),
+    Claim(
+        id="tahir2024.thm3.9.eq143", kind=Kind.EXACT,
+        source=Source("tahir2024", "Theorem 3.9 proof, App. B.8, eqs. (143)-(144) and E||(I-P)beta_s||^2"),
+        statement=(r"\mathbb E\langle\nu,(I-P_{\mathrm{row}(X)})\beta_s\rangle=0,\quad "
+                   r"\mathbb E\|(I-P_{\mathrm{row}(X)})\beta_s\|^2=\max(0,1-\gamma)"),
+        assumptions="X n x d Gaussian, beta_s uniform on the sphere, nu a unit vector orthogonal to beta_s.",
+        domain=Domain((Param("n", 1, math.inf, integer=True), Param("d", 2, math.inf, integer=True))),
+        notes=("The sum in (143) runs over 'k = 1..n-d' in the text; it must be d-n (the dimension of the "
+               "complement of row(X)): a typo. max(0, 1-gamma) is exact at finite size with gamma = n/d."),
+        check=Expectation(
+            points={k: [{"n": n, "d": d, "what": w} for (n, d) in pairs for w in ("inner", "norm")]
+                    for k, pairs in {"quick": [(5, 20), (30, 20)],
+                                     "standard": [(3, 10), (5, 20), (15, 20), (30, 20), (50, 100)],
+                                     "full": [(3, 10), (5, 20), (15, 20), (30, 20), (50, 100), (250, 500)]}.items()},
+            predicted=_eq143_predicted, sampler=_eq143_sampler, vector="what",
+            trials={"quick": 20000, "standard": 50000, "full": 200000}),
+    ),
+]
