@@ -38,6 +38,8 @@ def render_figures(doc: dict, folder: Path) -> dict[str, list[str]]:
             ax.set_ylabel(fig.get("ylabel", ""))
             if fig.get("logy"):
                 ax.set_yscale("log")
+            if fig.get("logx"):
+                ax.set_xscale("log")
             ax.set_title(fig.get("title") or c["id"], fontsize=9)
             ax.grid(alpha=0.3)
             ax.legend(fontsize=6, ncol=2)
