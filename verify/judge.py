@@ -442,14 +442,15 @@ def _curves(spec: Figure, base: Point, xs, glab: str) -> list[dict]:
     out = []
     grid = list(spec.fine) if spec.fine is not None else list(np.linspace(min(xs), max(xs), 200))
     curves = ([(spec.curve_label, spec.curve)] if spec.curve else []) + list(spec.extra_curves)
-    for name, fn in curves:
+    for k, (name, fn) in enumerate(curves):
         ys = []
         for x in grid:
             try:
                 ys.append(float(fn({**base, spec.x: x})))
             except (ZeroDivisionError, ValueError, OverflowError, DomainError):
                 ys.append(math.nan)
-        out.append({"kind": "line", "label": f"{name} {glab}".strip(), "group": glab, "x": grid, "y": ys})
+        out.append({"kind": "line", "label": f"{name} {glab}".strip(), "group": glab, "x": grid, "y": ys,
+                    "dash": k > 0})
     return out
 
 

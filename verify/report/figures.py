@@ -22,14 +22,14 @@ def render_figures(doc: dict, folder: Path) -> dict[str, list[str]]:
         for k, fig in enumerate(c["evidence"].get("figures", [])):
             folder.mkdir(parents=True, exist_ok=True)
             name = f"{slug(c['id'])}_{k}.png"
-            f, ax = plt.subplots(figsize=(6.0, 4.0), dpi=110)
+            f, ax = plt.subplots(figsize=(6.4, 4.6), dpi=110)
             colors = {}
             for s in fig["series"]:
                 col = colors.setdefault(s.get("group", ""), f"C{len(colors) % 10}")
                 xs = [float(v) for v in s["x"]]
                 ys = [math.nan if isinstance(v, str) else float(v) for v in s["y"]]
                 if s["kind"] == "line":
-                    ax.plot(xs, ys, "-", color=col, lw=1.4, label=s["label"])
+                    ax.plot(xs, ys, "--" if s.get("dash") else "-", color=col, lw=1.4, label=s["label"])
                 else:
                     yerr = [0 if isinstance(v, str) else float(v) for v in s.get("yerr", [0] * len(xs))]
                     ax.errorbar(xs, ys, yerr=yerr, fmt=s.get("marker", "o"), ms=4, capsize=2.5, color=col,
@@ -42,7 +42,7 @@ def render_figures(doc: dict, folder: Path) -> dict[str, list[str]]:
                 ax.set_xscale("log")
             ax.set_title(fig.get("title") or c["id"], fontsize=9)
             ax.grid(alpha=0.3)
-            ax.legend(fontsize=6, ncol=2)
+            ax.legend(fontsize=5.5, ncol=3, loc="upper center", bbox_to_anchor=(0.5, -0.16), frameon=False)
             f.tight_layout()
             f.savefig(folder / name)
             plt.close(f)

@@ -12,7 +12,7 @@ _UNICODE = {"θ": r"$\theta$", "σ": r"$\sigma$", "γ": r"$\gamma$", "λ": r"$\l
             "ε": r"$\varepsilon$", "∈": r"$\in$", "≠": r"$\neq$", "±": r"$\pm$", "·": r"$\cdot$", "×": r"$\times$",
             "ν": r"$\nu$", "μ": r"$\mu$", "η": r"$\eta$", "Φ": r"$\Phi$", "√": r"$\surd$", "≈": r"$\approx$",
             "’": "'", "“": "``", "”": "''", "‖": r"$\|$", "⁺": r"$^+$", "∫": r"$\int$", "Γ": r"$\Gamma$",
-            "ψ": r"$\psi$", "φ": r"$\phi$", "⊥": r"$\perp$", "≽": r"$\succeq$", "ℓ": r"$\ell$"}
+            "ψ": r"$\psi$", "φ": r"$\phi$", "⊥": r"$\perp$", "≽": r"$\succeq$", "ℓ": r"$\ell$", "§": r"\S{}", "∑": r"$\sum$", "√": r"$\surd$"}
 
 
 def esc(s) -> str:
@@ -25,7 +25,10 @@ def esc(s) -> str:
 def display(m: str | None) -> str:
     if not m:
         return "---"
-    return "\\[" + _safe_math(m) + "\\]"
+    m = _safe_math(m)
+    # shrink a form wider than the line to the line width (never enlarge a short one)
+    return ("\\[\\resizebox{\\ifdim\\width>\\linewidth\\linewidth\\else\\width\\fi}{!}{$\\displaystyle "
+            + m + "$}\\]")
 
 
 def _safe_math(m: str) -> str:
