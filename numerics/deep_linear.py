@@ -273,9 +273,9 @@ def _curvature_bound(norms: list, gnorm: torch.Tensor, lam_h: torch.Tensor, trai
 
 def train(Ws: Sequence[torch.Tensor], loss: str = "population", *, beta_s: torch.Tensor | None = None,
           X: torch.Tensor | None = None, y: torch.Tensor | None = None, trainable: str = "all",
-          lr: float | torch.Tensor | None = None, lr_scale: float = 0.5, max_move: float | None = 1e-3,
+          lr: float | torch.Tensor | None = None, lr_scale: float = 1.0, max_move: float | None = 1e-3,
           max_steps: int = 100_000, tol: float | None = 1e-10, floor: str | float | torch.Tensor = "auto",
-          gtol: float | None = None, fast_rtol: float = 1e-2, refresh: int = 10, power_iters: int = 50,
+          gtol: float | None = None, fast_rtol: float = 1e-2, refresh: int = 10, power_iters: int = 20,
           chunk: int | None = None, alpha: float | None = None) -> TrainResult:
     """Full-batch gradient descent (the discretisation of gradient flow (6)) on loss (4) or (5).
 
@@ -325,7 +325,8 @@ def train(Ws: Sequence[torch.Tensor], loss: str = "population", *, beta_s: torch
         raise ValueError("the population loss (4) needs beta_s")
     if loss == "empirical" and (X is None or y is None):
         raise ValueError("the empirical loss (5) needs X and y")
-    kw = dict(loss=loss, trainable=trainable, lr_scale=lr_scale, max_move=max_move, max_steps=max_steps,
+    kw = dict(loss=loss, trainable=trainable, lr_scale=lr_scale, max_move=max_move,
+              max_steps=max_steps,
               tol=tol, gtol=gtol, fast_rtol=fast_rtol, refresh=refresh, power_iters=power_iters, alpha=alpha)
     B = Ws[0].shape[0]
     if chunk is not None and B > chunk:
@@ -354,7 +355,8 @@ def _train(Ws, loss, beta_s, X, y, trainable, lr, lr_scale, max_move, max_steps,
     if loss == "population":
         lam_h = torch.ones(B, dtype=dt, device=dev)
     else:
-        lam_h = torch.linalg.matrix_norm(X, ord=2).square() / X.shape[-2]
+        G = X @ X.mT if X.shape[-2] <= X.shape[-1] else X.mT @ X  # the smaller Gram matrix
+        lam_h = torch.linalg.eigvalsh(G)[..., -1] / X.shape[-2]
 
     if isinstance(floor, str):
         if floor != "auto":
@@ -400,9 +402,7 @@ def _train(Ws, loss, beta_s, X, y, trainable, lr, lr_scale, max_move, max_steps,
         if need_gn:  # ||grad_l||_F = ||a_l|| ||s_l||
             gn = [a[l].norm(dim=-1) * s[l].norm(dim=-1) for l in range(L - 1)] + [a[-1].norm(dim=-1)]
             gth2 = torch.stack(gn if trainable == "all" else gn[-1:], -1).square().sum(-1)
-        done = torch.zeros(B, dtype=torch.bool, device=dev)
-        if tol is not None:
-            done |= (cur_loss - floor_t) <= tol
+        done = (cur_loss - floor_t) <= tol if tol is not None else torch.zeros(B, dtype=torch.bool, device=dev)
         if gtol is not None:
             g2 = _mtv(fast_proj, a[-1]).square().sum(-1) if fast_proj is not None else gth2
             done |= g2 <= gtol * cur_loss

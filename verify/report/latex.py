@@ -12,7 +12,7 @@ _UNICODE = {"θ": r"$\theta$", "σ": r"$\sigma$", "γ": r"$\gamma$", "λ": r"$\l
             "ε": r"$\varepsilon$", "∈": r"$\in$", "≠": r"$\neq$", "±": r"$\pm$", "·": r"$\cdot$", "×": r"$\times$",
             "ν": r"$\nu$", "μ": r"$\mu$", "η": r"$\eta$", "Φ": r"$\Phi$", "√": r"$\surd$", "≈": r"$\approx$",
             "’": "'", "“": "``", "”": "''", "‖": r"$\|$", "⁺": r"$^+$", "∫": r"$\int$", "Γ": r"$\Gamma$",
-            "ψ": r"$\psi$", "φ": r"$\phi$", "⊥": r"$\perp$", "≽": r"$\succeq$", "ℓ": r"$\ell$", "§": r"\S{}", "∑": r"$\sum$", "√": r"$\surd$"}
+            "ψ": r"$\psi$", "φ": r"$\phi$", "⊥": r"$\perp$", "≽": r"$\succeq$", "ℓ": r"$\ell$", "§": r"\S{}", "∑": r"$\sum$"}
 
 
 def esc(s) -> str:
