@@ -166,12 +166,14 @@ END_STATE_GRID["full"] = END_STATE_GRID["standard"] + [
 ASYM_POINTS = {
     "quick": [{"gamma": g, "sigma": s, "theta": t, "L": 2} for g in (0.5, 2.0) for s in (0.0, 1.0)
               for t in (0.0, math.pi / 3, HALF_PI)],
-    "standard": [{"gamma": g, "sigma": s, "theta": t, "L": L} for L in (2, 3) for g in (0.25, 0.5, 0.75, 1.5, 2.0)
+    "standard": [{"gamma": g, "sigma": s, "theta": t, "L": L} for L in (2, 3) for g in (0.25, 0.5, 0.75, 2.0)
                  for s in (0.0, 0.5, 1.0) for t in (0.0, math.pi / 3, HALF_PI)],
+    "full": [{"gamma": g, "sigma": s, "theta": t, "L": L} for L in (2, 3, 4) for g in (0.25, 0.5, 0.75, 1.5, 2.0)
+             for s in (0.0, 0.2, 0.5, 1.0) for t in (0.0, math.pi / 8, math.pi / 4, math.pi / 3, 3 * math.pi / 8,
+                                                      HALF_PI)],
 }
-ASYM_POINTS["full"] = ASYM_POINTS["standard"]
-ASYM_SIZES = {"quick": (32, 64, 128), "standard": (50, 100, 200, 400), "full": (100, 200, 400, 800)}
-ASYM_TRIALS = {"quick": 400, "standard": 2000, "full": 8000}
+ASYM_SIZES = {"quick": (32, 64, 128), "standard": (50, 100, 200), "full": (125, 250, 500, 1000)}
+ASYM_TRIALS = {"quick": 400, "standard": 1000, "full": 4000}
 
 
 def _fp(p, N):
