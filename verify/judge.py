@@ -391,6 +391,43 @@ class Identity:
 
 
 @dataclass
+class FigureSweep:
+    """Monte Carlo at a figure's settings, drawn against the theory curves, *not* judged.
+
+    For regenerating a paper's figure at one finite size: comparing that size with an
+    asymptotic form would mistake finite-size bias for an erratum, so this produces a
+    figure and a table (``details``) but no test.  The verdict comes from the claim's other
+    checks.
+    """
+
+    points: Any
+    sampler: Sampler
+    figure: Figure
+    trials: Any = None
+    chunk: Any = 2048
+    name: str = "figure"
+
+    def run(self, claim, ctx: Context) -> Evidence:
+        pts = [dict(p) for p in (pick(ctx.profile, self.points) if isinstance(self.points, Mapping) else self.points)]
+        rows = []
+        with _progress(len(pts), claim.id + " (figure)", ctx) as bar:
+            for i, x, seed in simulate_points(self.sampler, pts, ctx, (claim.id, self.name), self.trials,
+                                              self.chunk, None):
+                bar.update()
+                if isinstance(x, NotConverged):
+                    continue
+                est = mean_estimate(x)
+                q = student_q(0.95, est.n - 1)
+                rows.append(StatTest(label_of(pts[i]), pts[i], math.nan, est.mean, est.stderr, est.n, 0.0, 1.0,
+                                     seed=seed, ci=(est.mean - q * est.stderr, est.mean + q * est.stderr)))
+        ev = Evidence(figures=[figure_data(self.figure, rows, ctx)])
+        ev.details[self.name] = [{"point": r.params, "mean": r.estimate, "ci": r.ci, "trials": r.trials,
+                                  "seed": r.seed} for r in rows]
+        ev.seeds += [r.seed for r in rows]
+        return ev
+
+
+@dataclass
 class AllOf:
     """Several strategies judging one claim together."""
 

@@ -29,7 +29,8 @@ from numerics.sampling import gaussian_design, noisy_labels, teacher_pair
 from verify.claim import Claim, Constraint, Domain, Kind, Param, Source
 from verify.context import pick
 from verify.evidence import Check, Evidence
-from verify.judge import AllOf, Asymptotic, Custom, Expectation, Figure, PropertySearch, Tol, label_of, stat_test
+from verify.judge import (AllOf, Asymptotic, Custom, Expectation, Figure, FigureSweep, PropertySearch, Tol,
+                          label_of, stat_test)
 
 ASSUME = ("Assumptions 3.1-3.2: x ~ N(0, I_d), Gaussian label noise sigma >= 0, ||beta_s|| = ||beta_t|| = 1, "
           "beta_s . beta_t = cos theta, theta in [0, pi/2]; deep linear network (9), d_l = d, depth L >= 2; "
@@ -190,6 +191,18 @@ _fig = Figure(x="gamma", xlabel=r"$\gamma=n/d$", ylabel=r"$\mathcal{T}_{ft}$", g
               title="Fine-tuning transferability (Thm 3.9, Fig. 3(c)): stated vs derived vs Monte Carlo")
 
 
+# Figure 3(c): sigma = 0.2, L = 2, theta in {pi/8, pi/4, 3pi/8}, 20 draws per point in the paper
+# (d = 500); the mean over draws with 95% CIs at one finite d, drawn against eq. (17) and ours.
+_FIG3C_GAMMAS = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.2, 1.5, 1.8)
+FIG3C = {prof: [{"gamma": g, "sigma": 0.2, "theta": t, "L": 2, "d": d, "n": round(g * d)}
+                for t in (math.pi / 8, math.pi / 4, 3 * math.pi / 8) for g in _FIG3C_GAMMAS]
+         for prof, d in {"quick": 50, "standard": 100, "full": 500}.items()}
+_fig3c = Figure(x="gamma", xlabel=r"$\gamma=n/d$", ylabel=r"$\mathcal{T}_{ft}$", group=("theta",),
+                curve=stated_transfer, curve_label="eq. (17)", extra_curves=(("derived", derived_transfer),),
+                fine=[g / 100 for g in range(5, 200) if abs(g - 100) > 2],
+                title="Figure 3(c) regenerated: sigma = 0.2, L = 2 (finite d; not judged)")
+
+
 def _boundary_holds(p) -> bool:
     """The stated sign rule (gamma < 1): theta < pi/3 => T_ft > 0 and theta > pi/3 => T_ft < 0,
     evaluated on our derived n, d -> inf transferability (50 digits)."""
@@ -266,11 +279,18 @@ CLAIMS = [
         statement=r"\mathcal T_{ft}=\begin{cases}(\gamma-1)(1-2\cos\theta)&\gamma\le1\\0&\gamma>1\end{cases}",
         assumptions=ASSUME + " High-dimensional limit.", domain=_domain(),
         corrected=r"\mathcal T_{ft}\to(1-\gamma)\,k\,(2\cos\theta-k)\ (\gamma<1),\ k=s^{L-1}\ \text{as in thm3.9}",
-        notes=("Per trial R_sc - R_ft on the same draw (scratch = X^+ y), extrapolated in 1/d; the paper's "
-               "Fig. 3(c) uses sigma = 0.2, d = 500, L = 2."),
-        check=Asymptotic(points=ASYM_POINTS, sizes=ASYM_SIZES, finite_params=_fp, stated=stated_transfer,
-                         derived_limit=derived_transfer, sampler=_reduced_sampler("transfer"), trials=ASYM_TRIALS,
-                         chunk=_chunk, tol=Tol(rel=0.02, abs=0.005), figure=_fig),
+        notes=("Per trial R_sc - R_ft on the same draw (scratch = X^+ y), extrapolated in 1/d. Figure 3(c) is "
+               "regenerated at its settings (sigma = 0.2, L = 2, 20 draws per point at d = 500 in the full "
+               "profile; d = 100 and 200 draws in standard) as a figure only: one finite size is not judged "
+               "against the limit. At sigma = 0.2 the difference between (17) and our form is at most ~0.01, "
+               "below the paper's error bars, which is why Fig. 3(c) agrees with (17)."),
+        check=AllOf([
+            Asymptotic(points=ASYM_POINTS, sizes=ASYM_SIZES, finite_params=_fp, stated=stated_transfer,
+                       derived_limit=derived_transfer, sampler=_reduced_sampler("transfer"), trials=ASYM_TRIALS,
+                       chunk=_chunk, tol=Tol(rel=0.02, abs=0.005), figure=_fig),
+            FigureSweep(points=FIG3C, sampler=_reduced_sampler("transfer"), figure=_fig3c,
+                        trials={"quick": 20, "standard": 200, "full": 20}, name="figure 3(c)"),
+        ]),
     ),
     Claim(
         id="tahir2024.thm3.9.boundary", kind=Kind.ORDERING,
