@@ -1,0 +1,161 @@
+"""ReLU arc-cosine overlap and RKHS projections of App. C of 001_759117b8232d72ac.txt.
+
+Source: Tahir, Ganguli, Rotskoff, App. C, eqs. (145)-(159); Sec. 4, eqs. (18)-(20).
+
+- (152)-(153): <relu(w_i^T x), relu(w_j^T x)>_{L2(N(0,I))} = (1/2pi)(sqrt(1-u^2) + u(pi - arccos u)),
+  u = w_i^T w_j / (|w_i| |w_j|).  Derived here by a polar-coordinate integral
+  (:func:`overlap_derived`); for weights off the sphere the derivation carries the factor
+  |w_i| |w_j| that (153) drops (:func:`overlap_general`).
+- (154)-(156): K = G/m, K* = G*/m*, K~ = G~/sqrt(m m*), G the Gram matrices of (152).
+- (157): Mercer eigenfunctions psi_l = (m lambda_l^2)^{-1/2} sum_i (z_l)_i relu(w_i^T x) of
+  T_k f(x) = int p(x') k(x, x') f(x') dx', k(x, x') = (1/m) sum_i relu(w_i^T x) relu(w_i^T x')
+  (the model kernel of Sec. 4), with (z_l, lambda_l^2) the eigenpairs of K.
+- (158)-(159): ||P f_*||^2 = (1/m*) c*^T K~^T K^{-1} K~ c*,
+  ||P_perp f_*||^2 = (1/m*) c*^T K* c* - ||P f_*||^2, f_* = (1/m*) sum_j c*_j relu(w*_j^T x).
+  Derived (:func:`projection_identity`): the population least-squares projection onto
+  span{relu(w_i^T x)} has ||P f||^2 = b^T G^{-1} b with b_i = <relu(w_i^T x), f_*>.
+
+Symbolic forms are sympy; the numeric forms act on torch tensors (float64, any device).
+"""
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+import sympy as sp
+import torch
+
+u = sp.Symbol("u", real=True)
+theta = sp.Symbol("theta", real=True)
+r_i, r_j = sp.symbols("r_i r_j", positive=True)
+
+# ----------------------------------------------------------------------------- (152)-(153)
+OVERLAP_STATED = (sp.sqrt(1 - u ** 2) + u * (sp.pi - sp.acos(u))) / (2 * sp.pi)
+"""(153) as stated, a function of u = w_i^T w_j / (|w_i| |w_j|) in [-1, 1]."""
+
+
+@lru_cache(maxsize=None)
+def overlap_derived_theta():
+    """E_{x~N(0,I)} relu(w_i^T x) relu(w_j^T x) for unit w_i, w_j at angle theta in [0, pi].
+
+    Rotate so that w_i = e_1, w_j = cos(theta) e_1 + sin(theta) e_2; only (x_1, x_2) matter.
+    In polar coordinates x = rho (cos phi, sin phi): the product is rho^2 cos(phi) cos(phi - theta)
+    on theta - pi/2 < phi < pi/2, and the radial integral is
+    int_0^oo rho^2 rho e^{-rho^2/2} drho / (2 pi) = 1/pi.
+    """
+    rho, phi = sp.symbols("rho phi", positive=True)
+    radial = sp.integrate(rho ** 3 * sp.exp(-rho ** 2 / 2), (rho, 0, sp.oo)) / (2 * sp.pi)
+    angular = sp.integrate(sp.expand_trig(sp.cos(phi) * sp.cos(phi - theta)), (phi, theta - sp.pi / 2, sp.pi / 2))
+    return sp.simplify(radial * angular)
+
+
+def overlap_derived():
+    """:func:`overlap_derived_theta` with theta = arccos(u), as a function of u."""
+    return sp.simplify(overlap_derived_theta().subs(theta, sp.acos(u)))
+
+
+OVERLAP_THETA_FORM = (sp.sin(theta) + (sp.pi - theta) * sp.cos(theta)) / (2 * sp.pi)
+"""The closed form that :func:`overlap_derived_theta` produces (kept as a constant so that importing
+is cheap; tests/test_kernels_divergences.py checks that the integral still gives it)."""
+
+OVERLAP_GENERAL = r_i * r_j * OVERLAP_THETA_FORM.subs(theta, sp.acos(u))
+"""Derived for weights of norms r_i, r_j (positive homogeneity of relu): r_i r_j times the unit overlap."""
+
+
+def arccos_overlap(U: torch.Tensor) -> torch.Tensor:
+    """(153) elementwise on a tensor of cosines (clamped to [-1, 1] against rounding)."""
+    U = U.clamp(-1.0, 1.0)
+    return (torch.sqrt(1 - U * U) + U * (math.pi - torch.arccos(U))) / (2 * math.pi)
+
+
+def gram(A: torch.Tensor, B: torch.Tensor) -> torch.Tensor:
+    """G_ij = <relu(a_i^T x), relu(b_j^T x)>_{L2(N(0,I))} by (152)-(153), for rows a_i, b_j
+    (any leading batch dims).  Includes |a_i| |b_j| (= 1 on the sphere, as in Sec. 4)."""
+    na = A.norm(dim=-1)
+    nb = B.norm(dim=-1)
+    U = (A @ B.mT) / (na.unsqueeze(-1) * nb.unsqueeze(-2))
+    return na.unsqueeze(-1) * nb.unsqueeze(-2) * arccos_overlap(U)
+
+
+# ----------------------------------------------------------------------------- (154)-(156), (158)-(159)
+def kernel_matrices(W: torch.Tensor, Ws: torch.Tensor):
+    """(154)-(156): K = G(W,W)/m, K* = G(W*,W*)/m*, K~ = G(W,W*)/sqrt(m m*)."""
+    m, ms = W.shape[-2], Ws.shape[-2]
+    return gram(W, W) / m, gram(Ws, Ws) / ms, gram(W, Ws) / math.sqrt(m * ms)
+
+
+def projection_norms_stated(W: torch.Tensor, Ws: torch.Tensor, cs: torch.Tensor):
+    """(158)-(159) as stated: returns (||f_*||^2, ||P f_*||^2, ||P_perp f_*||^2).
+
+    W (m, d) model features, Ws (m*, d) teacher features, cs (m*,) teacher output weights.
+    K^{-1} K~ is computed by a solve (K is symmetric positive definite for distinct generic w_i).
+    """
+    K, Ks, Kt = kernel_matrices(W, Ws)
+    ms = Ws.shape[-2]
+    f2 = cs @ Ks @ cs / ms
+    p2 = (Kt @ cs) @ torch.linalg.solve(K, Kt @ cs) / ms
+    return f2, p2, f2 - p2
+
+
+def projection_identity():
+    """The finite-form argument behind (158), for every m, m* (sympy matrix symbols).
+
+    The population projection of f_* = (1/m*) c*^T relu(W* x) onto span{relu(w_i^T x)} has
+    coefficients G^{-1} b (normal equations), b = G~ c*/m* with G, G~ the Gram matrices of (152),
+    so ||P f_*||^2 = b^T G^{-1} b.  Returns (that, the stated (1/m*) c*^T K~^T K^{-1} K~ c* with
+    K = G/m and K~ = G~/sqrt(m m*) of (154), (156)) as 1 x 1 matrix expressions; the same
+    holds for ||f_*||^2 = (1/m*^2) c*^T G* c* = (1/m*) c*^T K* c* (:func:`target_norm_identity`).
+    """
+    m, ms = sp.symbols("m m_star", positive=True, integer=True)
+    G = sp.MatrixSymbol("G", m, m)
+    Gt = sp.MatrixSymbol("Gtilde", m, ms)
+    cs = sp.MatrixSymbol("c_star", ms, 1)
+    b = Gt * cs / ms
+    derived = b.T * G.inv() * b
+    K, Kt = G / m, Gt / sp.sqrt(m * ms)
+    stated = cs.T * Kt.T * K.inv() * Kt * cs / ms
+    return derived, stated
+
+
+def target_norm_identity():
+    """||f_*||^2 = (1/m*^2) c*^T G* c* (derived) against (1/m*) c*^T K* c* (first term of (159))."""
+    ms = sp.Symbol("m_star", positive=True, integer=True)
+    Gs = sp.MatrixSymbol("G_star", ms, ms)
+    cs = sp.MatrixSymbol("c_star", ms, 1)
+    return cs.T * Gs * cs / ms ** 2, cs.T * (Gs / ms) * cs / ms
+
+
+def matrix_expressions_equal(a, b) -> bool:
+    """True when sympy simplifies a - b (matrix expressions) to a zero matrix."""
+    diff = sp.simplify(a - b)
+    return isinstance(diff, sp.ZeroMatrix) or diff == 0 or getattr(diff, "is_ZeroMatrix", False)
+
+
+# ----------------------------------------------------------------------------- (157)
+def mercer_stated(W: torch.Tensor):
+    """(157): eigenpairs (lambda_l^2, z_l) of K = G/m (ascending) and the coefficient matrix
+    A (m x m) with psi_l(x) = sum_i A[l, i] relu(w_i^T x), A[l] = z_l / sqrt(m lambda_l^2)."""
+    m = W.shape[-2]
+    K = gram(W, W) / m
+    lam2, Z = torch.linalg.eigh(K)
+    A = Z.mT / torch.sqrt(m * lam2).unsqueeze(-1)
+    return lam2, A
+
+
+def mercer_coefficient_residuals(G, lam2, Z):
+    """Derived check of (157) in coefficient space (any numeric backend with matrix ops):
+    T_k maps sum_i a_i relu(w_i^T x) to sum_i ((1/m) G a)_i relu(w_i^T x), and <psi_l, psi_k> =
+    a_l^T G a_k.  Returns (max |T_k psi_l - lambda_l^2 psi_l| coefficients, max |<psi_l, psi_k> - delta_lk|)."""
+    m = G.rows if hasattr(G, "rows") else G.shape[0]
+    worst_eig, worst_orth = 0, 0
+    import mpmath
+
+    for l in range(m):
+        a_l = Z[:, l] / mpmath.sqrt(m * lam2[l])
+        Ta = G * a_l / m
+        worst_eig = max(worst_eig, max(abs(Ta[i] - lam2[l] * a_l[i]) for i in range(m)))
+        for k in range(m):
+            a_k = Z[:, k] / mpmath.sqrt(m * lam2[k])
+            ip = (a_l.T * G * a_k)[0, 0]
+            worst_orth = max(worst_orth, abs(ip - (1 if l == k else 0)))
+    return worst_eig, worst_orth
