@@ -1,0 +1,163 @@
+"""Property tests of derivations/transfer.py and numerics/transfer.py (001_759117b8232d72ac.txt §3.3-3.3.1).
+
+Lambdified sympy forms against torch Monte Carlo of the literal procedure, sympy against
+mpmath quadrature, and the numerical helpers against each other.
+"""
+from __future__ import annotations
+
+import math
+
+import mpmath
+import pytest
+import sympy as sp
+import torch
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from derivations import transfer as T
+from derivations import wishart as W
+from numerics.transfer import (linear_transfer_risk, min_norm_last_layer, min_norm_last_layer_rank_one,
+                               rank_one_features, scratch_and_transfer_risks)
+
+FAST = settings(max_examples=10, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+HALF_PI = math.pi / 2
+thetas = st.one_of(st.sampled_from([0.0, math.pi / 8, math.pi / 4, HALF_PI]), st.floats(0.0, HALF_PI))
+sigmas = st.one_of(st.sampled_from([0.0, 0.2, 1.0]), st.floats(0.0, 2.0))
+
+
+def _gen(seed: int) -> torch.Generator:
+    g = torch.Generator()
+    g.manual_seed(seed)
+    return g
+
+
+def _zscore(x: torch.Tensor, predicted: float) -> float:
+    return abs(float(x.mean()) - predicted) / (float(x.std()) / math.sqrt(x.numel()) + 1e-12)
+
+
+# ----------------------------------------------------------------------------- numerics
+
+@FAST
+@given(n=st.integers(1, 30), d=st.integers(1, 30), seed=st.integers(0, 2 ** 31))
+def test_rank_one_pseudo_inverse_equals_svd_pseudo_inverse(n, d, seed):
+    g = _gen(seed)
+    X = torch.randn(4, n, d, generator=g, dtype=torch.float64)
+    bs = torch.randn(4, d, generator=g, dtype=torch.float64)
+    v = torch.randn(4, d, generator=g, dtype=torch.float64)
+    y = torch.randn(4, n, generator=g, dtype=torch.float64)
+    Phi = rank_one_features(X, bs, v)
+    z = torch.einsum("bnd,bd->bn", X, bs)
+    a = min_norm_last_layer(Phi, y)
+    b = min_norm_last_layer_rank_one(z, v, y)
+    c = (torch.linalg.pinv(Phi) @ y.unsqueeze(-1)).squeeze(-1)  # plain SVD pseudo-inverse
+    scale = 1e-9 * float(b.abs().max() + 1)
+    assert torch.allclose(a, b, rtol=1e-8, atol=scale) and torch.allclose(c, b, rtol=1e-8, atol=scale)
+    Y = torch.stack([y, 2 * y], -1)
+    B2 = min_norm_last_layer_rank_one(z, v, Y)
+    assert torch.allclose(B2[..., 0], b) and torch.allclose(B2[..., 1], 2 * b)
+
+
+def test_noiseless_aligned_transfer_is_exact():
+    r = linear_transfer_risk(64, 7, 5, 0.0, 0.0, _gen(1))
+    assert float(r.max()) < 1e-20
+
+
+@FAST
+@given(seed=st.integers(0, 2 ** 31), theta=thetas, sigma=sigmas)
+def test_vectorised_angles_and_lambdas_match_single_runs(seed, theta, sigma):
+    rs, rl = scratch_and_transfer_risks(16, 9, 13, [theta, 0.3], sigma, _gen(seed))
+    rs1, rl1 = scratch_and_transfer_risks(16, 9, 13, theta, sigma, _gen(seed))
+    assert torch.allclose(rs[:, 0], rs1) and torch.allclose(rl[:, 0], rl1)
+    many = linear_transfer_risk(16, 9, 4, theta, sigma, _gen(seed), [0.0, 0.25])
+    one = linear_transfer_risk(16, 9, 4, theta, sigma, _gen(seed), 0.25)
+    assert torch.allclose(many[:, 1], one)
+
+
+# ----------------------------------------------------------------------------- sympy vs Monte Carlo
+
+@settings(max_examples=4, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+@given(n=st.integers(8, 40), d=st.integers(2, 12), theta=thetas, sigma=sigmas, seed=st.integers(0, 2 ** 31))
+def test_eq12_lambdified_against_literal_monte_carlo(n, d, theta, sigma, seed):
+    f = sp.lambdify((W.n, T.theta, W.sigma), T.linear_transfer_risk_stated())
+    r = linear_transfer_risk(10000, n, d, theta, sigma, _gen(seed))
+    if theta == 0 and sigma == 0:
+        assert float(r.max()) < 1e-20
+        return
+    assert _zscore(r, f(n, theta, sigma)) < 5
+
+
+@settings(max_examples=4, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+@given(n=st.integers(3, 30), d=st.integers(2, 20), lam=st.floats(0.01, 3.0), theta=thetas, sigma=sigmas,
+       seed=st.integers(0, 2 ** 31))
+def test_eq128_against_literal_ridge_monte_carlo(n, d, lam, theta, sigma, seed):
+    r = linear_transfer_risk(20000, n, d, theta, sigma, _gen(seed), lam)
+    pred = float(T.ridge_risk_finite_mp(n, lam, theta, sigma, dps=20))
+    assert _zscore(r, pred) < 5
+
+
+@settings(max_examples=2, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+@given(d=st.sampled_from([24, 32]), gamma=st.sampled_from([0.5, 2.0]), theta=thetas, seed=st.integers(0, 2 ** 31))
+def test_finite_transferability_against_monte_carlo(d, gamma, theta, seed):
+    n = round(gamma * d)
+    f = sp.lambdify((W.n, W.d, T.theta, W.sigma), T.transferability_finite())
+    rs, rl = scratch_and_transfer_risks(8000, n, d, theta, 0.5, _gen(seed))
+    assert _zscore(rs - rl, float(f(n, d, theta, 0.5))) < 5
+
+
+# ----------------------------------------------------------------------------- sympy vs mpmath
+
+@FAST
+@given(k=st.floats(2.5, 80.0))
+def test_inverse_chi2_mean_sympy_against_quadrature(k):
+    sym = T.inverse_chi2_mean_derived().args[0][0]
+    got = T.chi2_expectation_mp(lambda x: 1 / x, k, dps=25)
+    assert abs(float(sym.subs(T.k, k)) - float(got)) < 1e-12 * (1 + float(got))
+
+
+@FAST
+@given(n=st.integers(3, 200), lam=st.floats(0.0, 5.0), theta=thetas, sigma=sigmas)
+def test_eq128_single_quadrature_equals_term_by_term(n, lam, theta, sigma):
+    a = T.ridge_risk_finite_mp(n, lam, theta, sigma, dps=20)
+    b = T.ridge_risk_finite_terms_mp(n, lam, theta, sigma, dps=20)
+    assert abs(a - b) < 1e-12
+
+
+@FAST
+@given(n=st.integers(3, 200), theta=thetas, sigma=sigmas)
+def test_eq128_at_lambda_zero_is_eq12(n, theta, sigma):
+    assert abs(float(T.ridge_risk_finite_mp(n, 0, theta, sigma, dps=20)) -
+               T.linear_transfer_risk_value(n, theta, sigma)) < 1e-12
+
+
+@FAST
+@given(gamma=st.floats(0.01, 5.0).filter(lambda g: abs(g - 1) > 1e-3), theta=thetas, sigma=sigmas)
+def test_eq13_sympy_piecewise_equals_mpmath(gamma, theta, sigma):
+    f = sp.lambdify((T.gamma, T.theta, W.sigma), T.transferability_stated(), "mpmath")
+    with mpmath.workdps(30):
+        g, th, s = mpmath.mpf(gamma), mpmath.mpf(theta), mpmath.mpf(sigma)
+        a = f(g, th, s)
+        b = T.transferability_mp(g, mpmath.cos(th), mpmath.sin(th), s)
+        assert abs(a - b) < 1e-20 * (1 + abs(b))
+
+
+@FAST
+@given(gamma=st.sampled_from([0.3, 0.5, 1.5, 2.5]), theta=thetas, sigma=sigmas)
+def test_finite_transferability_tends_to_eq13(gamma, theta, sigma):
+    f = sp.lambdify((W.n, W.d, T.theta, W.sigma), T.transferability_finite())
+    lim = float(T.transferability_mp(gamma, math.cos(theta), math.sin(theta), sigma))
+    errs = [abs(f(gamma * D, D, theta, sigma) - lim) for D in (1e3, 1e4, 1e5)]
+    assert errs[2] <= errs[0] and errs[2] < 1e-3 * (1 + abs(lim))
+
+
+@settings(max_examples=3, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+@given(n=st.integers(8, 60), theta=st.floats(0.1, 1.3), sigma=st.floats(0.1, 1.5))
+def test_finite_ridge_optimum_is_the_derived_closed_form(n, theta, sigma):
+    lam_star = (math.sin(theta) ** 2 + sigma ** 2) / (n * math.cos(theta) ** 2)
+    below = T.ridge_risk_finite_dlambda_mp(n, 0.8 * lam_star, theta, sigma, dps=20)
+    above = T.ridge_risk_finite_dlambda_mp(n, 1.25 * lam_star, theta, sigma, dps=20)
+    assert below < 0 < above
+
+
+def test_domain_message_for_n_at_most_two():
+    with pytest.raises(ValueError, match="n must exceed 2"):
+        T.linear_transfer_risk_value(2, 0.3, 0.5)
