@@ -18,6 +18,7 @@ from pathlib import Path
 
 import torch
 
+from numerics.sampling import gaussian_design
 from numerics.scratch import min_norm_risk
 
 
@@ -60,7 +61,7 @@ def main(argv=None):
     A @ Bm
     t_mm = best_of(lambda: A @ Bm, a.repeats)
     mm = 2 * k**3 / t_mm / 1e9
-    t_rng = best_of(lambda: torch.randn(a.chunk, a.n, a.d, generator=gen, dtype=torch.float64), a.repeats)
+    t_rng = best_of(lambda: gaussian_design(a.chunk, a.n, a.d, gen), a.repeats)
     res = {"d": a.d, "n": a.n, "trials": a.trials, "threads": torch.get_num_threads(), "torch": torch.__version__,
            "trials_per_s": round(tps, 1), "achieved_gflops": round(gflops, 2), "matmul_gflops": round(mm, 2),
            "fraction_of_matmul": round(gflops / mm, 3),

@@ -325,12 +325,13 @@ class PropertySearch:
     examples: Mapping[str, int] | None = None
 
     def run(self, claim, ctx: Context) -> Evidence:
-        from hypothesis import HealthCheck, find, settings
+        from hypothesis import HealthCheck, Phase, find, settings
         from hypothesis.errors import NoSuchExample
 
         n = pick(ctx.profile, self.examples) if self.examples else ctx.profile.examples
         seed = ctx.seed_for(claim.id, self.name)
-        st = settings(max_examples=n, database=None, deadline=None, suppress_health_check=list(HealthCheck))
+        st = settings(max_examples=n, database=None, deadline=None, suppress_health_check=list(HealthCheck),
+                      phases=tuple(p for p in Phase if p is not Phase.explain))  # explain costs ~4 s, adds nothing here
         try:
             cx = find(self.strategy(), lambda p: not self.holds(p), settings=st, random=random.Random(seed))
         except NoSuchExample:
