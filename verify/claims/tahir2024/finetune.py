@@ -125,7 +125,7 @@ def _end_state_check(claim, ctx) -> Evidence:
     """Literal GD: pretrain on the population loss from alpha * Wbar, fine-tune all layers on (5)."""
     ev = Evidence()
     grid = pick(ctx.profile, END_STATE_GRID)
-    trials = pick(ctx.profile, {"quick": 16, "standard": 32, "full": 96})
+    trials = pick(ctx.profile, {"quick": 48, "standard": 96, "full": 192})
     tol = Tol(rel=0.0, abs=1e-4)
     for p in grid:
         lab = label_of(p)
