@@ -74,6 +74,7 @@ class Figure:
     extra_curves: tuple[tuple[str, Callable[[Point], float]], ...] = ()
     logy: bool = False
     fine: Sequence[float] | None = None  # x grid of the theory curves
+    ylim: tuple[float, float] | None = None
 
 
 def label_of(p: Mapping[str, Any]) -> str:
@@ -473,7 +474,7 @@ def figure_data(spec: Figure, tests: list[StatTest], ctx: Context) -> dict:
                        "yerr": [(t.ci[1] - t.ci[0]) / 2 for t in sel]})
         series += _curves(spec, sel[0].params, [t.params[spec.x] for t in sel], glab)
     return {"x": spec.x, "xlabel": spec.xlabel, "ylabel": spec.ylabel, "title": spec.title,
-            "logy": spec.logy, "series": series}
+            "logy": spec.logy, "ylim": spec.ylim, "series": series}
 
 
 def _curves(spec: Figure, base: Point, xs, glab: str) -> list[dict]:
@@ -509,4 +510,4 @@ def asymptotic_figure(spec: Figure, limits: list[dict], sizes, ctx: Context, siz
                            "yerr": [1.96 * r["extrapolated_stderr"] for r in sel]})
         series += _curves(spec, sel[0]["point"], xs, glab)
     return {"x": spec.x, "xlabel": spec.xlabel, "ylabel": spec.ylabel, "title": spec.title,
-            "logy": spec.logy, "series": series}
+            "logy": spec.logy, "ylim": spec.ylim, "series": series}

@@ -38,6 +38,8 @@ def render_figures(doc: dict, folder: Path) -> dict[str, list[str]]:
             ax.set_ylabel(fig.get("ylabel", ""))
             if fig.get("logy"):
                 ax.set_yscale("log")
+            if fig.get("ylim"):
+                ax.set_ylim(*fig["ylim"])
             if fig.get("logx"):
                 ax.set_xscale("log")
             ax.set_title(fig.get("title") or c["id"], fontsize=9)
