@@ -18,7 +18,10 @@ def _single_thread(active: bool):
 
     torch parallelises batched solves over the batch while MKL threads inside each
     factorisation; on 2 cores with any other load this oversubscription was measured at
-    15-30x slower than one thread for batches of small (<= 256) matrices.
+    15-30x slower than one thread for batches of small (<= 256) matrices.  Worse, in the
+    torch 2.13.0 CPU build, once the thread count has been changed, a two-thread batched LU
+    of 250 x 250 matrices failed (MKL "Parameter 6 was incorrect on entry to DLASWP", invalid
+    pivots), so every batched CPU solve goes through this guard.
     """
     if not active:
         yield
@@ -33,7 +36,7 @@ def _single_thread(active: bool):
 
 def batched_solve(A: torch.Tensor, B: torch.Tensor) -> torch.Tensor:
     """torch.linalg.solve for a batch of (small) systems, without thread oversubscription."""
-    with _single_thread(A.device.type == "cpu" and A.dim() == 3 and A.shape[0] > 1 and A.shape[-1] <= 256):
+    with _single_thread(A.device.type == "cpu" and A.dim() == 3 and A.shape[0] > 1):
         return torch.linalg.solve(A, B)
 
 
