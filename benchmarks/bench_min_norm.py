@@ -3,16 +3,26 @@
 Measures, side by side in one run, at d = 500, n = 250, float64, batched over trials:
 - trials per second of ``numerics.scratch.min_norm_risk`` (sampling X, beta, eps; Gram
   matrix; solve; risk);
-- its achieved GFLOP/s, counting 2 n^2 d (Gram) + 2/3 n^3 (LU) + 4 n d (products) per trial;
-- the torch float64 matmul rate on this machine (a square GEMM of the same total size);
+- its achieved GFLOP/s, counting a fixed nominal flop count per trial, LINPACK-style:
+  2 m^2 M (Gram) + 2 m^3 / 3 (LU-equivalent solve) + 4 n d (products), m = min(n, d),
+  M = max(n, d).  The count belongs to the task, not to the algorithm, so the fraction is
+  a throughput ratio comparable across implementations.  The flops the current code
+  actually executes (Cholesky m^3/3, two triangular solves with two right-hand sides 4 m^2,
+  X beta and X^T a 6 n d) are also reported, with their fraction;
+- the torch float64 matmul rate on this machine (a 2048^2 x 2048 GEMM);
 and reports the ratio.  Target: achieved >= 30 % of the matmul rate.
 
-    python benchmarks/bench_min_norm.py [--d 500 --n 250 --trials 400 --repeats 3]
+The two rates are measured in alternation, ``--repeats`` times, so that both see the same
+load of the (shared) machine; each repeat gives one ratio, and the median, minimum and
+maximum ratio are reported.
+
+    python benchmarks/bench_min_norm.py [--d 500 --n 250 --trials 400 --repeats 7]
 """
 from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import time
 from pathlib import Path
 
@@ -23,8 +33,15 @@ from numerics.scratch import min_norm_risk
 
 
 def flops_per_trial(n: int, d: int) -> float:
+    """Nominal flops of one trial (Gram + LU-equivalent solve + products)."""
     m, M = min(n, d), max(n, d)
     return 2 * m * m * M + (2 / 3) * m**3 + 4 * n * d
+
+
+def executed_flops_per_trial(n: int, d: int) -> float:
+    """Flops executed by the Cholesky path of ``numerics.least_squares.min_norm_solve``."""
+    m, M = min(n, d), max(n, d)
+    return 2 * m * m * M + m**3 / 3 + 4 * m * m + 6 * n * d
 
 
 def best_of(fn, repeats):
@@ -42,7 +59,7 @@ def main(argv=None):
     ap.add_argument("--n", type=int, default=250)
     ap.add_argument("--trials", type=int, default=400)
     ap.add_argument("--chunk", type=int, default=200)
-    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--repeats", type=int, default=7)
     ap.add_argument("--out", default=str(Path(__file__).parent / "results" / "min_norm.json"))
     a = ap.parse_args(argv)
     gen = torch.Generator().manual_seed(0)
@@ -51,25 +68,35 @@ def main(argv=None):
         for _ in range(a.trials // a.chunk):
             min_norm_risk(a.chunk, a.n, a.d, 1.0, gen)
 
-    mc()  # warm-up
-    t_mc = best_of(mc, a.repeats)
-    tps = a.trials / t_mc
-    gflops = tps * flops_per_trial(a.n, a.d) / 1e9
     k = 2048
     A = torch.randn(k, k, dtype=torch.float64)
     Bm = torch.randn(k, k, dtype=torch.float64)
-    A @ Bm
-    t_mm = best_of(lambda: A @ Bm, a.repeats)
-    mm = 2 * k**3 / t_mm / 1e9
-    t_rng = best_of(lambda: gaussian_design(a.chunk, a.n, a.d, gen), a.repeats)
-    res = {"d": a.d, "n": a.n, "trials": a.trials, "threads": torch.get_num_threads(), "torch": torch.__version__,
-           "trials_per_s": round(tps, 1), "achieved_gflops": round(gflops, 2), "matmul_gflops": round(mm, 2),
-           "fraction_of_matmul": round(gflops / mm, 3),
-           "randn_share_of_time": round(t_rng * (a.trials / a.chunk) / t_mc, 3)}
-    print("| d | n | trials/s | achieved GFLOP/s | float64 matmul GFLOP/s | fraction | randn share |")
-    print("|---|---|---|---|---|---|---|")
+    mc(), A @ Bm  # warm-up
+    ratios, tps_all, mm_all = [], [], []
+    for _ in range(a.repeats):
+        t_mc = best_of(mc, 1)
+        t_mm = best_of(lambda: A @ Bm, 3)
+        tps, mm = a.trials / t_mc, 2 * k**3 / t_mm / 1e9
+        tps_all.append(tps), mm_all.append(mm)
+        ratios.append(tps * flops_per_trial(a.n, a.d) / 1e9 / mm)
+    med = statistics.median(ratios)
+    i_med = ratios.index(sorted(ratios)[len(ratios) // 2])
+    t_rng = best_of(lambda: gaussian_design(a.chunk, a.n, a.d, gen), 3)
+    tps, mm = tps_all[i_med], mm_all[i_med]
+    res = {"d": a.d, "n": a.n, "trials": a.trials, "chunk": a.chunk, "repeats": a.repeats,
+           "threads": torch.get_num_threads(), "torch": torch.__version__,
+           "flops_per_trial": flops_per_trial(a.n, a.d),
+           "executed_flops_per_trial": executed_flops_per_trial(a.n, a.d),
+           "executed_fraction_of_matmul": round(med * executed_flops_per_trial(a.n, a.d) / flops_per_trial(a.n, a.d), 3),
+           "trials_per_s": round(tps, 1), "achieved_gflops": round(tps * flops_per_trial(a.n, a.d) / 1e9, 2),
+           "matmul_gflops": round(mm, 2), "fraction_of_matmul": round(med, 3),
+           "fraction_min": round(min(ratios), 3), "fraction_max": round(max(ratios), 3),
+           "fractions": [round(r, 3) for r in ratios],
+           "randn_share_of_time": round(t_rng * (a.trials / a.chunk) / (a.trials / tps), 3)}
+    print("| d | n | trials/s | achieved GFLOP/s | float64 matmul GFLOP/s | fraction (median) | min-max | randn share |")
+    print("|---|---|---|---|---|---|---|---|")
     print(f"| {a.d} | {a.n} | {res['trials_per_s']} | {res['achieved_gflops']} | {res['matmul_gflops']} | "
-          f"{res['fraction_of_matmul']:.1%} | {res['randn_share_of_time']:.0%} |")
+          f"{med:.1%} | {min(ratios):.1%}-{max(ratios):.1%} | {res['randn_share_of_time']:.0%} |")
     Path(a.out).parent.mkdir(parents=True, exist_ok=True)
     Path(a.out).write_text(json.dumps(res, indent=1))
 
