@@ -42,12 +42,24 @@ class StatTest:
     status: str = "pending"
     trials_needed: int | None = None
     extra: dict = field(default_factory=dict)
+    #: "two": the claim is E = predicted; "upper": the claim is E <= predicted (a bound,
+    #: e.g. a failure probability); then only the upper end of the CI must be within tol.
+    sided: str = "two"
 
     @property
     def equivalent(self) -> bool:
-        """True when the whole confidence interval lies within the tolerance."""
+        """True when the confidence interval lies within the tolerance (only its upper end for a bound)."""
         lo, hi = self.ci
+        if self.sided == "upper":
+            return hi <= self.predicted + self.tol
         return (lo >= self.predicted - self.tol) and (hi <= self.predicted + self.tol)
+
+    @property
+    def distance(self) -> float:
+        """How far the estimate is from agreeing with the prediction (0 below a bound)."""
+        if self.sided == "upper":
+            return max(0.0, self.estimate - self.predicted)
+        return abs(self.estimate - self.predicted)
 
 
 @dataclass
@@ -114,7 +126,7 @@ def finalize(evidences: list[Evidence], alpha: float) -> None:
         else:
             t.status = "undecided"
             lo, hi = t.ci
-            t.trials_needed = trials_to_decide(t.trials, (hi - lo) / 2, abs(t.estimate - t.predicted), t.tol)
+            t.trials_needed = trials_to_decide(t.trials, (hi - lo) / 2, t.distance, t.tol)
 
 
 def decide(ev: Evidence) -> tuple[Verdict, str]:

@@ -12,6 +12,9 @@ strategy               used for
                        the limit.  With an exact finite-size form: Monte Carlo against
                        that form at several sizes plus a symbolic limit check; without
                        one: >= 3 sizes extrapolated in 1/N, with the fit's uncertainty
+:class:`ProbabilityBound` a bound that holds with a stated probability: the observed
+                       violation frequency against the stated failure probability
+                       (exact binomial test, Clopper-Pearson interval)
 :class:`PropertySearch` inequalities, bounds, sign and ordering statements on closed
                        forms: hypothesis searches the domain for a violation and
                        shrinks it to a minimal counterexample
@@ -107,9 +110,11 @@ def monte_carlo(sampler: Sampler, params: Point, trials: int, ctx: Context, keys
 
 
 def _trials(spec, profile, point) -> int:
-    """Trials for a point: the profile default, a per-profile dict, or a function."""
+    """Trials for a point: the profile default, a number, a per-profile dict, or a function."""
     if spec is None:
         return profile.trials
+    if isinstance(spec, (int, float)):
+        return int(spec)
     if callable(spec):
         return int(spec(profile, point))
     return int(pick(profile, spec))
@@ -207,6 +212,69 @@ class Expectation:
         if self.figure is not None:
             ev.figures.append(figure_data(self.figure, ev.tests, ctx))
         return ev
+
+
+@dataclass
+class ProbabilityBound:
+    """A bound stated to hold with probability at least 1 - delta(point), tested as such.
+
+    ``sampler`` returns, per trial, 1.0 where the bound is violated on that trial's draw
+    and 0.0 where it holds (e.g. ``(lhs > rhs).double()``).  At each point the number of
+    violations k in N trials is compared with the stated failure probability delta:
+
+    * p-value of H0 "P(violation) <= delta": P(Bin(N, delta) >= k), exact; it enters the
+      run-wide Holm correction like every other Monte Carlo test, so a rejection refutes;
+    * the 95% Clopper-Pearson interval of P(violation) is reported; the point agrees when
+      its upper end is <= delta + tol (one-sided: a bound far from tight is confirmed, a
+      tight one needs enough trials to pin its failure rate down).
+    """
+
+    points: Any
+    delta: Callable[[Point], float]
+    sampler: Sampler
+    tol: Tol = Tol(rel=0.02, abs=0.002, resolution=0.0)
+    trials: Any = None
+    target: str = "stated"
+    chunk: Any = 2048
+    figure: Figure | None = None
+    name: str = ""
+
+    def run(self, claim, ctx: Context) -> Evidence:
+        ev = Evidence()
+        pts = _points(self.points, ctx, claim)
+        with _progress(len(pts), claim.id, ctx) as bar:
+            for i, x, seed in simulate_points(self.sampler, pts, ctx, (claim.id, self.name), self.trials,
+                                              self.chunk, None):
+                p = pts[i]
+                lab = (self.name + ": " if self.name else "") + label_of(p)
+                if isinstance(x, NotConverged):
+                    ev.checks.append(Check(lab, None, f"not converged: {x}", refutes=False))
+                else:
+                    ev.tests.append(binomial_test(lab, p, float(self.delta(p)), x, self.tol, self.target, seed))
+                    ev.seeds.append(seed)
+                bar.update()
+        if self.figure is not None:
+            ev.figures.append(figure_data(self.figure, ev.tests, ctx))
+        return ev
+
+
+def binomial_test(label, params, delta: float, violations, tol: Tol, target, seed) -> StatTest:
+    """Violation indicators (0/1 per trial) against a stated failure probability ``delta``."""
+    from scipy import stats as sps
+
+    v = np.asarray(violations, dtype=np.float64)
+    if v.size == 0 or not np.all((v == 0) | (v == 1)):
+        raise ValueError(f"{label}: a probability-bound sampler must return 0/1 violation indicators")
+    if not 0.0 <= delta <= 1.0:
+        raise ValueError(f"{label}: the stated failure probability {delta} is not in [0, 1]")
+    n, k = int(v.size), int(v.sum())
+    phat = k / n
+    pvalue = float(sps.binom.sf(k - 1, n, delta)) if k > 0 else 1.0
+    ci = sps.binomtest(k, n).proportion_ci(0.95, method="exact")
+    return StatTest(label=label, params=dict(params), predicted=delta, estimate=phat,
+                    stderr=math.sqrt(max(phat * (1 - phat), 1.0 / n) / n), trials=n, tol=tol.of(delta),
+                    pvalue=min(1.0, pvalue), target=target, seed=seed, ci=(float(ci.low), float(ci.high)),
+                    sided="upper", extra={"violations": k, "test": "exact binomial, H0: P(violation) <= delta"})
 
 
 @dataclass

@@ -27,7 +27,8 @@ def summary_rows(doc: dict) -> list[dict]:
 def point_rows(ev: dict) -> list[list[str]]:
     rows = []
     for t in ev.get("tests", []):
-        rows.append([t["label"], t["target"], fmt(t["predicted"]), fmt(t["estimate"]),
+        bound = "≤ " if t.get("sided") == "upper" else ""
+        rows.append([t["label"], t["target"], bound + fmt(t["predicted"]), fmt(t["estimate"]),
                      f"[{fmt(t['ci'][0])}, {fmt(t['ci'][1])}]", fmt(t["tol"]), str(t["trials"]),
                      fmt(t["p_adjusted"]), t["status"]])
     return rows
