@@ -196,22 +196,30 @@ class Expectation:
     vector: str | None = None  # a parameter simulated on shared draws (see simulate_points)
 
     def run(self, claim, ctx: Context) -> Evidence:
-        ev = Evidence()
-        pts = _points(self.points, ctx, claim)
-        with _progress(len(pts), claim.id, ctx) as bar:
-            for i, x, seed in simulate_points(self.sampler, pts, ctx, (claim.id, self.name), self.trials,
-                                              self.chunk, self.vector):
-                p = pts[i]
-                lab = (self.name + ": " if self.name else "") + label_of(p)
-                if isinstance(x, NotConverged):
-                    ev.checks.append(Check(lab, None, f"not converged: {x}", refutes=False))
-                else:
-                    ev.tests.append(stat_test(lab, p, self.predicted(p), x, self.tol, self.target, seed))
-                    ev.seeds.append(seed)
-                bar.update()
-        if self.figure is not None:
-            ev.figures.append(figure_data(self.figure, ev.tests, ctx))
-        return ev
+        return point_tests(self, claim, ctx, lambda lab, p, x, seed: stat_test(
+            lab, p, self.predicted(p), x, self.tol, self.target, seed), self.vector)
+
+
+def point_tests(strategy, claim, ctx: Context, test_of, vector: str | None = None) -> Evidence:
+    """Simulate every point of ``strategy`` (points, sampler, trials, chunk, name, figure) and
+    turn each point's samples into a test with ``test_of(label, point, samples, seed)``; a
+    training run that did not converge makes its point undecided, never evidence."""
+    ev = Evidence()
+    pts = _points(strategy.points, ctx, claim)
+    with _progress(len(pts), claim.id, ctx) as bar:
+        for i, x, seed in simulate_points(strategy.sampler, pts, ctx, (claim.id, strategy.name), strategy.trials,
+                                          strategy.chunk, vector):
+            p = pts[i]
+            lab = (strategy.name + ": " if strategy.name else "") + label_of(p)
+            if isinstance(x, NotConverged):
+                ev.checks.append(Check(lab, None, f"not converged: {x}", refutes=False))
+            else:
+                ev.tests.append(test_of(lab, p, x, seed))
+                ev.seeds.append(seed)
+            bar.update()
+    if strategy.figure is not None:
+        ev.figures.append(figure_data(strategy.figure, ev.tests, ctx))
+    return ev
 
 
 @dataclass
@@ -240,22 +248,8 @@ class ProbabilityBound:
     name: str = ""
 
     def run(self, claim, ctx: Context) -> Evidence:
-        ev = Evidence()
-        pts = _points(self.points, ctx, claim)
-        with _progress(len(pts), claim.id, ctx) as bar:
-            for i, x, seed in simulate_points(self.sampler, pts, ctx, (claim.id, self.name), self.trials,
-                                              self.chunk, None):
-                p = pts[i]
-                lab = (self.name + ": " if self.name else "") + label_of(p)
-                if isinstance(x, NotConverged):
-                    ev.checks.append(Check(lab, None, f"not converged: {x}", refutes=False))
-                else:
-                    ev.tests.append(binomial_test(lab, p, float(self.delta(p)), x, self.tol, self.target, seed))
-                    ev.seeds.append(seed)
-                bar.update()
-        if self.figure is not None:
-            ev.figures.append(figure_data(self.figure, ev.tests, ctx))
-        return ev
+        return point_tests(self, claim, ctx, lambda lab, p, x, seed: binomial_test(
+            lab, p, float(self.delta(p)), x, self.tol, self.target, seed))
 
 
 def binomial_test(label, params, delta: float, violations, tol: Tol, target, seed) -> StatTest:
