@@ -70,8 +70,21 @@ def map_batch(fn: Callable[..., torch.Tensor], *tensors: torch.Tensor) -> torch.
         if k == 1:
             return fn(*tensors)
         cuts = [round(i * B / k) for i in range(k + 1)]
-        jobs = [_pool().submit(fn, *(t[a:b] for t in tensors)) for a, b in zip(cuts[:-1], cuts[1:])]
+        jobs = [_pool().submit(_on_one_thread, fn, *(t[a:b] for t in tensors)) for a, b in zip(cuts[:-1], cuts[1:])]
         return torch.cat([j.result() for j in jobs])
+
+
+def _on_one_thread(fn, *args):
+    """Run ``fn`` in a pool thread with one intra-op thread.
+
+    torch keeps the OpenMP thread count per OS thread: a pool thread created while the count
+    was 1 keeps 1, one created earlier keeps its old count, whatever the main thread sets
+    later.  The main thread holds the global count at 1 while :func:`map_batch` runs, so
+    setting it here changes nothing else.
+    """
+    if torch.get_num_threads() != 1:
+        torch.set_num_threads(1)
+    return fn(*args)
 
 
 def batched_solve(A: torch.Tensor, B: torch.Tensor) -> torch.Tensor:
