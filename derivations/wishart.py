@@ -61,6 +61,50 @@ def scratch_risk_finite_value(n_: int, d_: int, sigma_: float) -> float:
     return float(sp.Float(sigma_) ** 2 * sp.Rational(d_, n_ - d_ - 1))
 
 
+def inverse_wishart_second_moments(p_, m_):
+    """(E[tr(W^{-1})^2], E[tr(W^{-2})]) for W ~ Wishart_p(I, m), k = m - p > 3.
+
+    From the covariance of the entries of W^{-1} (Gupta & Nagar, Matrix Variate
+    Distributions, Thm 3.3.16; Sigma = I): with D = k (k-1)^2 (k-3),
+    Cov(w^{ij}, w^{kl}) = [2 d_ij d_kl + (k-1)(d_ik d_jl + d_il d_kj)] / D and
+    E w^{ij} = d_ij/(k-1).  Summing:
+      Var tr(W^{-1}) = 2 p (p + k - 1) / D,
+      E tr(W^{-2})   = p [2 + (k-1)(p+1)] / D + p/(k-1)^2.
+    Checked against Monte Carlo in tests/test_wishart_forms.py.
+    """
+    k = m_ - p_
+    D = k * (k - 1) ** 2 * (k - 3)
+    mean = p_ / (k - 1)
+    return 2 * p_ * (p_ + k - 1) / D + mean**2, p_ * (2 + (k - 1) * (p_ + 1)) / D + p_ / (k - 1) ** 2
+
+
+@lru_cache(maxsize=None)
+def scratch_risk_variance() -> sp.Expr:
+    """Our exact variance of the per-trial risk ||X^+ y - beta_t||^2 (uniform unit beta_t, |n - d| > 3).
+
+    n < d: R = ||(I - P)beta||^2 + sigma^2 e^T (X X^T)^{-1} e, the two terms independent (the
+    row space of a Gaussian X is independent of its Gram matrix); ||P beta||^2 ~ Beta(n/2, (d-n)/2),
+    so Var ||(I-P) beta||^2 = 2 n (d - n) / (d^2 (d + 2)); for Gaussian e,
+    E[(e^T A e)^2] = tr(A)^2 + 2 tr(A^2).  n > d: R = sigma^2 e^T X (X^T X)^{-2} X^T e, the same
+    with W = X^T X.  Hence, with (p, m) = (min, max)(n, d):
+        Var R = [n < d] 2n(d-n)/(d^2(d+2)) + sigma^4 (E tr(W^-1)^2 + 2 E tr(W^-2) - E[tr W^-1]^2).
+    Infinite for |n - d| <= 3 (the fourth moment of the per-trial risk is infinite for |n - d| <= 7).
+    """
+    def part(p_, m_):
+        t2, tr2 = inverse_wishart_second_moments(p_, m_)
+        return sigma**4 * (t2 + 2 * tr2 - (p_ / (m_ - p_ - 1)) ** 2)
+
+    return sp.Piecewise((2 * n * (d - n) / (d**2 * (d + 2)) + part(n, d), n < d - 3),
+                        (part(d, n), n > d + 3))
+
+
+def scratch_risk_variance_value(n_: int, d_: int, sigma_: float) -> float:
+    """Numeric value of :func:`scratch_risk_variance`."""
+    if abs(n_ - d_) <= 3:
+        raise ValueError(f"the per-trial risk has infinite variance for |n - d| <= 3 (n={n_}, d={d_})")
+    return float(scratch_risk_variance().subs({n: n_, d: d_, sigma: sp.Float(sigma_)}))
+
+
 def scratch_risk_stated_value(gamma_: float, sigma_: float) -> float:
     if gamma_ == 1:
         raise ValueError("eq. (10) diverges at gamma = 1")

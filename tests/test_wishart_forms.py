@@ -36,6 +36,38 @@ def test_finite_form_matches_monte_carlo(point, seed):
     assert abs(m - FINITE(n, d, sigma)) < 5 * se + 1e-9
 
 
+@settings(max_examples=6, deadline=None)
+@given(st.integers(8, 30), st.sampled_from(["over", "under"]), st.floats(0.0, 2.0), st.integers(0, 2**31 - 1))
+def test_risk_variance_matches_monte_carlo(d, side, sigma, seed):
+    """Exact per-trial variance (inverse-Wishart second moments) == sample variance of min-norm Monte Carlo.
+
+    Only where the fourth moment is finite (|n - d| >= 9), so that the sample variance has a
+    standard error; compared within 6 of them (delta method: Var(s^2) ~ (mu4 - s^4)/N).
+    """
+    n = d - 9 - (d % 3) if side == "over" else d + 9 + (d % 3)
+    assume(n >= 1)
+    g = torch.Generator().manual_seed(seed)
+    x = min_norm_risk(40000, n, d, sigma, g).double()
+    v = float(x.var())
+    mu4 = float((x - x.mean()).pow(4).mean())
+    se_v = math.sqrt(max(mu4 - v * v, 0.0) / x.numel())
+    exact = W.scratch_risk_variance_value(n, d, sigma)
+    assert abs(v - exact) <= 6 * se_v + 1e-12, (n, d, sigma, v, exact, se_v)
+
+
+def test_inverse_wishart_second_moments_match_monte_carlo():
+    g = torch.Generator().manual_seed(7)
+    for p, m in [(4, 15), (3, 11)]:
+        X = torch.randn(100000, p, m, generator=g, dtype=torch.float64)
+        Wi = torch.linalg.inv(X @ X.mT)
+        tr = Wi.diagonal(dim1=-2, dim2=-1).sum(-1)
+        tr2 = (Wi @ Wi).diagonal(dim1=-2, dim2=-1).sum(-1)
+        t2_exact, tr2_exact = W.inverse_wishart_second_moments(p, m)
+        for sample, exact in [(tr**2, t2_exact), (tr2, tr2_exact)]:
+            se = float(sample.std()) / math.sqrt(sample.numel())
+            assert abs(float(sample.mean()) - exact) < 6 * se, (p, m, float(sample.mean()), exact)
+
+
 @settings(max_examples=40, deadline=None)
 @given(designs())
 def test_finite_form_sympy_matches_mpmath(point):

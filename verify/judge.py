@@ -147,8 +147,14 @@ def simulate_points(sampler: Sampler, fps: list[Point], ctx: Context, keys: tupl
 
 
 def stat_test(label, params, predicted, samples, tol: Tol, target, seed, extra=None,
-              margin: bool = False) -> StatTest:
+              margin: bool = False, variance: float | None = None) -> StatTest:
     """A Monte Carlo test of ``predicted`` from per-trial samples (95% CI, t-test).
+
+    ``variance`` (optional) is the exact variance of one sample from our derivations.  The
+    standard error is then the larger of the sample one and the exact one: where the samples
+    are heavy-tailed (infinite fourth moment), the sample standard deviation is usually an
+    underestimate, low precisely when the mean is low, and the t-test is anti-conservative in
+    its far tail.  The larger of the two can only make the test more cautious.
 
     ``margin=True`` is for limits reached only approximately by a finite simulation (e.g. an
     alpha -> 0 end state simulated at alpha = 1e-3): the null hypothesis is then
@@ -156,7 +162,12 @@ def stat_test(label, params, predicted, samples, tol: Tol, target, seed, extra=N
     rejects, never an O(alpha^2) remainder.
     """
     est = mean_estimate(samples)
-    se = math.hypot(est.stderr, tol.resolution * (1 + abs(predicted)))
+    se_sample = est.stderr
+    if variance is not None:
+        se_exact = math.sqrt(variance / est.n)
+        extra = dict(extra or {}, se_sample=se_sample, se_exact=se_exact)
+        se_sample = max(se_sample, se_exact)
+    se = math.hypot(se_sample, tol.resolution * (1 + abs(predicted)))
     if margin:
         from scipy import stats as sps
 
@@ -194,10 +205,13 @@ class Expectation:
     figure: Figure | None = None
     name: str = ""
     vector: str | None = None  # a parameter simulated on shared draws (see simulate_points)
+    #: exact variance of one sample, f(point), where our derivations have it (see stat_test)
+    variance: Callable[[Point], float] | None = None
 
     def run(self, claim, ctx: Context) -> Evidence:
         return point_tests(self, claim, ctx, lambda lab, p, x, seed: stat_test(
-            lab, p, self.predicted(p), x, self.tol, self.target, seed), self.vector)
+            lab, p, self.predicted(p), x, self.tol, self.target, seed,
+            variance=None if self.variance is None else self.variance(p)), self.vector)
 
 
 def point_tests(strategy, claim, ctx: Context, test_of, vector: str | None = None) -> Evidence:
