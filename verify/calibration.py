@@ -8,7 +8,7 @@ Two numbers a referee asks for:
   1-gamma -> 1-gamma/2, a dropped sigma^2 term or a factor of 2, must be refuted
   (target: at least 95 % of them).
 
-``python -m verify calibrate --seeds 20`` writes ``calibration.json``.
+``python -m verify calibrate [--profile standard] [--seeds 30]`` writes ``calibration_<profile>.json``.
 """
 from __future__ import annotations
 
@@ -77,7 +77,7 @@ def _with_stated_limit(claim, stated_expr):
         claim.check, limit_checks=lambda: limit_checks_for(stated_expr)))
 
 
-def calibrate(profile: str = "quick", n_seeds: int = 20, seed: int = 0, out: Path | None = None) -> int:
+def calibrate(profile: str = "standard", n_seeds: int = 30, seed: int = 0, out: Path | None = None) -> int:
     from .registry import select
 
     finite = select([FINITE_ID])[0]
@@ -109,6 +109,7 @@ def calibrate(profile: str = "quick", n_seeds: int = 20, seed: int = 0, out: Pat
           f"mutants refuted {power:.2%} ({sum(m['verdict'] == 'refuted' for m in mutants)}/{len(mutants)})")
     if out is not None:
         Path(out).mkdir(parents=True, exist_ok=True)
-        (Path(out) / "calibration.json").write_text(json.dumps(doc, indent=1))
-        print(f"wrote {Path(out) / 'calibration.json'}")
+        path = Path(out) / f"calibration_{profile}.json"
+        path.write_text(json.dumps(doc, indent=1))
+        print(f"wrote {path}")
     return 0

@@ -65,10 +65,10 @@ def build_parser() -> argparse.ArgumentParser:
     rp = sub.add_parser("report", help="re-render the reports from a saved results.json (no simulation)")
     rp.add_argument("--out", default="reports")
     cal = sub.add_parser("calibrate", help="false-refutation rate of true forms and refutation rate of mutants")
-    cal.add_argument("--profile", default="quick", choices=["quick", "standard", "full"])
-    cal.add_argument("--seeds", type=int, default=20, help="independent runs of the true forms")
+    cal.add_argument("--profile", default="standard", choices=["quick", "standard", "full"])
+    cal.add_argument("--seeds", type=int, default=30, help="independent runs of the true forms")
     cal.add_argument("--seed", type=int, default=0)
-    cal.add_argument("--out", default="benchmarks/results", help="folder for calibration.json")
+    cal.add_argument("--out", default="benchmarks/results", help="folder for calibration_<profile>.json")
     return p
 
 
