@@ -162,5 +162,10 @@ def decide(ev: Evidence) -> tuple[Verdict, str]:
         if need:
             msg += f"; about {max(need):,} trials per point would decide"
         return Verdict.INCONCLUSIVE, msg
-    n_t, n_c = len(ev.tests), len(ev.checks)
-    return Verdict.CONFIRMED, f"{n_c} deterministic checks passed, {n_t} Monte Carlo tests within tolerance"
+    parts = [_count(len(ev.checks), "deterministic check") + " passed" if ev.checks else "",
+             _count(len(ev.tests), "Monte Carlo test") + " within tolerance" if ev.tests else ""]
+    return Verdict.CONFIRMED, ", ".join(p for p in parts if p)
+
+
+def _count(k: int, noun: str) -> str:
+    return f"{k} {noun}" + ("" if k == 1 else "s")
