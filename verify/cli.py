@@ -67,7 +67,8 @@ def build_parser() -> argparse.ArgumentParser:
     cal = sub.add_parser("calibrate", help="false-refutation rate of true forms and refutation rate of mutants")
     cal.add_argument("--profile", default="standard", choices=["quick", "standard", "full"])
     cal.add_argument("--seeds", type=int, default=30, help="independent runs of the true forms")
-    cal.add_argument("--seed", type=int, default=0)
+    cal.add_argument("--seed", type=int, default=0, help="the true form runs with seeds SEED+1000 ... SEED+1000+SEEDS-1")
+    cal.add_argument("--skip-mutants", action="store_true", help="only the false-refutation rate")
     cal.add_argument("--out", default="benchmarks/results", help="folder for calibration_<profile>.json")
     return p
 
@@ -111,7 +112,8 @@ def _cmd_report(args) -> int:
 def _cmd_calibrate(args) -> int:
     from .calibration import calibrate
 
-    return calibrate(profile=args.profile, n_seeds=args.seeds, seed=args.seed, out=Path(args.out))
+    return calibrate(profile=args.profile, n_seeds=args.seeds, seed=args.seed, out=Path(args.out),
+                     run_mutants=not args.skip_mutants)
 
 
 def main(argv=None) -> int:
