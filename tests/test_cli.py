@@ -31,9 +31,11 @@ def test_list(capsys):
     (["run", "tahir2024.thm3.6.finite", "--at", "n=5,d=20,foo=1,sigma=0"], "unknown parameter"),
     (["run", "--profile", "huge"], "invalid choice"),
     (["run", "tahir2024.thm3.6.stieltjes", "--at", "gamma=import os"], "cannot read"),
+    (["calibrate", "--seeds", "0"], "at least 1"),
+    (["calibrate", "--seeds", "two"], "invalid int"),
 ])
 def test_bad_input_is_one_line_exit_2(capsys, tmp_path, argv, needle):
-    code, out, err = _run(capsys, *argv, *(["--out", str(tmp_path / "r")] if argv[0] == "run" else []))
+    code, out, err = _run(capsys, *argv, *(["--out", str(tmp_path / "r")] if argv[0] in ("run", "calibrate") else []))
     assert code == 2
     assert err.count("\n") == 1 and err.startswith("error: ") and needle in err
     assert "Traceback" not in err

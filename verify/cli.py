@@ -111,7 +111,11 @@ def _cmd_report(args) -> int:
 
 def _cmd_calibrate(args) -> int:
     from .calibration import calibrate
+    from .report import check_writable
 
+    if args.seeds < 1:
+        raise UsageError(f"--seeds must be at least 1, not {args.seeds}")
+    check_writable(Path(args.out))  # fail before an hour of simulation
     return calibrate(profile=args.profile, n_seeds=args.seeds, seed=args.seed, out=Path(args.out),
                      run_mutants=not args.skip_mutants)
 
