@@ -6,6 +6,7 @@ proof in App. B.5, eqs. (91)-(103).
 """
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 
 import sympy as sp
@@ -99,10 +100,16 @@ def scratch_risk_variance() -> sp.Expr:
 
 
 def scratch_risk_variance_value(n_: int, d_: int, sigma_: float) -> float:
-    """Numeric value of :func:`scratch_risk_variance`."""
-    if abs(n_ - d_) <= 3:
-        raise ValueError(f"the per-trial risk has infinite variance for |n - d| <= 3 (n={n_}, d={d_})")
-    return float(scratch_risk_variance().subs({n: n_, d: d_, sigma: sp.Float(sigma_)}))
+    """Numeric value of :func:`scratch_risk_variance`; ``math.inf`` where it is infinite.
+
+    The noise term has infinite variance for |n - d| <= 3 (sigma > 0); the bias term alone
+    (sigma = 0, n < d) is a bounded Beta variable with finite variance for every n < d.
+    """
+    if abs(n_ - d_) > 3:
+        return float(scratch_risk_variance().subs({n: n_, d: d_, sigma: sp.Float(sigma_)}))
+    if sigma_ != 0:
+        return math.inf
+    return 2 * n_ * (d_ - n_) / (d_**2 * (d_ + 2)) if n_ < d_ else 0.0
 
 
 def scratch_risk_stated_value(gamma_: float, sigma_: float) -> float:

@@ -62,9 +62,9 @@ def map_batch(fn: Callable[..., torch.Tensor], *tensors: torch.Tensor) -> torch.
     ``benchmarks/bench_min_norm.py``).
     """
     lead = tensors[0]
-    B = lead.shape[0] if lead.dim() > 0 else 1
-    if lead.device.type != "cpu" or lead.dim() < 3 or B < 2:
+    if lead.device.type != "cpu" or lead.dim() < 3 or lead.shape[0] < 2:
         return fn(*tensors)
+    B = lead.shape[0]
     k = min(torch.get_num_threads(), B)
     with intra_op_threads(1):
         if k == 1:

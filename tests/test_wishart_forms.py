@@ -115,3 +115,14 @@ def test_shared_sigma_draws_equal_separate_solves():
         y = torch.einsum("bnd,bd->bn", X, beta) + s * eps
         r = (min_norm_solve(X, y) - beta).square().sum(-1)
         assert torch.allclose(multi[:, j], r, rtol=1e-10, atol=1e-12)
+
+
+def test_risk_variance_is_infinite_only_through_the_noise_term():
+    """|n - d| <= 3: the noise term has no second moment (inf), the bias term alone (sigma = 0) does;
+    for sigma = 0 the short-cut agrees with the sympy form where both apply."""
+    assert W.scratch_risk_variance_value(18, 20, 1.0) == math.inf
+    assert W.scratch_risk_variance_value(23, 20, 0.5) == math.inf
+    assert W.scratch_risk_variance_value(23, 20, 0.0) == 0.0
+    beta_var = lambda n, d: 2 * n * (d - n) / (d**2 * (d + 2))  # noqa: E731
+    assert W.scratch_risk_variance_value(18, 20, 0.0) == beta_var(18, 20)
+    assert math.isclose(W.scratch_risk_variance_value(10, 20, 0.0), beta_var(10, 20), rel_tol=1e-12)
