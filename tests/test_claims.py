@@ -39,7 +39,7 @@ def test_claim_verdict(claim_id, quick_run):
 @pytest.mark.parametrize("claim_id", IDS)
 def test_claim_evidence_is_complete(claim_id, quick_run):
     r = {r.claim.id: r for r in quick_run.claims}[claim_id].to_json()
-    assert r["source"]["file"].endswith(".txt") and r["source"]["where"]
+    assert r["source"]["file"].endswith((".txt", ".py")) and r["source"]["where"]
     assert r["statement"] and r["assumptions"]
     ev = r["evidence"]
     assert ev["tests"] or ev["checks"], "a verdict needs evidence"

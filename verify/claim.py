@@ -25,6 +25,10 @@ PAPERS: dict[str, tuple[str, str]] = {
                  "Dayi, Chen, Gradient dynamics for low-rank fine-tuning beyond kernels (arXiv 2411.15385)"),
     "linearization2025": ("004_04c86723a9734555.txt",
                           "Linearization Explains Fine-Tuning in Large Language Models (NeurIPS 2025), slide deck"),
+    # not a paper: standard identities several sources rest on, checked once (derivations/hermite.py)
+    "hermite": ("derivations/hermite.py",
+                "General identities: Hermite expansions and infinite-width kernels "
+                "(used by 000 §6, 001 App. C, 002 §6 and 003)"),
 }
 
 
@@ -134,6 +138,56 @@ class Domain:
             if not c.test(out):
                 raise DomainError(c.message)
         return out
+
+    def strategy(self, bounds: Mapping[str, tuple[float, float]] | None = None, fixed: Mapping[str, Any] | None = None):
+        """A hypothesis strategy of points (dicts) over exactly this domain.
+
+        Every parameter is drawn from its interval: closed finite endpoints are always among the
+        values tried (``st.just`` alternatives, which hypothesis tries first and shrinks towards),
+        open endpoints are excluded, integer parameters are integers, and every joint constraint
+        is a filter.  ``bounds`` narrows a parameter with an infinite end to a finite search range
+        (a float search over [0, inf) would otherwise spend its examples near 1e300); an endpoint
+        given there that lies inside the domain is searched as closed.  ``fixed`` pins parameters.
+
+        >>> d = Domain((Param("n", 3, 10, integer=True), Param("s", 0, 1, upper_open=True)))
+        >>> from hypothesis import find
+        >>> find(d.strategy(), lambda p: p["n"] > 5)   # the closed end 10 is tried first
+        {'n': 10, 's': 0.0}
+        """
+        from hypothesis import strategies as st
+
+        bounds, fixed = dict(bounds or {}), dict(fixed or {})
+        unknown = sorted((set(bounds) | set(fixed)) - set(self.names))
+        if unknown:
+            raise ValueError(f"unknown parameter(s) {', '.join(unknown)} in a search of domain {self.names}")
+        fields = {}
+        for p in self.params:
+            if p.name in fixed:
+                fields[p.name] = st.just(p.validate(fixed[p.name]))
+                continue
+            lo, hi, lo_open, hi_open = p.lower, p.upper, p.lower_open, p.upper_open
+            if p.name in bounds:
+                blo, bhi = bounds[p.name]
+                if blo > lo or (blo == lo and not lo_open):
+                    lo, lo_open = blo, blo == p.lower and p.lower_open
+                if bhi < hi or (bhi == hi and not hi_open):
+                    hi, hi_open = bhi, bhi == p.upper and p.upper_open
+            ends = [e for e, open_ in ((lo, lo_open), (hi, hi_open)) if math.isfinite(e) and not open_]
+            if p.integer:
+                ilo = None if not math.isfinite(lo) else math.floor(lo) + 1 if lo_open and lo == int(lo) else math.ceil(lo)
+                ihi = None if not math.isfinite(hi) else math.ceil(hi) - 1 if hi_open and hi == int(hi) else math.floor(hi)
+                body = st.integers(ilo, ihi)
+                ends = [int(e) for e in ends]
+            else:
+                body = st.floats(lo if math.isfinite(lo) else None, hi if math.isfinite(hi) else None,
+                                 exclude_min=lo_open and math.isfinite(lo), exclude_max=hi_open and math.isfinite(hi),
+                                 allow_nan=False, allow_infinity=False)
+                ends = [float(e) for e in ends]
+            fields[p.name] = st.one_of(*[st.just(e) for e in ends], body) if ends else body
+        pts = st.fixed_dictionaries(fields)
+        if self.constraints:
+            pts = pts.filter(lambda q: all(c.test(q) for c in self.constraints))
+        return pts
 
     def describe(self) -> str:
         parts = []

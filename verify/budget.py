@@ -1,0 +1,42 @@
+"""Compute budgets shared by every claim: trials from a flop budget, chunk sizes, per-profile values.
+
+One place for what claim modules used to write each for itself (three copies of the same
+"trials from a flop budget" and "chunk under N doubles" arithmetic).
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping
+
+from .context import Profile, pick
+
+
+def per_profile(quick: Any, standard: Any, full: Any | None = None) -> dict:
+    """The one idiom for a value that depends on the profile: ``per_profile(q, s, f)``;
+    ``full`` defaults to ``standard``.  Read it with :func:`verify.context.pick`."""
+    return {"quick": quick, "standard": standard, "full": standard if full is None else full}
+
+
+def trials_for_budget(flops: Mapping[str, float], trials: Mapping[str, tuple[int, int]],
+                      cost: Callable[[Mapping[str, Any]], float]) -> Callable[[Profile, Mapping[str, Any]], int]:
+    """A ``trials=`` function for a strategy: as many trials as ``flops[profile]`` buys at
+    ``cost(point)`` flops per trial, clamped to ``trials[profile] = (lo, hi)``.
+
+    >>> from verify.context import PROFILES
+    >>> f = trials_for_budget(per_profile(1e6, 1e7), per_profile((10, 100), (10, 1000)), lambda p: 1e4 * p["n"])
+    >>> f(PROFILES["quick"], {"n": 2}), f(PROFILES["standard"], {"n": 2}), f(PROFILES["standard"], {"n": 1000})
+    (50, 500, 10)
+    """
+    def _trials(profile: Profile, point: Mapping[str, Any]) -> int:
+        lo, hi = pick(profile, trials)
+        return int(min(hi, max(lo, pick(profile, flops) / max(cost(point), 1.0))))
+    return _trials
+
+
+def chunk_for(doubles: float, size: Callable[[Mapping[str, Any]], float], *, least: int = 8) -> Callable:
+    """A ``chunk=`` function: trials per batch so that one batch holds about ``doubles``
+    float64 numbers when one trial holds ``size(point)``.
+
+    >>> chunk_for(4e7, lambda p: p["n"] * p["d"])({"n": 100, "d": 1000})
+    400
+    """
+    return lambda p: max(least, int(doubles // max(size(p), 1)))

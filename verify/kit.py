@@ -1,0 +1,46 @@
+"""The claim author's kit: everything a claims module imports, from one place.
+
+A claims module (``verify/claims/<paper>/<topic>.py``) holds declarations only: it imports its
+closed forms from :mod:`derivations`, its procedures from :mod:`numerics`, and the claim model,
+judge strategies and helpers from here — never from judge or evidence internals::
+
+    from derivations import wishart as W
+    from numerics.scratch import min_norm_risk
+    from verify.kit import Claim, Domain, Expectation, Kind, Param, Source
+
+The names are grouped as the judge groups them (cf. ``neural_tangents.stax``).  ``__all__`` is
+the contract: ``tests/test_kit.py`` checks it is complete (every public judge strategy is here)
+and that no claims module imports from ``verify.judge`` / ``verify.evidence`` directly.
+"""
+from __future__ import annotations
+
+# --- the claim model: what is stated, where, over which domain
+from .claim import Claim, Constraint, Domain, DomainError, Kind, Param, Source, Verdict
+# --- evidence a custom check returns
+from .evidence import Check, Evidence, StatTest
+# --- run context: profile, seeds, per-profile values, compute budgets
+from .context import Context, Profile, derive_seed, pick
+from .budget import chunk_for, per_profile, trials_for_budget
+# --- judge strategies
+from .judge import (AllOf, Asymptotic, Custom, Expectation, FigureSweep, Identity, ProbabilityBound,
+                    PropertySearch)
+# --- options of the strategies and helpers for custom checks
+from .judge import Figure, Tol, label_of, point_tests, stat_test
+
+__all__ = [
+    # claim model
+    "Claim", "Constraint", "Domain", "DomainError", "Kind", "Param", "Source", "Verdict",
+    # evidence
+    "Check", "Evidence", "StatTest",
+    # context and budgets
+    "Context", "Profile", "derive_seed", "pick", "chunk_for", "per_profile", "trials_for_budget",
+    # strategies
+    "AllOf", "Asymptotic", "Custom", "Expectation", "FigureSweep", "Identity", "ProbabilityBound",
+    "PropertySearch",
+    # strategy options and custom-check helpers
+    "Figure", "Tol", "label_of", "point_tests", "stat_test",
+]
+
+#: the judge strategies (each has ``run(claim, ctx) -> Evidence``); tests/test_kit.py checks that
+#: every strategy class defined in verify.judge is listed here
+STRATEGIES = (AllOf, Asymptotic, Custom, Expectation, FigureSweep, Identity, ProbabilityBound, PropertySearch)
