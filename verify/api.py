@@ -103,7 +103,12 @@ def run(patterns=None, profile: str = "standard", seed: int = 0, device: str = "
     claims = select(patterns)
     ctx = make_context(profile, seed, device, at, progress)
     if at is not None:
+        from .judge import takes_points
+
         for c in claims:
+            if not takes_points(c.check):
+                raise DomainError(f"{c.id} cannot be evaluated at a user point (--at): its checks are symbolic "
+                                  "or run a fixed construction; run it without --at")
             for p in at:
                 c.domain.validate(p)
     t0 = time.time()

@@ -207,11 +207,19 @@ class Expectation:
     vector: str | None = None  # a parameter simulated on shared draws (see simulate_points)
     #: exact variance of one sample, f(point), where our derivations have it (see stat_test)
     variance: Callable[[Point], float] | None = None
+    #: optional random instance of a point, ``instance(point, gen, ctx)`` (teachers, inputs, a
+    #: pretrained network...), drawn once per point from that point's own seed, as
+    #: neural-tangents separates ``init_fn`` from ``kernel_fn``.  With it, the sampler is called
+    #: as ``sampler(point, trials, gen, ctx, inst)``, ``predicted(point, inst)`` and
+    #: ``variance(point, inst)``, all on the same instance.
+    instance: Callable[[Point, torch.Generator, Context], Any] | None = None
+
+    takes_points = True  # the profile's grid, or the user's --at points
 
     def run(self, claim, ctx: Context) -> Evidence:
-        return point_tests(self, claim, ctx, lambda lab, p, x, seed: stat_test(
-            lab, p, self.predicted(p), x, self.tol, self.target, seed,
-            variance=None if self.variance is None else self.variance(p)), self.vector)
+        return point_tests(self, claim, ctx, lambda lab, p, x, seed, *inst: stat_test(
+            lab, p, self.predicted(p, *inst), x, self.tol, self.target, seed,
+            variance=None if self.variance is None else self.variance(p, *inst)), self.vector)
 
 
 def point_tests(strategy, claim, ctx: Context, test_of, vector: str | None = None) -> Evidence:
@@ -220,20 +228,43 @@ def point_tests(strategy, claim, ctx: Context, test_of, vector: str | None = Non
     training run that did not converge makes its point undecided, never evidence."""
     ev = Evidence()
     pts = _points(strategy.points, ctx, claim)
+    make = getattr(strategy, "instance", None)
+    if make is not None and vector is not None:
+        raise ValueError(f"{claim.id}: an Expectation with instance= cannot also share draws over vector=")
     with _progress(len(pts), claim.id, ctx) as bar:
-        for i, x, seed in simulate_points(strategy.sampler, pts, ctx, (claim.id, strategy.name), strategy.trials,
-                                          strategy.chunk, vector):
+        if make is None:
+            runs = simulate_points(strategy.sampler, pts, ctx, (claim.id, strategy.name), strategy.trials,
+                                   strategy.chunk, vector)
+            runs = ((i, x, seed, ()) for i, x, seed in runs)
+        else:
+            runs = _instance_runs(strategy, make, pts, ctx, claim)
+        for i, x, seed, inst in runs:
             p = pts[i]
             lab = (strategy.name + ": " if strategy.name else "") + label_of(p)
             if isinstance(x, NotConverged):
                 ev.checks.append(Check(lab, None, f"not converged: {x}", refutes=False))
             else:
-                ev.tests.append(test_of(lab, p, x, seed))
+                ev.tests.append(test_of(lab, p, x, seed, *inst))
                 ev.seeds.append(seed)
             bar.update()
     if strategy.figure is not None:
         ev.figures.append(figure_data(strategy.figure, ev.tests, ctx))
     return ev
+
+
+def _instance_runs(strategy, make, pts: list[Point], ctx: Context, claim):
+    """Per point: draw the instance from the point's own seed, then the trials from another."""
+    for i, p in enumerate(pts):
+        gen_i, _ = ctx.generator(claim.id, strategy.name, "instance", label_of(p))
+        inst = make(p, gen_i, ctx)
+        sampler = lambda q, m, g, c, _inst=inst: strategy.sampler(q, m, g, c, _inst)  # noqa: E731
+        try:
+            x, seed = monte_carlo(sampler, p, _trials(strategy.trials, ctx.profile, p), ctx,
+                                  (claim.id, strategy.name, label_of(p)), _chunk(strategy.chunk, p))
+        except NotConverged as e:
+            yield i, e, None, (inst,)
+            continue
+        yield i, x, seed, (inst,)
 
 
 @dataclass
@@ -260,10 +291,14 @@ class ProbabilityBound:
     chunk: Any = 2048
     figure: Figure | None = None
     name: str = ""
+    #: optional random instance per point, as in :class:`Expectation` (``delta(point, inst)``)
+    instance: Callable[[Point, torch.Generator, Context], Any] | None = None
+
+    takes_points = True  # the profile's grid, or the user's --at points
 
     def run(self, claim, ctx: Context) -> Evidence:
-        return point_tests(self, claim, ctx, lambda lab, p, x, seed: binomial_test(
-            lab, p, float(self.delta(p)), x, self.tol, self.target, seed))
+        return point_tests(self, claim, ctx, lambda lab, p, x, seed, *inst: binomial_test(
+            lab, p, float(self.delta(p, *inst)), x, self.tol, self.target, seed))
 
 
 def binomial_test(label, params, delta: float, violations, tol: Tol, target, seed) -> StatTest:
@@ -314,6 +349,8 @@ class Asymptotic:
     #: our own derived limit, tested from the same extrapolation (target 'derived'), when the
     #: claim comes with a corrected form and no exact finite-size form
     derived_limit: Callable[[Point], float] | None = None
+
+    takes_points = True  # the profile's grid, or the user's --at points
 
     def run(self, claim, ctx: Context) -> Evidence:
         ev = Evidence()
@@ -390,16 +427,26 @@ class PropertySearch:
     """A statement 'for all points of the domain, holds(point)': hypothesis looks for a
     point where it fails and shrinks it to a minimal counterexample.
 
-    ``strategy`` builds points (dicts) over the whole stated domain; ``holds`` should
-    evaluate in high precision (mpmath) so that a counterexample is not rounding.
+    By default the points come from the claim's own :class:`~verify.claim.Domain`
+    (``claim.domain.strategy(bounds)``: closed endpoints tried, open ones excluded, constraints
+    as filters), so the search covers exactly the stated domain; ``bounds`` gives a finite search
+    range to parameters with an infinite end.  An explicit ``strategy`` (a function returning a
+    hypothesis strategy of dicts) is for searches that deliberately go inside or beyond the
+    domain.  ``holds`` should evaluate in high precision (mpmath) so that a counterexample is not
+    rounding.
     """
 
     name: str
-    strategy: Callable[[], Any]
-    holds: Callable[[Point], bool]
+    strategy: Callable[[], Any] | None = None
+    holds: Callable[[Point], bool] | None = None
     show: Callable[[Point], dict] | None = None
     refutes: bool = True
     examples: Mapping[str, int] | None = None
+    bounds: Mapping[str, tuple[float, float]] | None = None
+
+    def __post_init__(self) -> None:
+        if self.holds is None:
+            raise TypeError(f"PropertySearch {self.name!r} needs holds=")
 
     def run(self, claim, ctx: Context) -> Evidence:
         from hypothesis import HealthCheck, Phase, find, settings
@@ -409,8 +456,9 @@ class PropertySearch:
         seed = ctx.seed_for(claim.id, self.name)
         st = settings(max_examples=n, database=None, deadline=None, suppress_health_check=list(HealthCheck),
                       phases=tuple(p for p in Phase if p is not Phase.explain))  # explain costs ~4 s, adds nothing here
+        points = self.strategy() if self.strategy is not None else claim.domain.strategy(self.bounds)
         try:
-            cx = find(self.strategy(), lambda p: not self.holds(p), settings=st, random=random.Random(seed))
+            cx = find(points, lambda p: not self.holds(p), settings=st, random=random.Random(seed))
         except NoSuchExample:
             return Evidence(checks=[Check(self.name, True, f"no counterexample in {n} hypothesis examples "
                                           f"over the stated domain", refutes=self.refutes)], seeds=[seed])
@@ -511,20 +559,57 @@ class AllOf:
 
     parts: Sequence[Any]
 
+    @property
+    def takes_points(self) -> bool:
+        return any(takes_points(p) for p in self.parts)
+
     def run(self, claim, ctx: Context) -> Evidence:
+        """Under ``--at`` only the parts that take a parameter point run; the point-free ones
+        (symbolic checks, fixed constructions) are listed in ``details['not run at --at']``."""
         ev = Evidence()
+        skipped = []
         for part in self.parts:
+            if ctx.at is not None and not takes_points(part):
+                skipped.append(getattr(part, "name", "") or type(part).__name__)
+                continue
             ev.extend(part.run(claim, ctx))
+        if skipped:
+            ev.details["not run at --at"] = skipped
         return ev
+
+
+def takes_points(check) -> bool:
+    """Whether a check evaluates parameter points (the profile's grid or the user's ``--at``)."""
+    return bool(getattr(check, "takes_points", False))
 
 
 @dataclass
 class Custom:
-    """A function ``fn(claim, ctx) -> Evidence`` for checks no generic strategy covers."""
+    """A function for checks no generic strategy covers (the escape hatch: prefer the others).
 
-    fn: Callable[[Any, Context], Evidence]
+    * ``Custom(fn)``: ``fn(claim, ctx) -> Evidence`` for a check that takes no parameter point
+      (a symbolic computation, a fixed construction).  Under ``--at`` it raises a one-line
+      :class:`DomainError` saying so, instead of silently running its own grid.
+    * ``Custom(fn, points=grid)``: the judge resolves the points (the profile's grid, or the
+      user's ``--at`` points validated against the claim's domain) and calls
+      ``fn(claim, ctx, points) -> Evidence``.
+    ``why_no_points`` completes the error message of a point-free check under ``--at``.
+    """
+
+    fn: Callable[..., Evidence]
+    points: Any = None
+    why_no_points: str = ""
+
+    @property
+    def takes_points(self) -> bool:
+        return self.points is not None
 
     def run(self, claim, ctx: Context) -> Evidence:
+        if self.points is not None:
+            return self.fn(claim, ctx, _points(self.points, ctx, claim))
+        if ctx.at is not None:
+            raise DomainError(f"{claim.id} cannot be evaluated at a user point (--at): "
+                              + (self.why_no_points or "its check runs a fixed construction, not a parameter point"))
         return self.fn(claim, ctx)
 
 
