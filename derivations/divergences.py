@@ -26,7 +26,14 @@ B.1 witness g = -a f    :data:`KL_NEG_MULTIPLE`; stated threshold :data:`ALPHA_S
                         for g = c f: :data:`COS_WITNESS_LINEAR`
 (28)                    both sides for linear features: :data:`EQ28_LHS`, :data:`EQ28_RHS`
 W1 footnote             1-Lipschitz witness h(x,y) = |y|: :data:`W1_LOWER_ABS_Y`
+witnesses               KL: :data:`ALPHA_WITNESS`, :data:`G_NORM_WITNESS`; proof's
+                        alpha above its threshold: :data:`ALPHA_ABOVE_STATED`;
+                        Dudley tent: :func:`tent_witness_mp`; g = c f: :data:`L1_MULTIPLE`;
+                        the identity cited for (28): :data:`CITED_IDENTITY_LHS` >= ``_RHS``
 =====================  ===========================================================
+
+Estimators of these forms (torch Monte Carlo of the literal densities) are in
+:mod:`numerics.label_shift`, tested against them in ``tests/test_label_shift.py``.
 """
 from __future__ import annotations
 
@@ -181,3 +188,53 @@ W1_WITNESS_NORM = sp.sqrt((sp.sqrt(s_f ** 2 + sigma ** 2) + delta * sp.sqrt(sp.p
 def mp(expr, *args):
     """An mpmath function of ``args`` (symbols) evaluating ``expr``."""
     return sp.lambdify(args, expr, modules="mpmath")
+
+
+# ----------------------------------------------------------------------------- witnesses used by the claims
+eta = sp.Symbol("eta", positive=True)
+x_, z_ = sp.symbols("x z", real=True)
+
+ALPHA_WITNESS = 2 * sigma * sp.sqrt(delta) / s_f
+"""Derived witness of the KL half of Theorem 2.2 for ||f|| > 0: g = -alpha f with this alpha gives
+KL = (||f|| + 2 sigma delta^{1/2})^2 / (2 sigma^2) >= 2 delta (a margin of delta over the exact
+threshold :data:`ALPHA_EXACT`, so that the check is not decided by rounding)."""
+
+G_NORM_WITNESS = 2 * sigma * sp.sqrt(delta)
+"""Derived witness for f = 0: any g in Phi with ||g|| = 2 sigma delta^{1/2} has KL = 2 delta by (34)."""
+
+ALPHA_ABOVE_STATED = (1 + eta) * ALPHA_STATED
+"""An alpha just above the proof's threshold: alpha = (1 + eta) sigma delta^{1/2} / ||f||, eta > 0."""
+
+L1_MULTIPLE = L1_LINEAR.subs(r, sp.Abs(1 - c) * s_f)
+""":data:`L1_LINEAR` at g = c f: ||p_f - p_cf||_1 = (4/pi) arctan(|1 - c| ||f|| / (2 sigma)) < 2
+(c of either sign: the symbol is declared positive, the lambdified form takes any real c)."""
+
+CITED_IDENTITY_LHS = sp.cos(x_) + x_ ** 2
+CITED_IDENTITY_RHS = sp.cos(z_) - z_ ** 2
+"""The identity the proof cites for (28): cos x + x^2 >= cos z - z^2 for all x, z (true: the left
+side is >= 1 >= the right side; it gives int[cos f - cos g] p >= -int[f^2 + g^2] p, not (28))."""
+
+TENT_R = 16 * sp.Max(1, sp.sqrt(s_f ** 2 + sigma ** 2)) / (2 - delta)
+"""Tent width R of the derived Dudley witness for delta < 2 (see :func:`tent_witness_mp`)."""
+
+TENT_VG = (16 * R / (2 - delta)) ** 2 + s_f ** 2 + sigma ** 2
+"""Label variance v_g = ||g||^2 + sigma^2 of the derived Dudley witness g, as a function of R = :data:`TENT_R`."""
+
+_TENT_R_MP = mp(TENT_R, s_f, sigma, delta)
+_TENT_VG_MP = mp(TENT_VG, s_f, sigma, delta, R)
+
+
+def tent_witness_mp(s_f_, sigma_, delta_):
+    """The derived witness of the Dudley half for delta < 2 (mpmath, precision of the caller):
+    g in Phi with ||g||^2 = v_g - sigma^2 (:data:`TENT_VG`) and the y-only tent function of width
+    R (:data:`TENT_R`).  Returns (lower bound on gamma_beta(p_f, p_g) from
+    :func:`tent_witness_lower_bound`, ||g||, R); the bound is >= delta for every delta < 2.
+
+    >>> lb, g_norm, R_ = tent_witness_mp(1, 1, 1.5)
+    >>> bool(lb >= 1.5), float(R_)
+    (True, 45.254833995939045)
+    """
+    s_f_, sigma_, delta_ = (mpmath.mpf(v) for v in (s_f_, sigma_, delta_))
+    Rv = _TENT_R_MP(s_f_, sigma_, delta_)
+    vg = _TENT_VG_MP(s_f_, sigma_, delta_, Rv)
+    return tent_witness_lower_bound(s_f_ ** 2 + sigma_ ** 2, vg, Rv), mpmath.sqrt(vg - sigma_ ** 2), Rv

@@ -159,3 +159,36 @@ def mercer_coefficient_residuals(G, lam2, Z):
             ip = (a_l.T * G * a_k)[0, 0]
             worst_orth = max(worst_orth, abs(ip - (1 if l == k else 0)))
     return worst_eig, worst_orth
+
+
+# ----------------------------------------------------------------------------- (152)-(153) in high precision
+overlap_stated_mp = sp.lambdify(u, OVERLAP_STATED, "mpmath")
+"""(153) as an mpmath function of u (lambdified :data:`OVERLAP_STATED`)."""
+
+overlap_general_mp = sp.lambdify((u, r_i, r_j), OVERLAP_GENERAL, "mpmath")
+"""The derived overlap for weights of norms r_i, r_j as an mpmath function of (u, r_i, r_j)
+(lambdified :data:`OVERLAP_GENERAL`)."""
+
+
+def gram_mp(rows):
+    """G_ij = |w_i| |w_j| (153)(u_ij) of (152) in mpmath (precision of the caller), for the rows w_i of
+    ``rows`` (a nested list or anything with ``.tolist()``): the high-precision counterpart of
+    :func:`gram` (cosines clamped to [-1, 1] against rounding).
+
+    >>> import mpmath
+    >>> G = gram_mp([[1, 0], [0, 2]])
+    >>> [float(G[0, 0]), float(G[0, 1] * mpmath.pi), float(G[1, 1])]
+    [0.5, 1.0, 2.0]
+    """
+    import mpmath
+
+    W = mpmath.matrix(rows.tolist() if hasattr(rows, "tolist") else rows)
+    m, d = W.rows, W.cols
+    G = mpmath.matrix(m, m)
+    for i in range(m):
+        for j in range(m):
+            ui = sum(W[i, k] * W[j, k] for k in range(d))
+            ni = mpmath.sqrt(sum(W[i, k] ** 2 for k in range(d)))
+            nj = mpmath.sqrt(sum(W[j, k] ** 2 for k in range(d)))
+            G[i, j] = ni * nj * overlap_stated_mp(max(-1, min(1, ui / (ni * nj))))
+    return G

@@ -98,3 +98,36 @@ def kernel_operator_trials(B: int, inner: int, W: torch.Tensor, a_l: torch.Tenso
     F = relu_features(X, W)                      # (B, inner, m)
     k = F @ torch.relu(W @ x0) / m               # (B, inner)
     return (k * (F @ a_l)).mean(-1)
+
+
+# ----------------------------------------------------------------------------- random instances of App. C
+def projection_instance(d: int, m: int, m_star: int, ablated: bool, mu: float, gen: torch.Generator, *,
+                        device=None, dtype=torch.float64):
+    """Weights of one projection instance (App. C, (146), (154)-(159); Sec. 4, (19)-(20)):
+    the teacher (W* (m*, d) on S^{d-1}, c* (m*,) ~ N(0, 1)) of :func:`teacher_network`, and the model
+    features W: independent on the sphere ((m, d), ``ablated`` false) or the teacher's outside a
+    uniformly random subset A of size mu m* ((1 - mu) m* rows, :func:`ablated_features`).
+    Drawn on the generator's device in that order, then moved to ``device`` (default: stay).
+    Returns (W, W*, c*)."""
+    Ws, cs = teacher_network(d, m_star, gen, dtype=dtype)
+    W = ablated_features(Ws, mu, gen) if ablated else unit_vectors(m, d, gen, dtype=dtype)
+    return tuple(t if device is None else t.to(device) for t in (W, Ws, cs))
+
+
+def target_norm_trials(B: int, inner: int, Ws: torch.Tensor, cs: torch.Tensor, gen: torch.Generator, *,
+                       device=None, dtype=None) -> torch.Tensor:
+    """Per trial the mean of f_*(x)^2 over ``inner`` draws x ~ N(0, I_d) -> (B,): estimates
+    ||f_*||^2_{L2(p)} = (1/m*) c*^T K* c*, the first term of (159)
+    (:func:`derivations.kernels.projection_norms_stated`); f_* of (146) with W* (m*, d), c* (m*,).
+    ``device`` defaults to the generator's, ``dtype`` to W*'s."""
+    X = gaussian_design(B, inner, Ws.shape[-1], gen, device=device, dtype=dtype or Ws.dtype)
+    return (teacher_values(X, Ws, cs) ** 2).mean(-1)
+
+
+def mercer_instance(d: int, m: int, gen: torch.Generator, *, device=None, dtype=torch.float64):
+    """One instance of the Mercer check of (157): model features W (m, d) uniform on S^{d-1} and an
+    evaluation point x0 (d,) ~ N(0, I_d), drawn in that order on ``device`` (default: the generator's)."""
+    device = device or gen.device
+    W = unit_vectors(m, d, gen, device=device, dtype=dtype)
+    x0 = torch.randn(d, generator=gen, device=device, dtype=dtype)
+    return W, x0
