@@ -14,6 +14,8 @@ import pytest
 
 from verify.registry import all_claims
 
+pytestmark = pytest.mark.claims
+
 EXPECTED = json.loads((Path(__file__).parent / "expected_verdicts.json").read_text())
 IDS = [c.id for c in all_claims()]
 

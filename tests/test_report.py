@@ -8,6 +8,8 @@ import pytest
 
 from verify.report import write_reports
 
+pytestmark = pytest.mark.claims  # uses the quick run of every claim
+
 
 def _doc(quick_run):
     return quick_run.to_json()
