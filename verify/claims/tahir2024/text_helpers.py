@@ -1,0 +1,142 @@
+"""Shared pieces of the text and rate claims of 001 (no claims here).
+
+* exact trigonometry at the closed endpoints theta = 0, pi/2 of Assumption 3.2;
+* the closed forms (10), (13), (15), (17) in mpmath from their derivations modules;
+* two Monte Carlo tests the judge strategies do not provide: a one-sided *ordering* test
+  (E[diff] > 0, confirmed only when the whole 95% CI lies above 0, refuted when the mean is
+  significantly below 0) and a *log-log slope* test of a stated order (the fitted exponent with
+  its CI against the stated one, so that the neighbouring exponent is excluded).
+"""
+from __future__ import annotations
+
+import math
+
+import mpmath
+import numpy as np
+from scipy import stats as sps
+
+from derivations import transfer as T
+from derivations import wishart as W
+from verify.kit import StatTest, Tol, stat_test
+
+HALF_PI = math.pi / 2
+PI = math.pi
+
+
+def prec(*xs, base: int = 50):
+    """An mpmath working-precision context that resolves every given float next to 1: 50 digits plus
+    the decimal exponent of the smallest nonzero |x| (gamma = 5e-324 next to 1 - gamma needs 374)."""
+    small = [abs(float(x)) for x in xs if x and abs(float(x)) < 1]
+    extra = int(-math.log10(min(small))) + 5 if small else 0
+    return mpmath.workdps(base + extra)
+
+
+def trig(theta):
+    """(cos theta, sin theta) in mpmath, exact at the float endpoints 0 and pi/2."""
+    if theta == HALF_PI:
+        return mpmath.mpf(0), mpmath.mpf(1)
+    if theta == 0:
+        return mpmath.mpf(1), mpmath.mpf(0)
+    th = mpmath.mpf(theta)
+    return mpmath.cos(th), mpmath.sin(th)
+
+
+def T_lt(gamma, theta, sigma):
+    """Eq. (13) in mpmath (derivations.transfer.transferability_mp), exact trig at the endpoints."""
+    c, s = trig(theta)
+    return T.transferability_mp(gamma, c, s, sigma)
+
+
+def R_sc(gamma, sigma):
+    """Eq. (10) in mpmath (same branches as derivations.wishart.scratch_risk_stated)."""
+    g, s = mpmath.mpf(gamma), mpmath.mpf(sigma)
+    if g < 1:
+        return ((1 - g) ** 2 + g * s ** 2) / (1 - g)
+    if g > 1:
+        return s ** 2 / (g - 1)
+    raise ValueError("eq. (10) diverges at gamma = 1")
+
+
+def R_ridge_limit(lam, theta):
+    """Eq. (15) in mpmath, exact trig at the endpoints."""
+    c, _ = trig(theta)
+    lam = mpmath.mpf(lam)
+    return 1 - c ** 2 * (1 + 2 * lam) / (1 + lam) ** 2
+
+
+def T_ft_stated(gamma, theta):
+    """Eq. (17): (gamma - 1)(1 - 2 cos theta) for gamma <= 1, 0 for gamma > 1."""
+    c, _ = trig(theta)
+    g = mpmath.mpf(gamma)
+    return (g - 1) * (1 - 2 * c) if g <= 1 else mpmath.mpf(0)
+
+
+def check_forms_pinned() -> bool:
+    """R_sc here equals derivations.wishart.scratch_risk_stated_value (spot check, used by tests)."""
+    return all(abs(float(R_sc(g, s)) - W.scratch_risk_stated_value(g, s)) < 1e-12
+               for g in (0.3, 0.7, 1.5, 3.0) for s in (0.0, 0.4, 2.0))
+
+
+# ----------------------------------------------------------------------------- Monte Carlo tests
+
+def ordering_test(label: str, params: dict, diff, seed, *, target: str = "stated", extra=None) -> StatTest:
+    """Test of the ordering E[diff] > 0 from per-trial samples of diff.
+
+    Built as a one-sided bound on -diff (``sided='upper'``, predicted 0, tolerance 0): the p-value is
+    that of H0 "E[diff] >= 0" against E[diff] < 0 (a significantly negative mean rejects, i.e.
+    refutes a stated ordering after Holm); the test agrees only when the upper end of the 95% CI of
+    E[-diff] is below 0, i.e. the whole CI of E[diff] lies above 0 (a tie is never a confirmation).
+    """
+    x = -np.asarray(diff, dtype=np.float64)
+    n = x.size
+    m = float(x.mean())
+    se = float(x.std(ddof=1) / math.sqrt(n)) if n > 1 else math.inf
+    se = max(se, 1e-300)
+    tstat = m / se
+    p = float(sps.t.sf(tstat, n - 1))
+    q = float(sps.t.ppf(0.975, n - 1))
+    return StatTest(label=label, params=dict(params), predicted=0.0, estimate=m, stderr=se, trials=n, tol=0.0,
+                    pvalue=p, target=target, seed=seed, df=n - 1, ci=(m - q * se, m + q * se), sided="upper",
+                    extra=dict(extra or {}, claim="E[diff] > 0 (estimate shown is E[-diff] <= 0)",
+                               mean_diff=-m))
+
+
+def per_trial_slopes(xs, ys) -> np.ndarray:
+    """Least-squares slope of log y against log x for every row of ys (trials x len(xs))."""
+    lx = np.log(np.asarray(xs, dtype=np.float64))
+    ly = np.log(np.asarray(ys, dtype=np.float64))
+    lxc = lx - lx.mean()
+    return (ly - ly.mean(-1, keepdims=True)) @ lxc / (lxc @ lxc)
+
+
+def slope_test_paired(label: str, params: dict, xs, ys, exponent: float, seed, *, tol: float = 0.25,
+                      target: str = "stated", extra=None) -> StatTest:
+    """The stated order ``exponent`` against the per-trial log-log slopes (common random numbers
+    over xs): t-test and 95% CI of their mean; agreement needs the CI inside exponent +- tol
+    (tol < 1/2 excludes the neighbouring integer and half-integer exponents)."""
+    slopes = per_trial_slopes(xs, ys)
+    return stat_test(label, params, exponent, slopes, Tol(rel=0.0, abs=tol, resolution=0.0), target, seed,
+                     extra=dict(extra or {}, x=list(map(float, xs)), mean_y=list(map(float, np.mean(ys, 0)))))
+
+
+def slope_test_means(label: str, params: dict, xs, samples: list, exponent: float, seeds, *, tol: float = 0.25,
+                     target: str = "stated", extra=None) -> StatTest:
+    """The stated order ``exponent`` against the weighted least-squares slope of log(mean) on log x,
+    from independent samples at each x (delta method: var log mean = (se/mean)^2); normal CI."""
+    lx = np.log(np.asarray(xs, dtype=np.float64))
+    means = np.array([np.mean(s) for s in samples])
+    ses = np.array([np.std(s, ddof=1) / math.sqrt(len(s)) for s in samples])
+    if np.any(means <= 0):
+        raise ValueError(f"{label}: a mean is not positive, its logarithm is undefined: {means}")
+    ly, w = np.log(means), (means / ses) ** 2
+    A = np.stack([np.ones_like(lx), lx], 1)
+    cov = np.linalg.inv(A.T @ (A * w[:, None]))
+    coef = cov @ (A.T @ (w * ly))
+    slope, se = float(coef[1]), float(math.sqrt(cov[1, 1]))
+    chi2 = float(np.sum(w * (ly - A @ coef) ** 2))
+    z = (slope - exponent) / se
+    return StatTest(label=label, params=dict(params), predicted=float(exponent), estimate=slope, stderr=se,
+                    trials=int(sum(len(s) for s in samples)), tol=tol, pvalue=float(2 * sps.norm.sf(abs(z))),
+                    target=target, seed=seeds[0] if seeds else None, ci=(slope - 1.96 * se, slope + 1.96 * se),
+                    extra=dict(extra or {}, x=list(map(float, xs)), means=list(map(float, means)),
+                               stderrs=list(map(float, ses)), fit_chi2=chi2, fit_dof=len(xs) - 2, seeds=list(seeds)))
