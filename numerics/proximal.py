@@ -1,0 +1,381 @@
+"""Proximal (regularized) fine-tuning: the split update, its gradient flow, the linearized model,
+the empirical NTK, and Lipschitz constants over an r-ball.
+
+Source: 004_04c86723a9734555.txt (slides on "Linearization Explains Fine-Tuning in Large Language
+Models"), Problem Formulation ("split optimization equation"), Lemma 3 (gradient-flow limit),
+Theorem 1 (selective regularization), Theorems 2-4 (distance and linearization-gap bounds).
+
+A *problem* is a batch of ``B`` independent fine-tuning problems: ``theta0`` (B, p) the pretrained
+parameters, ``y`` (B, n) the targets y*, and a model with ``f(theta) -> (B, n)`` (the outputs
+f_theta(x*) on the n training inputs) and ``jac(theta) -> (B, n, p)`` (grad_theta f_theta(x*)).
+The loss is the slides' R~(theta) = ||f_theta(x*) - y*||^2 (a *sum* over the n samples), so
+grad R~(theta)^T = 2 J^T (f - y*).
+
+Models (hand-written Jacobians, each checked against ``torch.func.jacrev`` in
+tests/test_linearization.py):
+
+- ``linear``     f_theta(x) = theta^T x                    (Lip(f) = ||X||_op exactly, Lip(grad f) = 0)
+- ``quadratic``  f_i(theta) = b_i^T theta + theta^T A_i theta / 2  (data-free; Lip(grad f) <= ||[A_1;..;A_n]||_op
+                 exactly computable, used where a refutation must rest on rigorous constants)
+- ``tanh``       f_theta(x) = a^T tanh(W x)/sqrt(m)          (smooth two-layer MLP)
+- ``relu``       f_theta(x) = a^T relu(W x)/sqrt(m)          (two-layer ReLU; grad f is not Lipschitz)
+
+Procedures:
+
+- :func:`split_gd`  the literal split update of the slides (a GD step on R~, then a GD step on
+  (lambda/2)||theta - theta0||^2, optionally only where grad R~ (theta - theta0) >= 0), recorded;
+- :func:`flow`      the ODE d theta/dt = -grad R~^T - lambda (theta - theta0) of Lemma 3 by
+  ``scipy.integrate.solve_ivp`` (DOP853, rtol 1e-10, atol 1e-12 by default), all trials in one
+  state vector (batched), optionally together with the linearized model's flow.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+import numpy as np
+import torch
+from torch import Tensor
+
+from . import NotConverged
+
+
+class one_thread:
+    """Run a block with one intra-op torch thread (restored after).  These problems are tiny (p <= ~100):
+    with the machine's 2 threads shared by other jobs, a 2-thread step was measured ~50x slower than a
+    1-thread one (100 s vs 2.1 s for 2000 split-update steps of 8 tanh problems)."""
+
+    def __enter__(self):
+        self.n = torch.get_num_threads()
+        torch.set_num_threads(1)
+
+    def __exit__(self, *exc):
+        torch.set_num_threads(self.n)
+
+
+# ------------------------------------------------------------------ models
+@dataclass
+class Problem:
+    """A batch of fine-tuning problems (see the module docstring)."""
+
+    name: str
+    theta0: Tensor            # (B, p)
+    y: Tensor                 # (B, n)
+    f: Callable[[Tensor], Tensor]        # (B, p) -> (B, n)
+    jac: Callable[[Tensor], Tensor]      # (B, p) -> (B, n, p)
+    f_single: Callable[[Tensor, int], Tensor]  # (p,), trial index -> (n,)  (for torch.func)
+    data: dict
+
+    @property
+    def B(self) -> int:
+        return self.theta0.shape[0]
+
+    @property
+    def n(self) -> int:
+        return self.y.shape[1]
+
+    @property
+    def p(self) -> int:
+        return self.theta0.shape[1]
+
+
+def _randn(gen, *shape, dtype, device):
+    return torch.randn(*shape, generator=gen, dtype=dtype, device=device)
+
+
+def make_problem(B: int, kind: str, n: int, d: int, m: int, gen: torch.Generator, *, residual: float = 1.0,
+                 device=None, dtype=torch.float64) -> Problem:
+    """B random fine-tuning problems of a model ``kind`` with n training points in d dimensions (m hidden
+    units for tanh/relu; p parameters for 'quadratic' is d).  The 'pretrained' point theta0 is a random draw
+    (for the networks: W ~ N(0, I/d), a ~ N(0, I)), the targets are y* = f_theta0(x*) + residual * z,
+    z ~ N(0, I_n)/sqrt(n), so that ||f_theta0(x*) - y*|| is about ``residual``."""
+    device = device if device is not None else gen.device
+    kw = dict(dtype=dtype, device=device)
+    if kind == "linear":
+        X = _randn(gen, B, n, d, **kw) / math.sqrt(d)
+        theta0 = _randn(gen, B, d, **kw)
+        f = lambda th: torch.einsum("bnd,bd->bn", X, th)  # noqa: E731
+        jac = lambda th: X.expand(th.shape[0], n, d)  # noqa: E731
+        f1 = lambda th, b: X[b] @ th  # noqa: E731
+        data = {"X": X}
+    elif kind == "quadratic":
+        p = d
+        Araw = _randn(gen, B, n, p, p, **kw)
+        A = (Araw + Araw.transpose(-1, -2)) / (2 * p)
+        bvec = _randn(gen, B, n, p, **kw) / math.sqrt(p)
+        theta0 = torch.zeros(B, p, **kw)
+        f = lambda th: torch.einsum("bnp,bp->bn", bvec, th) + 0.5 * torch.einsum("bp,bnpq,bq->bn", th, A, th)  # noqa: E731
+        jac = lambda th: bvec + torch.einsum("bnpq,bq->bnp", A, th)  # noqa: E731
+        f1 = lambda th, b: bvec[b] @ th + 0.5 * torch.einsum("p,npq,q->n", th, A[b], th)  # noqa: E731
+        data = {"A": A, "b": bvec}
+    elif kind in ("tanh", "relu"):
+        X = _randn(gen, B, n, d, **kw)
+        W0 = _randn(gen, B, m, d, **kw) / math.sqrt(d)
+        a0 = _randn(gen, B, m, **kw)
+        theta0 = torch.cat([W0.reshape(B, m * d), a0], dim=1)
+        act, dact = ((torch.tanh, lambda z: 1 - torch.tanh(z) ** 2) if kind == "tanh"
+                     else (torch.relu, lambda z: (z > 0).to(z.dtype)))
+
+        def split(th):
+            return th[:, : m * d].reshape(-1, m, d), th[:, m * d:]
+
+        def f(th):
+            W, a = split(th)
+            return torch.einsum("bnm,bm->bn", act(torch.einsum("bnd,bmd->bnm", X, W)), a) / math.sqrt(m)
+
+        def jac(th):
+            W, a = split(th)
+            z = torch.einsum("bnd,bmd->bnm", X, W)
+            jW = (dact(z) * a[:, None, :])[..., None] * X[:, :, None, :] / math.sqrt(m)   # (B, n, m, d)
+            ja = act(z) / math.sqrt(m)
+            return torch.cat([jW.reshape(th.shape[0], n, m * d), ja], dim=2)
+
+        def f1(th, b):
+            W, a = th[: m * d].reshape(m, d), th[m * d:]
+            return act(X[b] @ W.T) @ a / math.sqrt(m)
+
+        data = {"X": X, "m": m, "d": d}
+    else:
+        raise ValueError(f"model kind={kind!r} is not one of linear, quadratic, tanh, relu")
+    f0 = f(theta0)
+    y = f0 + residual * _randn(gen, B, n, **kw) / math.sqrt(n)
+    return Problem(kind, theta0, y, f, jac, f1, data)
+
+
+def empirical_ntk(prob: Problem, theta: Tensor) -> Tensor:
+    """k_theta(x*, x*) = grad f_theta(x*) grad f_theta(x*)^T, (B, n, n), the Jacobian by torch.func.jacrev
+    (per trial; checked against the hand-written ``prob.jac``)."""
+    from torch.func import jacrev
+
+    out = []
+    for b in range(prob.B):
+        J = jacrev(lambda th: prob.f_single(th, b))(theta[b])
+        out.append(J @ J.T)
+    return torch.stack(out)
+
+
+def linearized(prob: Problem) -> Problem:
+    """The linearized model fbar_theta = f_theta0 + <grad f_theta0, theta - theta0> (same theta0, y*)."""
+    t0 = prob.theta0
+    f0, J0 = prob.f(t0), prob.jac(t0)
+    f = lambda th: f0 + torch.einsum("bnp,bp->bn", J0, th - t0)  # noqa: E731
+    jac = lambda th: J0.expand(th.shape[0], *J0.shape[1:])  # noqa: E731
+    f1 = lambda th, b: f0[b] + J0[b] @ (th - t0[b])  # noqa: E731
+    return Problem(prob.name + "-linearized", t0, prob.y, f, jac, f1, dict(prob.data))
+
+
+# ------------------------------------------------------------------ the procedures
+def grad_R(prob: Problem, theta: Tensor) -> Tensor:
+    """grad R~(theta)^T = 2 J^T (f_theta(x*) - y*), (B, p)."""
+    return 2 * torch.einsum("bnp,bn->bp", prob.jac(theta), prob.f(theta) - prob.y)
+
+
+def selector(prob: Problem, theta: Tensor) -> Tensor:
+    """grad R~(theta) (theta - theta0), (B,): the quantity Theorem 1's switch looks at."""
+    return (grad_R(prob, theta) * (theta - prob.theta0)).sum(1)
+
+
+@dataclass
+class Trajectory:
+    t: np.ndarray          # (K,) recorded times
+    theta: Tensor          # (B, K, p)
+    lam_t: Tensor | None = None   # (B, K) the regularization in force at each recorded step (selective)
+    theta_bar: Tensor | None = None  # (B, K, p) linearized model's parameters (flow with linear=True)
+
+
+def split_gd(prob: Problem, lam: float, eta: float, T: float, *, selective: bool = False,
+             record: Sequence[float] | None = None, lam_schedule: Callable[[float], float] | None = None,
+             linear_too: bool = False) -> Trajectory:
+    """The slides' split update, literally, for ceil(T/eta) steps (time t = k eta):
+
+        theta~_k = theta_{k-1} - eta grad R~(theta_{k-1})^T
+        theta_k  = theta~_k - lambda_k eta (theta~_k - theta0)
+
+    with lambda_k = lam, or ``lam_schedule(t)`` (a prescribed switching schedule), or, when
+    ``selective``, lambda_k = lam if grad R~(theta_{k-1}) (theta_{k-1} - theta0) >= 0 else 0 (the slides
+    write the switch at theta_t on both sides; we read it at the previous iterate, which is what can be
+    computed before the step).  ``record`` lists the times to keep (nearest step); default: every step.
+    With ``linear_too`` the linearized model is trained alongside with the same lambda_k.
+    """
+    with one_thread():
+        return _split_gd(prob, lam, eta, T, selective, record, lam_schedule, linear_too)
+
+
+def _split_gd(prob, lam, eta, T, selective, record, lam_schedule, linear_too):
+    steps = int(round(T / eta))
+    rec = set(range(steps + 1)) if record is None else {min(steps, int(round(t / eta))) for t in record}
+    th = prob.theta0.clone()
+    lin = linearized(prob) if linear_too else None
+    thb = prob.theta0.clone() if linear_too else None
+    ts, keep, lams, keepb = [], [], [], []
+    lam_now = torch.full((prob.B,), float(lam), dtype=th.dtype, device=th.device)
+    for k in range(steps + 1):
+        if k in rec:
+            ts.append(k * eta)
+            keep.append(th.clone())
+            lams.append(lam_now.clone())
+            if linear_too:
+                keepb.append(thb.clone())
+        if k == steps:
+            break
+        if selective:
+            lam_now = torch.where(selector(prob, th) >= 0, torch.as_tensor(float(lam), dtype=th.dtype),
+                                  torch.zeros((), dtype=th.dtype))
+        elif lam_schedule is not None:
+            lam_now = torch.full((prob.B,), float(lam_schedule(k * eta)), dtype=th.dtype, device=th.device)
+        tt = th - eta * grad_R(prob, th)
+        th = tt - (lam_now * eta)[:, None] * (tt - prob.theta0)
+        if linear_too:
+            tb = thb - eta * grad_R(lin, thb)
+            thb = tb - (lam_now * eta)[:, None] * (tb - prob.theta0)
+    if not torch.isfinite(th).all():
+        raise NotConverged(f"split update diverged (eta={eta:g}, lambda={lam:g})")
+    return Trajectory(np.array(ts), torch.stack(keep, 1), torch.stack(lams, 1),
+                      torch.stack(keepb, 1) if linear_too else None)
+
+
+def flow(prob: Problem, lam: float, times: Sequence[float], *, linear_too: bool = False,
+         lam_schedule: Callable[[float], float] | None = None, rtol: float = 1e-10, atol: float = 1e-12,
+         method: str = "DOP853", max_step: float = np.inf) -> Trajectory:
+    """Lemma 3's flow d theta/dt = -grad R~(theta)^T - lambda_t (theta - theta0) by solve_ivp (all B trials in
+    one state vector), recorded at ``times`` (starting at 0).  lambda_t = lam, or ``lam_schedule(t)`` (piecewise
+    constant: integrate piece by piece between its switch times, given as ``lam_schedule.switches``).  With
+    ``linear_too`` the linearized model's flow (same lambda_t) is integrated alongside.
+    Raises NotConverged if the integrator fails."""
+    with one_thread():
+        return _flow(prob, lam, times, linear_too, lam_schedule, rtol, atol, method, max_step)
+
+
+def _flow(prob, lam, times, linear_too, lam_schedule, rtol, atol, method, max_step):
+    from scipy.integrate import solve_ivp
+
+    B, p = prob.B, prob.p
+    lin = linearized(prob) if linear_too else None
+    t0v = prob.theta0
+    dt, dev = t0v.dtype, t0v.device
+
+    def rhs(t, z):
+        lt = float(lam) if lam_schedule is None else float(lam_schedule(t))
+        Z = torch.as_tensor(z, dtype=dt, device=dev).reshape(-1, B, p)
+        out = [-grad_R(prob, Z[0]) - lt * (Z[0] - t0v)]
+        if linear_too:
+            out.append(-grad_R(lin, Z[1]) - lt * (Z[1] - t0v))
+        return torch.stack(out).reshape(-1).cpu().numpy()
+
+    z0 = torch.stack([t0v] * (2 if linear_too else 1)).reshape(-1).cpu().numpy()
+    times = np.asarray(times, dtype=float)
+    cuts = [0.0] + [s for s in getattr(lam_schedule, "switches", ()) if 0 < s < times[-1]] + [float(times[-1])]
+    ys = []
+    z = z0
+    for a, b in zip(cuts[:-1], cuts[1:]):
+        last = b == cuts[-1]
+        sel = times[(times >= a) & ((times < b) | last)]
+        ext = np.unique(np.concatenate([sel, [b]]))
+        sol = solve_ivp(rhs, (a, b), z, method=method, t_eval=ext, rtol=rtol, atol=atol, max_step=max_step)
+        if not sol.success or not np.all(np.isfinite(sol.y)):
+            raise NotConverged(f"solve_ivp failed on [{a:g}, {b:g}]: {sol.message}")
+        idx = np.searchsorted(ext, sel)
+        ys.append(sol.y[:, idx].T)
+        z = sol.y[:, -1]
+    Y = torch.as_tensor(np.concatenate(ys), dtype=dt, device=dev).reshape(len(times), -1, B, p)
+    th = Y[:, 0].permute(1, 0, 2)
+    thb = Y[:, 1].permute(1, 0, 2) if linear_too else None
+    return Trajectory(times, th, None, thb)
+
+
+def residual_norm(prob: Problem, theta_traj: Tensor) -> Tensor:
+    """||f_theta(x*) - y*|| along a trajectory (B, K, p) -> (B, K)."""
+    B, K, p = theta_traj.shape
+    out = [(prob.f(theta_traj[:, k]) - prob.y).norm(dim=1) for k in range(K)]
+    return torch.stack(out, 1)
+
+
+def outputs(prob: Problem, theta_traj: Tensor) -> Tensor:
+    """f_theta(x*) along a trajectory (B, K, p) -> (B, K, n)."""
+    return torch.stack([prob.f(theta_traj[:, k]) for k in range(theta_traj.shape[1])], 1)
+
+
+# ------------------------------------------------------------------ Lipschitz constants over an r-ball
+def jac_opnorm(prob: Problem, theta: Tensor) -> Tensor:
+    """||grad f_theta(x*)||_op, (B,)."""
+    return torch.linalg.matrix_norm(prob.jac(theta), ord=2)
+
+
+def lip_f_lower(prob: Problem, r: Tensor, gen: torch.Generator, extra: Tensor | None = None, samples: int = 64) -> Tensor:
+    """A *lower* estimate of Lip(f) = sup_{||theta - theta0|| <= r} ||grad f_theta(x*)||_op, (B,): the largest
+    operator norm at theta0, at ``samples`` random points of the ball (half on its sphere) and at the points
+    ``extra`` (B, K, p) (e.g. the trajectory).  Errs low: a bound computed with it is *smaller* than the true one."""
+    best = jac_opnorm(prob, prob.theta0)
+    B, p = prob.theta0.shape
+    for s in range(samples):
+        v = torch.randn(B, p, generator=gen, dtype=prob.theta0.dtype, device=prob.theta0.device)
+        v = v / v.norm(dim=1, keepdim=True)
+        rad = r if s % 2 == 0 else r * torch.rand(B, generator=gen, dtype=r.dtype, device=r.device) ** (1 / p)
+        best = torch.maximum(best, jac_opnorm(prob, prob.theta0 + rad[:, None] * v))
+    if extra is not None:
+        for k in range(extra.shape[1]):
+            best = torch.maximum(best, jac_opnorm(prob, extra[:, k]))
+    return best
+
+
+def lip_gradf_lower(prob: Problem, r: Tensor, gen: torch.Generator, extra: Tensor | None = None, pairs: int = 64) -> Tensor:
+    """A *lower* estimate of Lip(grad f) over the r-ball (operator norm of Jacobian differences), (B,): the
+    largest ||J(a) - J(b)||_op / ||a - b|| over random nearby pairs in the ball and consecutive trajectory points."""
+    B, p = prob.theta0.shape
+    best = torch.zeros(B, dtype=prob.theta0.dtype, device=prob.theta0.device)
+    for s in range(pairs):
+        v = torch.randn(B, p, generator=gen, dtype=prob.theta0.dtype, device=prob.theta0.device)
+        v = v / v.norm(dim=1, keepdim=True)
+        a = prob.theta0 + (r * torch.rand(B, generator=gen, dtype=r.dtype, device=r.device))[:, None] * v
+        h = torch.randn(B, p, generator=gen, dtype=v.dtype, device=v.device)
+        h = 1e-3 * (r[:, None] + 1e-12) * h / h.norm(dim=1, keepdim=True)
+        num = torch.linalg.matrix_norm(prob.jac(a + h) - prob.jac(a), ord=2)
+        best = torch.maximum(best, num / h.norm(dim=1))
+    if extra is not None:
+        for k in range(extra.shape[1] - 1):
+            dth = (extra[:, k + 1] - extra[:, k]).norm(dim=1)
+            ok = dth > 0
+            num = torch.linalg.matrix_norm(prob.jac(extra[:, k + 1]) - prob.jac(extra[:, k]), ord=2)
+            best = torch.where(ok, torch.maximum(best, num / dth.clamp_min(1e-300)), best)
+    return best
+
+
+def lip_upper(prob: Problem, r: Tensor) -> tuple[Tensor, Tensor]:
+    """Rigorous *upper* bounds (Lip(f), Lip(grad f)) over the r-ball, (B,) each, where we have them:
+
+    - linear:    ||X||_op (exact), 0 (exact);
+    - quadratic: ||J(theta0)||_op + r ||M||_op and ||M||_op, M = [A_1; ...; A_n] (n p x p):
+                 ||J(a) - J(b)||_op <= ||J(a) - J(b)||_F = ||M (a - b)||;
+    - tanh:      ||J||_F^2 <= sum_i (||a||^2 ||x_i||^2 + m)/m with ||a|| <= ||a0|| + r (|tanh|, tanh' <= 1);
+                 the Hessian of f_i is block-diagonal over neurons j with blocks
+                 [[a_j tanh''(.) x_i x_i^T, tanh'(.) x_i], [tanh'(.) x_i^T, 0]]/sqrt(m), |tanh''| <= 4/(3 sqrt 3),
+                 so Lip(grad f) <= sqrt(sum_i max_j (c |a_j|max ||x_i||^2 + ||x_i||)^2 / m);
+    - relu:      Lip(f) <= sqrt(sum_i ||x_i||^2) (||theta0|| + r)/sqrt(m)... (|relu(z)| <= |z|, relu' <= 1);
+                 Lip(grad f) = inf (grad f jumps).
+    Errs high: a bound computed with them is *larger* than the true one."""
+    kind = prob.name
+    t0 = prob.theta0
+    if kind == "linear":
+        L = torch.linalg.matrix_norm(prob.data["X"], ord=2)
+        return L, torch.zeros_like(L)
+    if kind == "quadratic":
+        A = prob.data["A"]
+        B, n, p, _ = A.shape
+        M = A.reshape(B, n * p, p)
+        Lg = torch.linalg.matrix_norm(M, ord=2)
+        return jac_opnorm(prob, t0) + r * Lg, Lg
+    if kind in ("tanh", "relu"):
+        X, m, d = prob.data["X"], prob.data["m"], prob.data["d"]
+        xn2 = (X ** 2).sum(2)                                  # (B, n)
+        a0 = t0[:, m * d:]
+        if kind == "tanh":
+            amax = a0.norm(dim=1) + r
+            Lf = torch.sqrt((xn2 * amax[:, None] ** 2 + m).sum(1) / m)
+            cst = 4 / (3 * math.sqrt(3))
+            amaxinf = a0.abs().max(1).values + r
+            Lg = torch.sqrt(((cst * amaxinf[:, None] * xn2 + xn2.sqrt()) ** 2).sum(1) / m)
+            return Lf, Lg
+        Lf = torch.sqrt(xn2.sum(1)) * (t0.norm(dim=1) + r) / math.sqrt(m)
+        return Lf, torch.full_like(Lf, math.inf)
+    raise ValueError(kind)
