@@ -161,12 +161,13 @@ def exact_solve_transfer(pre: "DL.TrainResult", beta_s: torch.Tensor, n: int, th
 # ----------------------------------------------------------------------------- ReLU, Sec. 4
 
 def out_of_span_fraction_trials(B: int, d: int, m_star: int, mu: float, gen: torch.Generator, *,
-                                dtype=torch.float64) -> torch.Tensor:
+                                c_law: str = "normal", dtype=torch.float64) -> torch.Tensor:
     """Per trial ||P_perp f_t*||^2 / ||f_t*||^2 of Sec. 4 / Fig. 4(d) -> (B,).
 
     Each trial draws a teacher (20) (m* weights on S^{d-1}, c* ~ N(0, 1), as
     :func:`numerics.relu.teacher_network`), ablates a uniformly random subset A of mu m* neurons (19),
     and projects f_t* onto span{relu(w*_i^T x): i not in A}, the feature space of the source f_s*
+    (``c_law="ones"``: c* = 1 instead, positive output weights; the source does not say how c* is drawn)
     (the pretrained kernel equals the source kernel, Fig. 4(a)-(b)).  The norms are (158)-(159),
     batched here (:func:`derivations.kernels.kernel_matrices`); ``tests/test_tahir_text.py`` pins this
     to :func:`derivations.kernels.projection_norms_stated` instance by instance."""
@@ -177,6 +178,10 @@ def out_of_span_fraction_trials(B: int, d: int, m_star: int, mu: float, gen: tor
     Ws = torch.randn(B, m_star, d, generator=gen, device=dev, dtype=dtype)
     Ws = Ws / Ws.norm(dim=-1, keepdim=True)
     cs = torch.randn(B, m_star, generator=gen, device=dev, dtype=dtype)
+    if c_law == "ones":
+        cs = torch.ones_like(cs)
+    elif c_law != "normal":
+        raise ValueError(f"c_law must be 'normal' or 'ones', not {c_law!r}")
     keep = torch.sort(torch.argsort(torch.rand(B, m_star, generator=gen, device=dev), dim=-1)[:, k:], dim=-1).values
     W = torch.gather(Ws, 1, keep.unsqueeze(-1).expand(B, m_star - k, d))
     return out_of_span_fraction(W, Ws, cs)
