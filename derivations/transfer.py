@@ -21,6 +21,7 @@ Each object is given *as stated* (a function ``*_stated``) next to our *derivati
 """
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 
 import mpmath
@@ -47,6 +48,13 @@ __all__ = [
     "transferability_mp", "chi2_expectation_mp", "ridge_I1_mp", "ridge_I2_mp", "ridge_risk_finite_mp",
     "ridge_risk_finite_terms_mp", "ridge_risk_limit_mp", "ridge_risk_finite_dlambda_mp", "ridge_argmin_finite_mp",
     "linear_transfer_risk_value",
+    # added with the split of the claims module (issue 7): numeric helpers at exact theta endpoints,
+    # forms that the claim modules used to retype by hand
+    "theta_mp", "trig_mp", "precision_for", "transferability_theta_mp", "transferability_stated_value",
+    "transferability_finite_value", "gamma_pm_discriminant", "gamma_pm_discriminant_factored", "gamma_pm_mp",
+    "positive_window_at_orthogonal_derived", "positive_set_at_orthogonal", "ridge_risk_limit_cos_mp",
+    "linear_transfer_f_statistic_derived", "linear_transfer_f_statistic", "saddle_limits_stated",
+    "richardson_mp", "transferability_numerator_at",
 ]
 
 
@@ -173,8 +181,23 @@ def gamma_pm_stated() -> tuple[sp.Expr, sp.Expr]:
     """gamma_{+-} = 1/2 [(1 + cos^2 theta - sigma^2) +- sqrt((1 + cos^2 theta - sigma^2)^2 - 4 cos^2 theta)]
     (text after (13)); returned as (gamma_+, gamma_-)."""
     a = 1 + c ** 2 - sigma ** 2
-    root = sp.sqrt(a ** 2 - 4 * c ** 2)
+    root = sp.sqrt(gamma_pm_discriminant())
     return (a + root) / 2, (a - root) / 2
+
+
+def gamma_pm_discriminant() -> sp.Expr:
+    """The discriminant under the root of gamma_{+-}, as stated: (1 + cos^2 theta - sigma^2)^2 - 4 cos^2 theta."""
+    return (1 + c ** 2 - sigma ** 2) ** 2 - 4 * c ** 2
+
+
+def gamma_pm_discriminant_factored() -> sp.Expr:
+    """Derived: the discriminant factors as ((1 - cos)^2 - sigma^2)((1 + cos)^2 - sigma^2), so gamma_{+-} are
+    real iff sigma <= 1 - cos theta or sigma >= 1 + cos theta (the origin of arccos(1 - sigma) in the text).
+
+    >>> sp.expand(gamma_pm_discriminant() - gamma_pm_discriminant_factored())
+    0
+    """
+    return ((1 - c) ** 2 - sigma ** 2) * ((1 + c) ** 2 - sigma ** 2)
 
 
 def transferability_at_orthogonal() -> dict[str, sp.Expr]:
@@ -336,3 +359,189 @@ def ridge_argmin_finite_mp(n_, theta_, sigma_, dps: int = 30, hi: float = 1e4):
             if b > hi:
                 return mpmath.inf
         return mpmath.findroot(df, (a, b), solver="illinois", tol=mpmath.mpf(10) ** (-dps // 2))
+
+
+# ----------------------------------------------------------------------------- exact endpoints, high precision
+# The property searches of the claims on (13) and (15) evaluate these forms in mpmath on the closed domain
+# theta in [0, pi/2] of Assumption 3.2, where the float cos(pi/2) = 6e-17 is not 0: the helpers below read
+# the float endpoints as the exact ones.
+
+_HALF_PI = math.pi / 2
+
+
+def theta_mp(theta_):
+    """theta as an mpmath number, the float pi/2 read as the exact endpoint pi/2.
+
+    >>> theta_mp(math.pi / 2) == mpmath.pi / 2, theta_mp(0.5) == mpmath.mpf(0.5)
+    (True, True)
+    """
+    return mpmath.pi / 2 if theta_ == _HALF_PI else mpmath.mpf(theta_)
+
+
+def trig_mp(theta_):
+    """(cos theta, sin theta) in mpmath at the working precision, exact at the endpoints 0 and pi/2.
+
+    >>> trig_mp(math.pi / 2), trig_mp(0.0)
+    ((mpf('0.0'), mpf('1.0')), (mpf('1.0'), mpf('0.0')))
+    """
+    if theta_ == _HALF_PI:
+        return mpmath.mpf(0), mpmath.mpf(1)
+    if theta_ == 0:
+        return mpmath.mpf(1), mpmath.mpf(0)
+    t = mpmath.mpf(theta_)
+    return mpmath.cos(t), mpmath.sin(t)
+
+
+def precision_for(*xs):
+    """An mpmath working precision (a ``with`` context) that resolves every given float next to 1, also the tiny
+    values (sigma = 5e-324, gamma = 1e-266) that hypothesis likes to try: 60 digits plus twice the decimal
+    exponent of the smallest non-zero |x| < 1 (at most 4000).
+
+    >>> with precision_for(0.5, 1e-100): mpmath.mp.dps
+    260
+    """
+    small = [math.ceil(-math.log10(abs(x))) for x in xs if x and abs(x) < 1]
+    return mpmath.workdps(min(4000, 60 + 2 * max([0] + small)))
+
+
+def transferability_theta_mp(g, theta_, sig):
+    """Eq. (13) at the caller's working precision, theta given as an angle (endpoints exact)."""
+    cs, sn = trig_mp(theta_)
+    return transferability_mp(g, cs, sn, sig)
+
+
+def transferability_stated_value(gamma_: float, theta_: float, sigma_: float) -> float:
+    """Numeric eq. (13) (30-digit mpmath, theta endpoints exact); pinned to :func:`transferability_stated`
+    in tests/test_forms_pinned.py.
+
+    >>> transferability_stated_value(0.5, math.pi / 2, 0.0)
+    -0.5
+    """
+    with mpmath.workdps(30):
+        return float(transferability_theta_mp(float(gamma_), float(theta_), float(sigma_)))
+
+
+@lru_cache(maxsize=None)
+def _transferability_finite_math():
+    return sp.lambdify((n, d, theta, sigma), transferability_finite(), modules="math")
+
+
+def transferability_finite_value(n_, d_, theta_, sigma_) -> float:
+    """Numeric :func:`transferability_finite` (lambdified), E R_sc(n, d) - E R_lt(n); ``n_`` may be real
+    (a smooth curve n = gamma d for figures).  ValueError where it is infinite (|n - d| <= 1 or n <= 2).
+
+    >>> round(transferability_finite_value(20, 40, 0.0, 0.0), 12)
+    0.5
+    """
+    if n_ <= 2:
+        raise ValueError("n must exceed 2: E[1/chi^2_n] = 1/(n-2) diverges for n <= 2")
+    out = _transferability_finite_math()(n_, d_, float(theta_), float(sigma_))
+    if out is None:
+        raise ValueError(f"E R_sc is infinite for |n - d| <= 1 (n={n_}, d={d_})")
+    return float(out)
+
+
+def gamma_pm_mp(theta_, sig):
+    """(gamma_-, gamma_+) of the text after (13) in mpmath at the working precision, or None when the
+    discriminant is negative (complex roots).
+
+    The discriminant is evaluated in its factored form :func:`gamma_pm_discriminant_factored` with
+    1 - cos theta = 2 sin^2(theta/2), so that its sign is right even where 1 + cos^2 - sigma^2 rounds;
+    pinned to :func:`gamma_pm_stated` in tests/test_forms_pinned.py.
+    """
+    cs, _ = trig_mp(theta_)
+    one_minus_c = 2 * mpmath.sin(theta_mp(theta_) / 2) ** 2 if theta_ not in (0, _HALF_PI) else 1 - cs
+    sg = mpmath.mpf(sig)
+    disc = (one_minus_c ** 2 - sg ** 2) * ((1 + cs) ** 2 - sg ** 2)
+    if disc < 0:
+        return None
+    a = 1 + cs ** 2 - sg ** 2
+    return (a - mpmath.sqrt(disc)) / 2, (a + mpmath.sqrt(disc)) / 2
+
+
+def transferability_numerator_at(root: sp.Expr) -> sp.Expr:
+    """(1 - gamma) T at gamma = ``root``, expanded after writing sin^2 = 1 - cos^2 (fast; sympy's simplify of
+    the nested radical is slow): 0 for the roots gamma_{+-}.
+
+    >>> transferability_numerator_at(gamma_pm_stated()[0])
+    0
+    """
+    e = transferability_numerator().subs(gamma, root)
+    return sp.expand(e.subs(sp.sin(theta) ** 2, 1 - sp.cos(theta) ** 2))
+
+
+def positive_window_at_orthogonal_derived(sig=sigma) -> sp.Set:
+    """Derived: at theta = pi/2, T > 0 exactly on (max(0, 1 - sigma^2), 1) U (1, 1 + sigma^2) (empty at sigma = 0),
+    from :func:`transferability_at_orthogonal`.  ``sig`` a number (read as the rational it prints as) or a symbol.
+
+    >>> positive_window_at_orthogonal_derived(0.2)
+    Union(Interval.open(24/25, 1), Interval.open(1, 26/25))
+    """
+    s2 = sp.nsimplify(sig) ** 2
+    return sp.Union(sp.Interval.open(sp.Max(0, 1 - s2), 1), sp.Interval.open(1, 1 + s2))
+
+
+def positive_set_at_orthogonal(sig) -> sp.Set:
+    """sympy solves T(gamma, pi/2, sigma) > 0 on each branch of (13) at the rational value of ``sig``."""
+    orth = transferability_at_orthogonal()
+    s_ = sp.nsimplify(sig)
+    lo = sp.solve_univariate_inequality(orth["gamma<1"].subs(sigma, s_) > 0, gamma, relational=False,
+                                        domain=sp.Interval.open(0, 1))
+    hi = sp.solve_univariate_inequality(orth["gamma>1"].subs(sigma, s_) > 0, gamma, relational=False,
+                                        domain=sp.Interval.open(1, sp.oo))
+    return sp.Union(lo, hi)
+
+
+_cos = sp.Symbol("cos_theta", real=True)
+
+
+@lru_cache(maxsize=None)
+def _ridge_limit_cos():
+    return sp.lambdify((lam, _cos), ridge_risk_limit_stated().subs(c, _cos), modules="mpmath")
+
+
+def ridge_risk_limit_cos_mp(lam_, cos_t):
+    """Eq. (15) lambdified for mpmath as a function of (lambda, cos theta), so that theta = pi/2 (cos = 0)
+    is exact: 1 - cos^2 (1 + 2 lambda)/(1 + lambda)^2.
+
+    >>> ridge_risk_limit_cos_mp(mpmath.mpf(3), mpmath.mpf(0))
+    mpf('1.0')
+    """
+    return _ridge_limit_cos()(mpmath.mpf(lam_), mpmath.mpf(cos_t))
+
+
+_R = sp.Symbol("R", nonnegative=True)
+
+
+def linear_transfer_f_statistic_derived() -> sp.Expr:
+    """Derived law of the per-trial risk of linear transfer (lambda = 0): R = sin^2 + (sin^2 + sigma^2) g^2/u with
+    g ~ N(0, 1) independent of u = ||z||^2 ~ chi^2_n (see :func:`linear_transfer_conditional_risk_derived`), so
+    n (R - sin^2 theta)/(sin^2 theta + sigma^2) = g^2/(u/n) ~ F(1, n), whose mean n/(n-2) gives (12)."""
+    return n * (_R - s ** 2) / (s ** 2 + sigma ** 2)
+
+
+@lru_cache(maxsize=None)
+def _f_statistic_numpy():
+    return sp.lambdify((_R, n, theta, sigma), linear_transfer_f_statistic_derived(), modules="numpy")
+
+
+def linear_transfer_f_statistic(R, n_, theta_, sigma_):
+    """:func:`linear_transfer_f_statistic_derived` on an array of per-trial risks ``R`` (numpy)."""
+    return _f_statistic_numpy()(R, n_, theta_, sigma_)
+
+
+def saddle_limits_stated() -> tuple[sp.Expr, sp.Expr, sp.Expr]:
+    """Eqs. (138)-(140), the limits n I_1(n, lambda) -> 1/(1+lambda)^2 (leading order of I_1(n, lambda)),
+    I_1(n+2, lambda) -> 1/(1+lambda)^2 and I_2(n, lambda) -> 1/(1+lambda), as n -> infinity."""
+    return 1 / (1 + lam) ** 2, 1 / (1 + lam) ** 2, 1 / (1 + lam)
+
+
+def richardson_mp(ns, vals):
+    """Extrapolate a sequence a + b/n + c/n^2 to n = inf from three sizes (exact 3x3 solve, mpmath).
+
+    >>> print(mpmath.nstr(richardson_mp((10, 20, 40), [2 + mpmath.mpf(3) / N + 5 / mpmath.mpf(N) ** 2
+    ...                                                for N in (10, 20, 40)]), 12))
+    2.0
+    """
+    A = mpmath.matrix([[1, mpmath.mpf(1) / N, mpmath.mpf(1) / N ** 2] for N in ns])
+    return mpmath.lu_solve(A, mpmath.matrix(vals))[0]

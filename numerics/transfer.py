@@ -135,3 +135,48 @@ def scratch_and_transfer_risks(B: int, n: int, d: int, theta, sigma: float, gen:
     beta_lt = (v.unsqueeze(-1) * W_L).sum(1).unsqueeze(-1) * beta_s.unsqueeze(1)                      # beta_s (v^T W_L)
     r_lt = (beta_lt - beta_t).square().sum(-1)
     return (r_sc, r_lt) if many else (r_sc[:, 0], r_lt[:, 0])
+
+
+# ----------------------------------------------------------------------------- estimators used by the claims
+# (numerics signature convention: trial count B, model parameters, generator, keyword-only device/dtype)
+
+def transferability_trials(B: int, n: int, d: int, theta, sigma: float, gen: torch.Generator, *,
+                           dtype=torch.float64) -> torch.Tensor:
+    """Per trial R_sc - R_lt on the SAME target data (:func:`scratch_and_transfer_risks`): (B,), or (B, k)
+    for a list of k angles on common draws.  Its mean is the exact finite-size transferability
+    ``derivations.transfer.transferability_finite`` (E R_sc(n, d) - E R_lt(n)), whose n = gamma d -> inf
+    limit is eq. (13)."""
+    r_sc, r_lt = scratch_and_transfer_risks(B, n, d, theta, sigma, gen, dtype)
+    return r_sc - r_lt
+
+
+def literal_transfer_distance(B: int, n: int, d: int, L: int, alpha: float, theta: float, sigma: float,
+                              lam: float, gen: torch.Generator, *, dtype=torch.float64) -> tuple[torch.Tensor,
+                                                                                                   torch.Tensor]:
+    """The reduced path of this module against literal training of the deep network, draw by draw.
+
+    Literal: sample the target task (:func:`target_task`), pretrain W_1..W_L by gradient descent on the
+    population loss from alpha * Wbar (:func:`numerics.deep_linear.pretrain`), then train the last layer on
+    the target data: by gradient descent on (5) over W_L (lam = 0, eq. (11),
+    :func:`numerics.deep_linear.linear_transfer`) or by the ridge solve (121) on the finite-alpha features
+    (lam > 0, :func:`numerics.deep_linear.ridge_transfer`).  Reduced: beta_hat = b beta_s with
+    b = z.y/(||z||^2 + n lam), z = X beta_s, the rank-one end state (Theorem 3.4) that
+    :func:`linear_transfer_risk` simulates.
+
+    Returns ``(||beta_literal - beta_reduced||^2, steps)``, each (B,): the distance is O(alpha^2) (0 in the
+    alpha -> 0 limit the theorem takes); ``steps`` are the gradient steps of the last-layer stage.
+    Raises :class:`numerics.NotConverged` if a literal run did not reach its stopping criterion.
+    """
+    from . import NotConverged
+    from . import deep_linear as DL
+
+    task = target_task(B, n, d, theta, sigma, gen, dtype)
+    pre = DL.pretrain(B, d, L, alpha, task["beta_s"], gen)
+    X, y, bs = task["X"], task["y"], task["beta_s"]
+    res = DL.linear_transfer(pre, X, y) if lam == 0 else DL.ridge_transfer(pre, X, y, lam)
+    if not bool(res.ok.all()):
+        raise NotConverged(f"{int((~res.ok).sum())} of {B} literal runs (pretraining, then the last layer) did "
+                           f"not converge; final loss up to {float(res.loss.max()):.3g}")
+    z = (X @ bs.unsqueeze(-1)).squeeze(-1)
+    b = (z * y).sum(-1) / (z.square().sum(-1) + n * lam)
+    return (res.beta - b.unsqueeze(-1) * bs).square().sum(-1), res.steps

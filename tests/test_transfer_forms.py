@@ -16,8 +16,9 @@ from hypothesis import strategies as st
 
 from derivations import transfer as T
 from derivations import wishart as W
-from numerics.transfer import (linear_transfer_risk, min_norm_last_layer, min_norm_last_layer_rank_one,
-                               rank_one_features, scratch_and_transfer_risks)
+from numerics.transfer import (linear_transfer_risk, literal_transfer_distance, min_norm_last_layer,
+                               min_norm_last_layer_rank_one, rank_one_features, scratch_and_transfer_risks,
+                               transferability_trials)
 
 FAST = settings(max_examples=10, deadline=None, suppress_health_check=list(HealthCheck), database=None)
 HALF_PI = math.pi / 2
@@ -161,3 +162,68 @@ def test_finite_ridge_optimum_is_the_derived_closed_form(n, theta, sigma):
 def test_domain_message_for_n_at_most_two():
     with pytest.raises(ValueError, match="n must exceed 2"):
         T.linear_transfer_risk_value(2, 0.3, 0.5)
+
+
+# ----------------------------------------------------------------------------- estimators of the claim modules
+
+@settings(max_examples=2, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+@given(d=st.sampled_from([24, 32]), gamma=st.sampled_from([0.5, 2.0]), theta=thetas, sigma=sigmas,
+       seed=st.integers(0, 2 ** 31))
+def test_transferability_trials_estimate_the_finite_form(d, gamma, theta, sigma, seed):
+    n = round(gamma * d)
+    x = transferability_trials(6000, n, d, theta, sigma, _gen(seed))
+    rs, rl = scratch_and_transfer_risks(6000, n, d, theta, sigma, _gen(seed))
+    assert torch.equal(x, rs - rl)                                  # the same draws
+    if theta == 0 and sigma == 0 and gamma > 1:                     # both risks are exactly 0
+        assert float(x.abs().max()) < 1e-12
+        return
+    assert _zscore(x, T.transferability_finite_value(n, d, theta, sigma)) < 5
+
+
+def test_transferability_finite_value_is_undefined_where_the_form_diverges():
+    for n, d in [(31, 32), (32, 32), (33, 32), (2, 40), (1, 40)]:
+        with pytest.raises(ValueError):
+            T.transferability_finite_value(n, d, 0.3, 0.5)
+
+
+@pytest.mark.parametrize("lam", [0.0, 0.3])
+def test_literal_deep_network_reaches_the_rank_one_end_state(lam):
+    dist, steps = literal_transfer_distance(3, 6, 8, 2, 1e-3, math.pi / 3, 0.5, lam, _gen(3))
+    assert dist.shape == (3,) and steps.shape == (3,)
+    assert float(dist.max()) < 1e-4
+    if lam == 0:
+        assert int(steps.min()) > 0                                 # gradient descent on the last layer ran
+
+
+@settings(max_examples=2, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+@given(n=st.sampled_from([3, 4, 9]), theta=thetas, sigma=st.sampled_from([0.2, 1.0]), seed=st.integers(0, 2 ** 31))
+def test_f_statistic_of_the_literal_risk_has_the_derived_law(n, theta, sigma, seed):
+    from scipy import stats as sps
+
+    r = linear_transfer_risk(4000, n, 5, theta, sigma, _gen(seed)).numpy()
+    f = T.linear_transfer_f_statistic(r, n, theta, sigma)
+    s2 = math.sin(theta) ** 2
+    assert abs(f - n * (r - s2) / (s2 + sigma ** 2)).max() < 1e-9 * (1 + abs(f).max())
+    assert sps.kstest(f, "f", args=(1, n)).pvalue > 1e-4
+
+
+@pytest.mark.parametrize("sig", [0.2, 0.5, 1.5])
+def test_positive_window_at_orthogonal_is_sympys_solution_set(sig):
+    assert T.positive_set_at_orthogonal(sig) == T.positive_window_at_orthogonal_derived(sig)
+
+
+def test_exact_endpoints_in_mpmath():
+    assert T.trig_mp(HALF_PI) == (0, 1) and T.trig_mp(0.0) == (1, 0)
+    with T.precision_for(1e-300):
+        assert mpmath.mp.dps == 660
+        assert T.transferability_theta_mp(0.5, HALF_PI, 0.0) == -mpmath.mpf("0.5")   # T = -gamma, exact
+    assert T.ridge_risk_limit_cos_mp(7, T.trig_mp(HALF_PI)[0]) == 1                    # (15) constant at pi/2
+
+
+@FAST
+@given(ns=st.sampled_from([(10, 20, 40), (100, 300, 900)]), a=st.floats(-3, 3), b=st.floats(-3, 3),
+       c=st.floats(-3, 3))
+def test_richardson_is_exact_on_quadratics_in_one_over_n(ns, a, b, c):
+    with mpmath.workdps(30):
+        vals = [a + b / mpmath.mpf(N) + c / mpmath.mpf(N) ** 2 for N in ns]
+        assert abs(T.richardson_mp(ns, vals) - a) < 1e-20

@@ -32,3 +32,71 @@ SIGMA = Param("sigma", 0, INF, doc="label-noise standard deviation, sigma >= 0")
 THETA = Param("theta", 0, HALF_PI, doc="angle between source and target teachers, theta in [0, pi/2]")
 GAMMA = Param("gamma", 0, INF, lower_open=True, doc="gamma = n/d > 0")
 DEPTH = Param("L", 2, INF, integer=True, doc="depth L >= 2")
+
+
+# ------------------------------------------------------------------ linear transfer (§3.3-3.3.1)
+# Shared by thm3_7.py, eq13.py and thm3_8.py: assumption texts, the Monte Carlo adapter of the
+# transfer procedure, its compute budget, and the draw-by-draw cross-check of the reduced path
+# against literal training of the deep network.
+from dataclasses import replace as _replace  # noqa: E402
+
+from numerics.transfer import linear_transfer_risk as _linear_transfer_risk  # noqa: E402
+from numerics.transfer import literal_transfer_distance as _literal_transfer_distance  # noqa: E402
+from verify.kit import (Custom, Expectation, Tol, chunk_for, label_of, per_profile, point_tests,  # noqa: E402
+                        stat_test)
+
+LAST_LAYER = "the last layer is retrained on the target data (linear transfer, eq. (11))"
+LINEAR_TRANSFER = "; ".join((DATA, TEACHERS, PRETRAINED, LAST_LAYER)) + "."
+LINEAR_TRANSFER_ASYM = (LINEAR_TRANSFER + " " + HIGH_DIM[:1].upper() + HIGH_DIM[1:]
+                        + "; the scratch model is X^+ y (Theorem 3.5) with the risk (10) (Theorem 3.6).")
+
+#: d of the figure-only Monte Carlo (Figs. 1(c), 6(c), 2; the paper: d = 500)
+FIG_D = per_profile(40, 100, 500)
+#: one batch of (n, d) designs holds about 2e7 doubles
+TRANSFER_CHUNK = chunk_for(2e7, lambda p: int(p["n"]) * int(p["d"]), least=64)
+
+
+def transfer_cost(p) -> float:
+    """Flops of one trial of the transfer procedure: sampling ~ n d, a pseudo-inverse / Gram solve
+    ~ min(n,d)^2 max(n,d) (weighted 0.1), plus a fixed overhead; small designs (where the heavy tails of
+    1/chi^2_n bite) thus get more trials from the same budget (``verify.kit.trials_for_budget``)."""
+    n, d = int(p["n"]), int(p["d"])
+    return n * d + 0.1 * min(n, d) ** 2 * max(n, d) + 200
+
+
+def transfer_sampler(p, trials, gen, ctx):
+    """Per-trial risk of (ridge) linear transfer at a point {n, d, theta, sigma[, lam]}: lam = 0 without
+    ``lam``; a list of lams is solved on common draws."""
+    lam = p.get("lam", 0.0)
+    return _linear_transfer_risk(trials, int(p["n"]), int(p["d"]), float(p["theta"]), float(p["sigma"]), gen,
+                                 lam if isinstance(lam, list) else float(lam), ctx.dtype)
+
+
+_LITERAL = Expectation(
+    points=[{"n": n, "d": d, "L": L, "alpha": alpha, "theta": math.pi / 3, "sigma": 0.5}
+            for L, alpha in ((2, 1e-3), (3, 1e-2)) for (n, d) in ((6, 12), (20, 12))],
+    predicted=lambda p: 0.0, sampler=None, trials=per_profile(8, 16, 32), chunk=1 << 20, name="literal")
+
+
+def literal_cross_check(lam: float) -> Custom:
+    """The reduced path against literal training of the deep network, draw by draw
+    (:func:`numerics.transfer.literal_transfer_distance`: pretraining by GD at L = 2, 3, then GD on the
+    last layer (lam = 0) or the ridge solve (121) (lam > 0), against the rank-one end state), at d = 12,
+    n = 6 and 20.  Target 'derived': a disagreement would mean our fast path is not the theorem's
+    procedure.  A fixed construction, so not run at a user point (--at)."""
+    def check(claim, ctx):
+        steps = {}
+
+        def sampler(p, trials, gen, ctx):
+            dist, st = _literal_transfer_distance(trials, p["n"], p["d"], p["L"], p["alpha"], p["theta"], p["sigma"],
+                                                  p["lam"], gen, dtype=ctx.dtype)
+            steps[label_of(p)] = int(st.max())
+            return dist
+
+        spec = _replace(_LITERAL, sampler=sampler, points=[{**p, "lam": lam} for p in _LITERAL.points])
+        return point_tests(spec, claim, ctx, lambda lab, p, x, seed: stat_test(
+            f"literal deep network vs rank-one end state, ||diff||^2: {label_of(p)}", p, 0.0, x,
+            Tol(rel=0, abs=1e-4), "derived", seed, {"steps_max": steps[label_of(p)]}, margin=True))
+
+    return Custom(check, why_no_points="the literal cross-check runs the deep network at fixed small sizes "
+                                       "(d = 12, L = 2, 3), not at a parameter point of the claim")

@@ -1,0 +1,455 @@
+"""The transferability (13) of linear transfer and its phase boundaries (§3.3, text after (13); Figs. 1, 6)
+of 001_759117b8232d72ac.txt.
+
+- ``eq13``              the transferability (13), the n, d -> infinity limit of E R_sc - E R_lt;
+- ``eq13.roots``        gamma_{+-} are the zeros of (13) for gamma < 1;
+- ``eq13.under``        gamma > 1: T < 0 iff gamma - 1 > sigma^2 / sin^2 theta;
+- ``eq13.sigma_lt_1``   gamma < 1: negative transfer only when sigma < 1;
+- ``eq13.angle``        sigma < 1, gamma < 1: T < 0 iff theta in (arccos(1-sigma), pi/2), gamma in (gamma_-, gamma_+);
+- ``eq13.noiseless``    sigma = 0: T < 0 iff theta in (0, pi/2) and cos^2 theta < gamma < 1;
+- ``eq13.anomalous``    Fig. 1 (sigma = 0.2): positive transfer persists at theta = pi/2;
+- ``eq13.anomalous.all_sigma``  the same sentence read over every sigma >= 0 of Assumption 3.1.
+
+Closed forms in derivations.transfer (eq. (13), gamma_{+-}, the window at theta = pi/2, evaluated in
+mpmath with the endpoints theta = 0, pi/2 exact); the Monte Carlo of R_sc - R_lt on the same target
+data in numerics.transfer.transferability_trials.
+"""
+from __future__ import annotations
+
+import math
+
+import mpmath
+import sympy as sp
+
+from derivations import transfer as T
+from derivations import wishart as W
+from numerics.transfer import transferability_trials
+from verify.kit import (AllOf, Asymptotic, Check, Claim, Constraint, Custom, Domain, Evidence, Figure, FigureSweep,
+                        Identity, Kind, Param, PropertySearch, per_profile, pick)
+
+from .common import (FIG_D, GAMMA, HALF_PI, INF, LINEAR_TRANSFER_ASYM, SIGMA, THETA, TRANSFER_CHUNK, src)
+
+PI = math.pi
+GAMMA_LT_1 = Param("gamma", 0, 1, lower_open=True, upper_open=True, doc="gamma = n/d < 1 (overparameterized)")
+
+# ============================================================================ eq. (13), asymptotic
+
+
+def _T_stated(p):
+    return T.transferability_stated_value(p["gamma"], p["theta"], p["sigma"])
+
+
+def _T_finite(p):
+    return T.transferability_finite_value(int(p["n"]), int(p["d"]), p["theta"], p["sigma"])
+
+
+def _T_sampler(p, trials, gen, ctx):
+    return transferability_trials(trials, int(p["n"]), int(p["d"]), p["theta"], float(p["sigma"]), gen,
+                                  dtype=ctx.dtype)
+
+
+def _eq13_finite_params(p, N):
+    n = round(p["gamma"] * N)
+    return {"n": n, "d": N, "theta": p["theta"], "sigma": p["sigma"]}
+
+
+def _eq13_limit_checks() -> list[Check]:
+    """sympy: the exact finite-size transferability tends to (13) on each side of gamma = 1."""
+    D_ = sp.Symbol("D", positive=True)
+    fin = T.transferability_finite()
+    stated = T.transferability_stated()
+    out = []
+    for i, side in enumerate(("gamma < 1", "gamma > 1")):
+        expr = fin.args[i][0].subs({W.n: T.gamma * D_, W.d: D_})
+        lim = sp.simplify(sp.limit(expr, D_, sp.oo))
+        ok = sp.simplify(lim - stated.args[i][0]) == 0
+        out.append(Check(f"lim_(d->inf) [E R_sc(n,d) - E R_lt(n)] at n = gamma d equals (13), {side}", bool(ok),
+                         f"sympy: limit = {sp.sstr(lim)}"))
+    diff = sp.simplify(T.transferability_derived() - stated)
+    out.append(Check("(13) = eq. (10) - lim_(n->inf) eq. (12) (sympy)", diff == 0, f"difference {sp.sstr(diff)}"))
+    return out
+
+
+
+_EQ13_POINTS = [
+    {"gamma": 0.5, "theta": HALF_PI, "sigma": 0.2},
+    {"gamma": 0.3125, "theta": PI / 8, "sigma": 1.0},
+    {"gamma": 0.625, "theta": 3 * PI / 8, "sigma": 0.0},
+    {"gamma": 1.5, "theta": 0.0, "sigma": 1.0},
+    {"gamma": 2.0, "theta": PI / 4, "sigma": 0.5},
+]
+_EQ13_BASE_TRIALS = per_profile(6000, 24000, 96000)
+
+
+def _eq13_trials(profile, p):
+    """The per-trial spread of R_sc - R_lt shrinks as d grows (both risks self-average): 6000 / 24000 /
+    96000 trials at d = 32 (quick / standard / full), scaled by 32/d."""
+    return max(500, int(pick(profile, _EQ13_BASE_TRIALS) * 32 / int(p["d"])))
+
+
+_EQ13_SIZES = {"quick": (32, 64), "standard": (32, 64, 128), "full": (64, 128, 256, 512)}
+_FIG_TRIALS = per_profile(100, 500, 1000)
+_FIG_GAMMAS = (0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.1, 1.2, 1.3, 1.5, 1.75, 2.0)
+_FIG_THETAS = (PI / 8, PI / 4, 3 * PI / 8)
+
+
+def _transferability_figure(name: str, sigma: float, title: str):
+    """Figure-only Monte Carlo (the figure's setting, L = 2 reduced to its Theorem 3.4 end state):
+    points with 95% CI bars at d = 40 / 100 / 500 (quick / standard / full), theory curve (13) and the
+    exact finite-size curve. These points illustrate the figure; the verdict rests on the tests above.
+    A FigureSweep (not judged) built per profile, so that the title and the finite-size curve name its d."""
+    def run(claim, ctx) -> Evidence:
+        d, trials = pick(ctx.profile, FIG_D), pick(ctx.profile, _FIG_TRIALS)
+        points = [{"gamma": g, "theta": th, "sigma": sigma, "n": round(g * d), "d": d}
+                  for g in _FIG_GAMMAS if abs(round(g * d) - d) > 1 and round(g * d) > 4 for th in _FIG_THETAS]
+        # gamma = 1 itself is kept (the curves are NaN there, which breaks the line at the divergence)
+        fine = [i / 200 for i in range(20, 401) if abs(i / 200 - 1) > 0.05 or i == 200]
+        spec = Figure(x="gamma", xlabel=r"$\gamma = n/d$", ylabel=r"transferability $\mathcal{T}$", group=("theta",),
+                      title=f"{title} (Monte Carlo at d={d}, {trials} draws)", curve=_T_stated,
+                      curve_label="eq. (13)", fine=fine,
+                      extra_curves=((f"exact finite size, d={d}",
+                                     lambda q: T.transferability_finite_value(q["gamma"] * d, d, q["theta"],
+                                                                              q["sigma"])),))
+        return FigureSweep(points=points, sampler=_T_sampler, figure=spec, trials=trials, chunk=TRANSFER_CHUNK,
+                           name=name).run(claim, ctx)
+    return Custom(run, why_no_points="a figure of the paper at its own settings")
+
+
+_eq13_domain = Domain(
+    (GAMMA, THETA, SIGMA),
+    (Constraint(lambda p: p["gamma"] != 1, "eq. (13) is undefined at gamma = 1 (the scratch risk (10) diverges)"),))
+
+EQ13 = Claim(
+    id="tahir2024.eq13",
+    kind=Kind.ASYMPTOTIC,
+    source=src("§3.3, eq. (13) (from (10) and (12)); Figures 1(c) and 6(c)"),
+    statement=(r"\mathcal T_{lt}=\begin{cases}\frac{(1-\gamma)^2+\gamma\sigma^2}{1-\gamma}-\sin^2\theta&\gamma<1\\"
+               r"\frac{\sigma^2}{\gamma-1}-\sin^2\theta&\gamma>1\end{cases}"),
+    assumptions=LINEAR_TRANSFER_ASYM,
+    domain=_eq13_domain,
+    stated=T.transferability_stated(),
+    derived=T.transferability_finite(),
+    notes=("Asymptotic statement, judged without comparing one finite size with the limit: per trial we compute "
+           "R_sc - R_lt on the SAME target data (scratch = X^+ y, transfer = min-norm last layer on Phi = "
+           "(X beta_s) v^T, through the exact rank-one pseudo-inverse, which tests/test_transfer_forms.py checks "
+           "against the SVD pseudo-inverse), test the mean against the exact finite-size form "
+           "E R_sc(n,d) - E R_lt(n) (scratch part from derivations.wishart, (12) for the transfer part) at several "
+           "d with n = gamma d, and show with sympy that this form tends to (13). Figures 1(c) (sigma = 0.2) and "
+           "6(c) (sigma = 0) are reproduced as figure-only Monte Carlo at d = 40 / 100 / 500 by profile (the paper: "
+           "d = 500, 20 draws); they are illustrations and do not enter the verdict. Points on the grid avoid "
+           "|T| ~ 0 only because a 2% tolerance around 0 would need ~10^5 trials."),
+    check=AllOf([
+        Asymptotic(points=_EQ13_POINTS, sizes=_EQ13_SIZES, finite_params=_eq13_finite_params, stated=_T_stated,
+                   sampler=_T_sampler, finite=_T_finite, limit_checks=_eq13_limit_checks, chunk=TRANSFER_CHUNK,
+                   trials=_eq13_trials),
+        _transferability_figure("fig1c", 0.2, "Fig. 1(c): linear transferability, sigma = 0.2"),
+        _transferability_figure("fig6c", 0.0, "Fig. 6(c): linear transferability, sigma = 0"),
+    ]),
+)
+
+
+# ============================================================================ eq. (13): phase boundaries
+
+def _roots_in_branch(p):
+    """sigma > 0: if sigma <= 1 - cos theta, gamma_+- are real and lie in [0, 1) (zeros of T on the branch
+    gamma < 1, by the two Identities); if 1 - cos < sigma < 1 + cos they are complex; if sigma >= 1 + cos
+    they are real but <= 0, so T has no zero on (0, 1)."""
+    th, sg = p["theta"], p["sigma"]
+    with T.precision_for(th, sg):
+        gp = T.gamma_pm_mp(th, sg)
+        cs, _ = T.trig_mp(th)
+        one_minus_c = 2 * mpmath.sin(T.theta_mp(th) / 2) ** 2
+        if sg <= one_minus_c:
+            return gp is not None and 0 <= gp[0] <= gp[1] < 1
+        if sg < 1 + cs:
+            return gp is None
+        return gp is not None and gp[1] <= 0
+
+
+
+# Deliberately inside the stated domain sigma >= 0: at sigma = 0, gamma_+ = 1 is not a zero of T on the
+# branch gamma < 1 (T -> -sin^2 theta), so the branch check is searched over sigma in (0, 2].
+_ROOTS_SEARCH = Domain((THETA, Param("sigma", 0, 2, lower_open=True)))
+
+EQ13_ROOTS = Claim(
+    id="tahir2024.eq13.roots",
+    kind=Kind.SYMBOLIC,
+    source=src("§3.3, text after eq. (13)"),
+    statement=(r"\mathcal T_{lt}(\gamma_\pm)=0\ (\gamma<1),\quad \gamma_\pm=\tfrac12\Big[(1+\cos^2\theta-\sigma^2)\pm"
+               r"\sqrt{(1+\cos^2\theta-\sigma^2)^2-4\cos^2\theta}\Big]"),
+    assumptions=LINEAR_TRANSFER_ASYM + " Overparameterized branch gamma < 1.",
+    domain=Domain((THETA, SIGMA)),
+    stated=T.gamma_pm_stated(),
+    derived=sp.Eq(sp.expand(T.transferability_numerator()), 0),
+    notes=("For gamma < 1, (1 - gamma) T = gamma^2 - (1 + cos^2 theta - sigma^2) gamma + cos^2 theta, whose roots "
+           "are gamma_+-. Their discriminant is ((1-cos)^2 - sigma^2)((1+cos)^2 - sigma^2): for sigma <= 1 - cos theta "
+           "(the origin of arccos(1 - sigma) in eq13.angle) they are real and lie in [0, 1) for sigma > 0 (product "
+           "cos^2 theta, and the quadratic is sigma^2 > 0 at gamma = 1); for 1 - cos < sigma < 1 + cos they are "
+           "complex; for sigma >= 1 + cos they are real but <= 0, so not zeros of T on (0, 1). "
+           "At sigma = 0, gamma_+ = 1 is not a zero of T (T -> -sin^2 theta as gamma -> 1-): the branch check is "
+           "therefore run for sigma > 0."),
+    check=AllOf([
+        Identity("(1-gamma) T at gamma_+ vanishes (expanded)",
+                 lambda: T.transferability_numerator_at(T.gamma_pm_stated()[0]),
+                 0, {T.theta: (0, HALF_PI), W.sigma: (0, 2)}),
+        Identity("(1-gamma) T at gamma_- vanishes (expanded)",
+                 lambda: T.transferability_numerator_at(T.gamma_pm_stated()[1]),
+                 0, {T.theta: (0, HALF_PI), W.sigma: (0, 2)}),
+        Identity("discriminant = ((1-cos)^2 - sigma^2)((1+cos)^2 - sigma^2): real roots iff "
+                 "sigma <= 1 - cos theta (i.e. theta >= arccos(1 - sigma)) or sigma >= 1 + cos theta",
+                 T.gamma_pm_discriminant, T.gamma_pm_discriminant_factored, {T.theta: (0, HALF_PI), W.sigma: (0, 2)},
+                 refutes=False),
+        PropertySearch("sigma > 0: gamma_+- in [0, 1) iff sigma <= 1 - cos theta; complex, or real and <= 0, otherwise",
+                       strategy=_ROOTS_SEARCH.strategy, holds=_roots_in_branch, refutes=False),
+    ]),
+)
+
+
+def _under_holds(p):
+    """gamma > 1: (T < 0) == (gamma - 1 > sigma^2/sin^2 theta); at sin theta = 0 the right side is read
+    as +inf for sigma > 0 and, for sigma = 0 (0/0), as the cross-multiplied sigma^2 < (gamma-1) sin^2 = 0."""
+    g, th, sg = p["gamma"], p["theta"], p["sigma"]
+    with T.precision_for(g - 1, th, sg):
+        neg = T.transferability_theta_mp(g, th, sg) < 0
+        _, sn = T.trig_mp(th)
+        cond = (mpmath.mpf(sg) ** 2 < (mpmath.mpf(g) - 1) * sn ** 2) if sn == 0 else \
+            (mpmath.mpf(g) - 1 > mpmath.mpf(sg) ** 2 / sn ** 2)
+        return bool(neg) == bool(cond)
+
+
+
+_UNDER_DOMAIN = Domain((Param("gamma", 1, INF, lower_open=True, doc="gamma = n/d > 1 (underparameterized)"),
+                        THETA, SIGMA))
+
+EQ13_UNDER = Claim(
+    id="tahir2024.eq13.under",
+    kind=Kind.BOUND,
+    source=src("§3.3, text after eq. (13)"),
+    statement=r"\gamma>1:\quad \mathcal T_{lt}<0\iff \gamma-1>\frac{\sigma^2}{\sin^2\theta}",
+    assumptions=LINEAR_TRANSFER_ASYM + " Underparameterized branch gamma > 1.",
+    domain=_UNDER_DOMAIN,
+    stated=sp.StrictGreaterThan(T.gamma - 1, W.sigma ** 2 / sp.sin(T.theta) ** 2),
+    derived=sp.StrictLessThan(W.sigma ** 2, (T.gamma - 1) * sp.sin(T.theta) ** 2),
+    notes=("Read as an equivalence ('there is negative transfer for all gamma - 1 > sigma^2/sin^2 theta', and the "
+           "boundary is the zero of (13)). At theta = 0 the threshold sigma^2/sin^2 theta is +inf for sigma > 0 "
+           "(never negative: T = sigma^2/(gamma-1) > 0) and 0/0 for sigma = 0, read as the cross-multiplied "
+           "sigma^2 < (gamma-1) sin^2 theta (T = 0, not negative). Searched with hypothesis over gamma in (1, 1e4], "
+           "theta in [0, pi/2] (endpoints exact), sigma in [0, 100], at 50 digits."),
+    check=PropertySearch("T < 0 iff gamma - 1 > sigma^2/sin^2 theta (gamma > 1)", holds=_under_holds,
+                         bounds={"gamma": (1, 1e4), "sigma": (0, 100)}),
+)
+
+
+def _sigma_lt_1_holds(p):
+    with T.precision_for(p["gamma"], 1 - p["gamma"], p["theta"], p["sigma"]):
+        return not (T.transferability_theta_mp(p["gamma"], p["theta"], p["sigma"]) < 0) or p["sigma"] < 1
+
+
+
+_SIGMA_DOMAIN = Domain((GAMMA_LT_1, THETA, SIGMA))
+
+
+def _sigma_search():
+    """The stated domain (sigma searched in [0, 100]), and deliberately also the boundary sigma = 1 of the
+    implication, which a float search would hardly ever hit exactly."""
+    return _SIGMA_DOMAIN.strategy(fixed={"sigma": 1.0}) | _SIGMA_DOMAIN.strategy(bounds={"sigma": (0, 100)})
+
+
+EQ13_SIGMA = Claim(
+    id="tahir2024.eq13.sigma_lt_1",
+    kind=Kind.BOUND,
+    source=src("§3.3, text after eq. (13)"),
+    statement=r"\gamma<1:\quad \mathcal T_{lt}<0\ \Rightarrow\ \sigma<1",
+    assumptions=LINEAR_TRANSFER_ASYM + " Overparameterized branch gamma < 1.",
+    domain=_SIGMA_DOMAIN,
+    stated=sp.Implies(sp.StrictLessThan(T.transferability_stated().args[0][0], 0), W.sigma < 1),
+    derived=sp.Implies(sp.StrictLessThan(T.transferability_numerator(), 0), W.sigma < 1),
+    notes=("'In the overparameterized regime (gamma < 1), negative transfer only occurs when sigma < 1.' Derived: "
+           "for sigma >= 1, (1-gamma) T >= (1-gamma)^2 + gamma - (1-gamma) = gamma^2 > 0. Searched over "
+           "gamma in (0, 1), theta in [0, pi/2], sigma in [0, 100] at 50 digits."),
+    check=PropertySearch("gamma < 1 and T < 0 imply sigma < 1", strategy=_sigma_search, holds=_sigma_lt_1_holds),
+)
+
+
+def _angle_holds(p, theta_closed_at_half_pi: bool):
+    g, th, sg = p["gamma"], p["theta"], p["sigma"]
+    with T.precision_for(g, 1 - g, th, sg):
+        neg = T.transferability_theta_mp(g, th, sg) < 0
+        t = T.theta_mp(th)
+        in_theta = mpmath.acos(1 - mpmath.mpf(sg)) < t and (t <= mpmath.pi / 2 if theta_closed_at_half_pi
+                                                             else t < mpmath.pi / 2)
+        gp = T.gamma_pm_mp(th, sg)
+        in_gamma = gp is not None and gp[0] < g < gp[1]
+        return bool(neg) == bool(in_theta and in_gamma)
+
+
+
+def _angle_show(p):
+    with T.precision_for(p["gamma"], 1 - p["gamma"], p["theta"], p["sigma"]):
+        gp = T.gamma_pm_mp(p["theta"], p["sigma"])
+        out = {"T": float(T.transferability_theta_mp(p["gamma"], p["theta"], p["sigma"])),
+               "arccos(1-sigma)": float(mpmath.acos(1 - mpmath.mpf(p["sigma"])))}
+    if gp is not None:
+        out.update({"gamma_-": float(gp[0]), "gamma_+": float(gp[1])})
+    return out
+
+
+
+EQ13_ANGLE = Claim(
+    id="tahir2024.eq13.angle",
+    kind=Kind.BOUND,
+    source=src("§3.3, text after eq. (13)"),
+    statement=(r"\sigma<1,\ \gamma<1:\quad \mathcal T_{lt}<0\iff \theta\in(\arccos(1-\sigma),\pi/2)\ \text{and}\ "
+               r"\gamma\in(\gamma_-,\gamma_+)"),
+    assumptions=LINEAR_TRANSFER_ASYM + " sigma < 1 (SNR > 1), gamma < 1.",
+    domain=Domain((GAMMA_LT_1, THETA, Param("sigma", 0, 1, upper_open=True,
+                                              doc="label-noise standard deviation, sigma < 1 (SNR > 1)"))),
+    stated=sp.And(T.theta > sp.acos(1 - W.sigma), T.theta < sp.pi / 2, T.gamma > T.gamma_pm_stated()[1],
+                  T.gamma < T.gamma_pm_stated()[0]),
+    corrected=(r"\sigma<1,\ \gamma<1:\ \mathcal T_{lt}<0\iff\theta\in(\arccos(1-\sigma),\pi/2]\ \text{and}\ "
+               r"\gamma\in(\gamma_-,\gamma_+);\ \text{at }\theta=\pi/2:\ \gamma_-=0,\ \gamma_+=1-\sigma^2"),
+    notes=("Read as an equivalence ('negative transfer occurs when ... and ...', the description of the red "
+           "region of Fig. 1(b)). The domain theta in [0, pi/2] of Assumption 3.2 is searched closed, endpoints "
+           "exact. The stated theta-interval is open at pi/2, but at theta = pi/2 (gamma_- = 0, gamma_+ = 1 - "
+           "sigma^2) T = gamma (gamma - 1 + sigma^2)/(1 - gamma) < 0 for every gamma in (0, 1 - sigma^2): negative "
+           "transfer does occur there, so the 'iff' fails on the endpoint theta = pi/2 only. The corrected "
+           "half-open interval (arccos(1-sigma), pi/2] is checked by a second search (our form, refutes=False). "
+           "At theta = arccos(1-sigma) gamma_- = gamma_+ and the gamma-interval is empty, consistently."),
+    check=AllOf([
+        PropertySearch("T < 0 iff theta in (arccos(1-sigma), pi/2) and gamma in (gamma_-, gamma_+), as stated",
+                       holds=lambda p: _angle_holds(p, False), show=_angle_show),
+        PropertySearch("corrected: theta in (arccos(1-sigma), pi/2] (closed at pi/2)",
+                       holds=lambda p: _angle_holds(p, True), show=_angle_show, refutes=False),
+    ]),
+)
+
+
+def _noiseless_holds(p, closed: bool):
+    g, th = p["gamma"], p["theta"]
+    with T.precision_for(g, 1 - g, th):
+        neg = T.transferability_theta_mp(g, th, 0.0) < 0
+        cs, _ = T.trig_mp(th)
+        in_theta = th > 0 and (th <= HALF_PI if closed else th < HALF_PI)
+        return bool(neg) == bool(in_theta and cs ** 2 < g < 1)
+
+
+
+def _noiseless_limit_checks(claim, ctx) -> Evidence:
+    gp, gm = T.gamma_pm_stated()
+    lp = sp.simplify(sp.limit(gp, W.sigma, 0))
+    lm = sp.simplify(sp.limit(gm, W.sigma, 0))
+    # sqrt((1+c^2)^2 - 4c^2) = |1 - c^2| = sin^2 theta on [0, pi/2]
+    lp2 = sp.simplify(lp.subs(sp.sqrt((sp.cos(T.theta) ** 2 - 1) ** 2), sp.sin(T.theta) ** 2))
+    lm2 = sp.simplify(lm.subs(sp.sqrt((sp.cos(T.theta) ** 2 - 1) ** 2), sp.sin(T.theta) ** 2))
+    ok_p = sp.simplify(lp2 - 1) == 0 or all(abs(complex(sp.N(lp.subs(T.theta, v))) - 1) < 1e-12
+                                            for v in (0.1, 0.7, 1.3))
+    ok_m = sp.simplify(lm2 - sp.cos(T.theta) ** 2) == 0 or all(
+        abs(complex(sp.N(lm.subs(T.theta, v))) - math.cos(v) ** 2) < 1e-12 for v in (0.1, 0.7, 1.3))
+    return Evidence(checks=[Check("sigma -> 0: gamma_+ -> 1 and gamma_- -> cos^2 theta (sympy limit)",
+                                  bool(ok_p and ok_m), f"limits: gamma_+ -> {sp.sstr(lp)}, gamma_- -> {sp.sstr(lm)}",
+                                  refutes=False)])
+
+
+
+EQ13_NOISELESS = Claim(
+    id="tahir2024.eq13.noiseless",
+    kind=Kind.BOUND,
+    source=src("§3.3, text after eq. (13); Appendix E, Fig. 6"),
+    statement=r"\sigma\to0,\ \gamma<1:\quad \mathcal T_{lt}<0\iff\theta\in(0,\pi/2),\ \cos^2\theta<\gamma<1",
+    assumptions=LINEAR_TRANSFER_ASYM + " Noiseless labels sigma = 0, gamma < 1.",
+    domain=Domain((GAMMA_LT_1, THETA)),
+    stated=sp.And(T.theta > 0, T.theta < sp.pi / 2, T.gamma > sp.cos(T.theta) ** 2, T.gamma < 1),
+    corrected=r"\sigma=0,\ \gamma<1:\ \mathcal T_{lt}<0\iff\theta\in(0,\pi/2],\ \cos^2\theta<\gamma<1",
+    notes=("Read at sigma = 0 (T is continuous in sigma, and (10) holds at sigma = 0), as an equivalence on the "
+           "overparameterized branch (Fig. 6 caption: for gamma > 1 transfer is always negative, T = -sin^2 theta, "
+           "for theta > 0). At theta = pi/2, T = -gamma < 0 for every gamma in (0, 1), while the stated open "
+           "interval (0, pi/2) excludes theta = pi/2; the condition cos^2 theta < gamma < 1 alone is right on the "
+           "whole closed domain. The corrected form (0, pi/2] is checked by a second search (refutes=False)."),
+    check=AllOf([
+        Custom(_noiseless_limit_checks),
+        PropertySearch("sigma = 0: T < 0 iff theta in (0, pi/2) and cos^2 theta < gamma < 1, as stated",
+                       holds=lambda p: _noiseless_holds(p, False)),
+        PropertySearch("corrected: theta in (0, pi/2]", holds=lambda p: _noiseless_holds(p, True), refutes=False),
+    ]),
+)
+
+
+def _anomalous_fig1(claim, ctx, points) -> Evidence:
+    """At the setting of Fig. 1 (sigma = 0.2, the only point of the domain): sympy's solution set of T > 0 at
+    theta = pi/2 against our derived window."""
+    ev = Evidence()
+    for p in points:
+        sig = sp.nsimplify(p["sigma"])
+        got = T.positive_set_at_orthogonal(sig)
+        want = T.positive_window_at_orthogonal_derived(sig)
+        orth = T.transferability_at_orthogonal()
+        left = sp.limit(orth["gamma<1"].subs(W.sigma, sig), T.gamma, 1, "-")
+        right = sp.limit(orth["gamma>1"].subs(W.sigma, sig), T.gamma, 1, "+")
+        neg = sp.Union(sp.Interval.open(0, 1 - sig ** 2), sp.Interval.open(1 + sig ** 2, sp.oo))
+        ev.checks += [
+            Check(f"sigma = {p['sigma']:g}, theta = pi/2: positive transfer on a non-empty gamma-window around "
+                  "gamma = 1, separating the negative regions", got != sp.EmptySet and left == sp.oo and right == sp.oo,
+                  f"sympy: T > 0 exactly for gamma in {got}; T < 0 on {neg}; T -> {left} as gamma -> 1-, "
+                  f"{right} as gamma -> 1+"),
+            Check("derived window (max(0,1-sigma^2), 1) U (1, 1+sigma^2) = sympy's solution set", got == want,
+                  f"derived {want}", refutes=False)]
+        ev.details[f"window at sigma={p['sigma']:g}"] = str(got)
+    return ev
+
+
+EQ13_ANOMALOUS = Claim(
+    id="tahir2024.eq13.anomalous",
+    kind=Kind.SYMBOLIC,
+    source=src("§3.3, last paragraph (about Fig. 1, sigma = 0.2)"),
+    statement=(r"\text{Fig. 1 }(\sigma=0.2):\ \text{the two regions of negative transfer are separated by positive "
+               r"transfer that persists even when }\theta=\pi/2"),
+    assumptions=LINEAR_TRANSFER_ASYM + " The setting of Fig. 1: sigma = 0.2.",
+    domain=Domain((Param("sigma", 0.2, 0.2, doc="the label noise of Fig. 1"),)),
+    stated=sp.Gt(T.transferability_stated().subs(T.theta, sp.pi / 2), 0),
+    derived=T.positive_window_at_orthogonal_derived(0.2),
+    notes=("At theta = pi/2 (derived): T = gamma (gamma - 1 + sigma^2)/(1 - gamma) for gamma < 1 and "
+           "(1 + sigma^2 - gamma)/(gamma - 1) for gamma > 1, so T > 0 exactly on (max(0, 1 - sigma^2), 1) U "
+           "(1, 1 + sigma^2) and T -> +inf on both sides of gamma = 1 (the double-descent divergence of the scratch "
+           "risk). At sigma = 0.2: (0.96, 1) U (1, 1.04), a thin strip between the negative regions (0, 0.96) and "
+           "(1.04, inf). The sentence holds in its stated setting; its reading over every sigma >= 0 is the claim "
+           "eq13.anomalous.all_sigma."),
+    check=Custom(_anomalous_fig1, points=[{"sigma": 0.2}]),
+)
+
+
+def _anomalous_all_holds(p):
+    """Positive transfer adjacent to gamma = 1 on both sides at theta = pi/2 (exact one-sided sympy limits)."""
+    s_ = sp.nsimplify(p["sigma"], rational=True)
+    orth = T.transferability_at_orthogonal()
+    left = sp.limit(orth["gamma<1"].subs(W.sigma, s_), T.gamma, 1, "-")
+    right = sp.limit(orth["gamma>1"].subs(W.sigma, s_), T.gamma, 1, "+")
+    return bool(left > 0) and bool(right > 0)
+
+
+
+EQ13_ANOMALOUS_ALL = Claim(
+    id="tahir2024.eq13.anomalous.all_sigma",
+    kind=Kind.BOUND,
+    source=src("§3.3, last paragraph, read over the whole domain of Assumption 3.1"),
+    statement=(r"\forall\sigma\ge0:\ \exists\ \text{positive transfer at }\theta=\pi/2\text{ separating the negative "
+               r"regions (around }\gamma=1)"),
+    assumptions=LINEAR_TRANSFER_ASYM + " Every sigma >= 0 (Assumption 3.1 allows noiseless labels).",
+    domain=Domain((SIGMA,)),
+    stated=sp.Gt(T.transferability_stated().subs(T.theta, sp.pi / 2), 0),
+    derived=T.positive_window_at_orthogonal_derived(),
+    corrected=(r"\theta=\pi/2:\ \mathcal T_{lt}>0\iff\gamma\in(\max(0,1-\sigma^2),1)\cup(1,1+\sigma^2);\ "
+               r"\text{non-empty iff }\sigma>0\ (\text{at }\sigma=0,\ \mathcal T_{lt}<0\ \forall\gamma\ne1)"),
+    notes=("The paper states the effect for Fig. 1 (sigma = 0.2) and explains it by the divergence of the scratch "
+           "risk at gamma = 1, which exists only for sigma > 0; it does not state it for sigma = 0, and its Fig. 6 "
+           "(sigma = 0) shows no such strip. This claim tests the sentence over every sigma >= 0 that "
+           "Assumption 3.1 allows, as our standards require: hypothesis searches sigma in [0, 100] for a sigma at "
+           "which T(gamma -> 1 -+, pi/2, sigma) is not +inf on both sides (sympy one-sided limits at the rational "
+           "value of the float). Expected finding: the window (max(0,1-sigma^2),1) U (1,1+sigma^2) has width "
+           "~ 2 sigma^2 and is empty at sigma = 0, where T = -gamma (gamma < 1) and T = -1 (gamma > 1). For sigma >= 1 "
+           "there is a single negative region (gamma > 1 + sigma^2), positive transfer everywhere for gamma < 1."),
+    check=PropertySearch("positive transfer on both sides of gamma = 1 at theta = pi/2, for every sigma >= 0",
+                         holds=_anomalous_all_holds, bounds={"sigma": (0, 100)}, examples=per_profile(60, 200, 500)),
+)
+
+
+CLAIMS = [EQ13, EQ13_ROOTS, EQ13_UNDER, EQ13_SIGMA, EQ13_ANGLE, EQ13_NOISELESS, EQ13_ANOMALOUS, EQ13_ANOMALOUS_ALL]
