@@ -90,6 +90,81 @@ def finetune_risk_limit_derived() -> sp.Expr:
     return R_sc + (1 - gamma) * (s ** (2 * L - 2) - 2 * sp.cos(theta) * s ** (L - 1))
 
 
+@lru_cache(maxsize=None)
+def finetune_transfer_stated() -> sp.Expr:
+    """Eq. (17), as stated: T_ft = (gamma - 1)(1 - 2 cos theta) for gamma <= 1 (0 for gamma > 1)."""
+    return (gamma - 1) * (1 - 2 * sp.cos(theta))
+
+
+@lru_cache(maxsize=None)
+def finetune_transfer_limit_derived() -> sp.Expr:
+    """Our limit of T_ft = E R_sc - E R_ft for gamma < 1 (from :func:`finetune_risk_limit_derived`):
+    (1 - gamma) k (2 cos theta - k), k = s^{L-1}; eq. (17) is the case k = 1 (sigma = 0)."""
+    return (1 - gamma) * s ** (L - 1) * (2 * sp.cos(theta) - s ** (L - 1))
+
+
+def _scratch_limit(g, sig):
+    """E R_sc of eq. (10) (derivations.wishart.scratch_risk_stated), as a float."""
+    from .wishart import scratch_risk_stated_value
+
+    return scratch_risk_stated_value(g, sig)
+
+
+_RISK_STATED = sp.lambdify((R_sc, gamma, theta), finetune_risk_stated(), modules="math")
+_TRANSFER_STATED = sp.lambdify((gamma, theta), finetune_transfer_stated(), modules="math")
+
+
+def finetune_risk_stated_value(gamma_: float, sigma_: float, theta_: float) -> float:
+    """Eq. (16) as a float: E R_sc + (1 - gamma)(1 - 2 cos theta) for gamma <= 1, E R_sc for gamma > 1.
+
+    >>> round(finetune_risk_stated_value(0.5, 0.0, 0.0), 12)
+    0.0
+    """
+    rsc = _scratch_limit(gamma_, sigma_)
+    return _RISK_STATED(rsc, gamma_, theta_) if gamma_ <= 1 else rsc
+
+
+def finetune_transfer_stated_value(gamma_: float, theta_: float) -> float:
+    """Eq. (17) as a float: (gamma - 1)(1 - 2 cos theta) for gamma <= 1, 0 for gamma > 1."""
+    return _TRANSFER_STATED(gamma_, theta_) if gamma_ <= 1 else 0.0
+
+
+def finetune_limit_k_mp(gamma_, sigma_, L_: int, dps: int = 30) -> mp.mpf:
+    """k = s^{L-1}, s the positive root of :func:`finetune_scale_limit_polynomial` (gamma < 1):
+    s^{2L} - (1 - gamma) s^{2L-2} = gamma (1 - gamma + sigma^2)/(1 - gamma)."""
+    with mp.workdps(dps):
+        g, s2 = mp.mpf(gamma_), mp.mpf(sigma_) ** 2
+        return finetune_scale_mp(g * (1 - g + s2) / (1 - g), 1 - g, int(L_), dps) ** (int(L_) - 1)
+
+
+_RISK_DERIVED = sp.lambdify((R_sc, gamma, theta, s, L), finetune_risk_limit_derived(), modules="mpmath")
+_TRANSFER_DERIVED = sp.lambdify((gamma, theta, s, L), finetune_transfer_limit_derived(), modules="mpmath")
+
+
+def finetune_risk_derived_value(gamma_: float, sigma_: float, theta_: float, L_: int) -> float:
+    """Our n, d -> inf fine-tuning risk (:func:`finetune_risk_limit_derived`); sigma^2/(gamma - 1) for
+    gamma > 1 (unique least-squares minimum).
+
+    >>> round(finetune_risk_derived_value(0.5, 0.0, 0.0, 2), 12)   # sigma = 0: k = 1, eq. (16)
+    0.0
+    """
+    if gamma_ > 1:
+        return _scratch_limit(gamma_, sigma_)
+    k = finetune_limit_k_mp(gamma_, sigma_, L_)
+    with mp.workdps(30):
+        return float(_RISK_DERIVED(_scratch_limit(gamma_, sigma_), gamma_, theta_, k ** (mp.mpf(1) / (int(L_) - 1)), int(L_)))
+
+
+def finetune_transfer_derived_value(gamma_: float, sigma_: float, theta_: float, L_: int) -> float:
+    """Our n, d -> inf transferability (1 - gamma) k (2 cos theta - k) (:func:`finetune_transfer_limit_derived`);
+    0 for gamma > 1."""
+    if gamma_ > 1:
+        return 0.0
+    k = finetune_limit_k_mp(gamma_, sigma_, L_)
+    with mp.workdps(30):
+        return float(_TRANSFER_DERIVED(gamma_, theta_, k ** (mp.mpf(1) / (int(L_) - 1)), int(L_)))
+
+
 def finetune_scale(b2, c2, L_: int, iters: int = 200) -> torch.Tensor:
     """The positive root s of (*) for b^2 = ``b2`` and c^2 = ``c2`` (tensors, batched), depth ``L_``.
 

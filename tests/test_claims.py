@@ -53,3 +53,23 @@ def test_claim_evidence_is_complete(claim_id, quick_run):
         has_cx = any(c["passed"] is False and c["refutes"] for c in ev["checks"])
         has_rej = any(t["status"] == "rejected" and t["target"] == "stated" for t in ev["tests"])
         assert has_cx or has_rej, "a refutation must show its counterexample or rejected test"
+
+
+@pytest.mark.parametrize("claim_id", IDS)
+def test_no_test_that_cannot_fail(claim_id, quick_run):
+    """No Monte Carlo test has zero spread with an estimate equal to its prediction to the last bit
+    (the prediction computed from the same quantity): such a test is set aside by the judge, and a
+    claim should not contain it at all."""
+    r = {r.claim.id: r for r in quick_run.claims}[claim_id].to_json()
+    bad = [t["label"] for t in r["evidence"]["tests"] if t["status"] == "degenerate"]
+    assert not bad, f"tests equivalent by construction: {bad[:5]}"
+
+
+@pytest.mark.parametrize("claim_id", IDS)
+def test_corrected_forms_have_their_own_verdict(claim_id, quick_run):
+    r = {r.claim.id: r for r in quick_run.claims}[claim_id].to_json()
+    if r["corrected"]:
+        assert r["corrected_verdict"] in ("confirmed", "refuted", "inconclusive"), r["corrected_verdict"]
+        assert r["corrected_reason"]
+    if r["verdict"] == "confirmed" and r["evidence"]["tests"]:
+        assert r["rules_out"], "a Monte Carlo confirmation must say what it rules out"

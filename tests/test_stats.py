@@ -82,3 +82,24 @@ def test_finalize_applies_holm_across_evidences():
     assert a.p_adjusted == pytest.approx(0.06) and a.status == "equivalent"
     assert b.p_adjusted == pytest.approx(0.06)
     assert math.isfinite(a.p_adjusted)
+
+
+def test_degenerate_tests_are_set_aside_and_corrected_forms_judged():
+    """A zero-spread test equal to its prediction is no evidence; a corrected form gets its own verdict."""
+    import numpy as np
+
+    from verify.claim import Verdict
+    from verify.evidence import Check, Evidence, decide, decide_corrected, finalize
+    from verify.judge import Tol, stat_test
+
+    zero = stat_test("zero", {}, 0.0, np.zeros(100), Tol(), "stated", 1)
+    real = stat_test("real", {}, 1.0, np.random.default_rng(0).normal(1.0, 0.01, 1000), Tol(), "derived", 2)
+    ev = Evidence(tests=[zero, real])
+    finalize([ev], 0.05)
+    assert zero.status == "degenerate" and real.status == "equivalent"
+    assert real.detectable > 0 and real.detectable < 0.01
+    v, why = decide(Evidence(tests=[zero]))
+    assert v == Verdict.INCONCLUSIVE and "by construction" in why
+    assert decide_corrected(ev)[0] == Verdict.CONFIRMED
+    assert decide_corrected(Evidence(checks=[Check("own", False, "x", refutes=False)]))[0] == Verdict.REFUTED
+    assert decide_corrected(Evidence())[0] == Verdict.INCONCLUSIVE

@@ -17,7 +17,7 @@ import torch
 
 from .claim import Claim, DomainError, Verdict
 from .context import PROFILES, Context
-from .evidence import Check, Evidence, decide, finalize
+from .evidence import Check, Evidence, decide, decide_corrected, finalize, rules_out
 from .registry import select
 
 ALPHA = 0.05  # family-wise error rate of a run (Holm over every Monte Carlo test)
@@ -30,6 +30,8 @@ class ClaimResult:
     verdict: Verdict = Verdict.INCONCLUSIVE
     reason: str = ""
     seconds: float = 0.0
+    corrected_verdict: Verdict | None = None  # our corrected form's own verdict (None: no corrected form)
+    corrected_reason: str = ""
 
     def to_json(self) -> dict:
         c = self.claim
@@ -43,9 +45,15 @@ class ClaimResult:
             "stated": _latex(c.stated),
             "derived": _latex(c.derived),
             "corrected": c.corrected,
+            "corrected_verdict": None if self.corrected_verdict is None else self.corrected_verdict.value,
+            "corrected_reason": self.corrected_reason,
             "notes": c.notes,
+            "tags": list(c.tags),
+            "extension": c.extension,
+            "root_cause": c.root_cause,
             "verdict": self.verdict.value,
             "reason": self.reason,
+            "rules_out": rules_out(self.evidence),
             "seconds": round(self.seconds, 3),
             "evidence": self.evidence.to_json(),
         }
@@ -128,6 +136,8 @@ def run(patterns=None, profile: str = "standard", seed: int = 0, device: str = "
     finalize([r.evidence for r in results], alpha)
     for r in results:
         r.verdict, r.reason = decide(r.evidence)
+        if r.claim.corrected:
+            r.corrected_verdict, r.corrected_reason = decide_corrected(r.evidence)
     meta = {"profile": profile, "seed": seed, "device": str(ctx.device), "dtype": str(ctx.dtype),
             "alpha_familywise": alpha, "multiple_testing": "Holm over all Monte Carlo tests of the run",
             "patterns": list(patterns or []), "at": at, "started": datetime.now(timezone.utc).isoformat(),

@@ -215,8 +215,14 @@ class Claim:
     check:       a judge strategy from :mod:`verify.judge` (has ``run(claim, ctx)``).
     stated:      the stated closed form (sympy), if there is one.
     derived:     our own derived form (sympy), if we have one.
-    corrected:   the corrected form (LaTeX) when our derivation finds one.
+    corrected:   the corrected form (LaTeX) when our derivation finds one; it is a claim of ours and
+                 gets its own verdict from the checks of our derivation (target 'derived',
+                 ``refutes=False``), printed as a candidate unless confirmed.
     notes:       how the source was read, ambiguities, garbling.
+    tags:        ``"extension"`` marks a claim that deliberately reads a statement beyond its
+                 context: its refutation is reported as "does not extend", never as an erratum.
+    root_cause:  claims refuted for one reason share this text and are reported as one erratum
+                 with its consequences (e.g. a wrong end state and the risks that follow from it).
     """
 
     id: str
@@ -231,6 +237,7 @@ class Claim:
     corrected: str | None = None
     notes: str = ""
     tags: tuple[str, ...] = field(default_factory=tuple)
+    root_cause: str | None = None
 
     def __post_init__(self) -> None:
         paper = self.id.split(".", 1)[0]
@@ -240,3 +247,8 @@ class Claim:
     @property
     def paper(self) -> str:
         return self.source.paper
+
+    @property
+    def extension(self) -> bool:
+        """True for a deliberate reading beyond the source's context (its failure is no erratum)."""
+        return "extension" in self.tags

@@ -45,6 +45,19 @@ class StatTest:
     #: "two": the claim is E = predicted; "upper": the claim is E <= predicted (a bound,
     #: e.g. a failure probability); then only the upper end of the CI must be within tol.
     sided: str = "two"
+    #: the smallest deviation |E - predicted| this test detects with 80 % power at the strictest
+    #: Holm level of the run (alpha / number of tests): what a confirmation can rule out
+    detectable: float = math.nan
+    #: values of nearby alternative forms at this point (name -> value), when the check declares them;
+    #: after the run, ``excluded`` says which of them the 95 % CI rules out here
+    alternatives: dict = field(default_factory=dict)
+    excluded: dict = field(default_factory=dict)
+
+    @property
+    def degenerate(self) -> bool:
+        """Zero spread over the trials and an estimate equal to the prediction to the last bit: the
+        prediction was computed from the same quantity, so the test cannot fail (never evidence)."""
+        return self.extra.get("std") == 0.0 and self.estimate == self.predicted
 
     @property
     def equivalent(self) -> bool:
@@ -114,10 +127,29 @@ def _jsonable(x: Any) -> Any:
 
 
 def finalize(evidences: list[Evidence], alpha: float) -> None:
-    """Holm-adjust every p-value of the run and set each test's status in place."""
-    tests = [t for ev in evidences for t in ev.tests]
+    """Holm-adjust every p-value of the run and set each test's status in place.
+
+    A test that is equivalent by construction (:attr:`StatTest.degenerate`) is set aside with the
+    status 'degenerate': it enters neither Holm's family nor the verdict.  Every other test gets
+    its detectable deviation (80 % power at the strictest Holm level) and, where the check
+    declared nearby alternative forms, which of them its 95 % CI excludes.
+    """
+    from scipy.stats import norm
+
+    tests = []
+    for ev in evidences:
+        for t in ev.tests:
+            if t.degenerate:
+                t.status, t.p_adjusted = "degenerate", 1.0
+            else:
+                tests.append(t)
     adj = holm([t.pvalue for t in tests]) if tests else []
+    m = max(len(tests), 1)
     for t, pa in zip(tests, adj):
+        z = norm.isf(alpha / m / (1 if t.sided == "upper" or t.extra.get("one_sided") else 2))
+        t.detectable = float((z + norm.isf(0.2)) * t.stderr)
+        lo, hi = t.ci
+        t.excluded = {k: bool(v < lo or v > hi) for k, v in t.alternatives.items() if v is not None and math.isfinite(v)}
         t.p_adjusted = pa
         if pa < alpha:
             t.status = "rejected"
@@ -139,6 +171,9 @@ def decide(ev: Evidence) -> tuple[Verdict, str]:
     inconclusive  otherwise (too few trials, an undecidable check, or our own
                   derivation disagreeing with the simulation).
     """
+    degenerate = [t for t in ev.tests if t.status == "degenerate"]
+    if degenerate:
+        ev = Evidence(tests=[t for t in ev.tests if t.status != "degenerate"], checks=ev.checks)
     failed = [c for c in ev.checks if c.passed is False and c.refutes]
     if failed:
         return Verdict.REFUTED, f"{failed[0].name}: {failed[0].detail}"
@@ -155,7 +190,8 @@ def decide(ev: Evidence) -> tuple[Verdict, str]:
     undecided_checks = [c for c in ev.checks if c.passed is None]
     undecided = [t for t in ev.tests if t.status != "equivalent"]
     if not ev.checks and not ev.tests:
-        return Verdict.INCONCLUSIVE, "no evidence was produced"
+        return Verdict.INCONCLUSIVE, ("no evidence: every Monte Carlo test was equivalent by construction"
+                                      if degenerate else "no evidence was produced")
     if undecided_checks or undecided:
         need = [t.trials_needed for t in undecided if t.trials_needed]
         msg = f"{len(undecided)} of {len(ev.tests)} tests not decided" if undecided else undecided_checks[0].detail
@@ -169,3 +205,54 @@ def decide(ev: Evidence) -> tuple[Verdict, str]:
 
 def _count(k: int, noun: str) -> str:
     return f"{k} {noun}" + ("" if k == 1 else "s")
+
+
+def decide_corrected(ev: Evidence) -> tuple[Verdict, str]:
+    """The verdict on a corrected form of ours, from the evidence that tests our derivation:
+    Monte Carlo tests with target 'derived' and the checks that cannot refute the source
+    (``refutes=False``).  A corrected form is a claim of ours; without such evidence it stays a
+    candidate (inconclusive), never an established result.
+    """
+    own_tests = [t for t in ev.tests if t.target != "stated" and t.status != "degenerate"]
+    own_checks = [c for c in ev.checks if not c.refutes]
+    if not own_tests and not [c for c in own_checks if c.passed is not None]:
+        return Verdict.INCONCLUSIVE, "no check of the corrected form itself: a candidate"
+    failed = [c for c in own_checks if c.passed is False]
+    rejected = [t for t in own_tests if t.status == "rejected"]
+    if failed or rejected:
+        what = (f"{failed[0].name}: {failed[0].detail}" if failed else
+                f"{rejected[0].label}: {rejected[0].estimate:.5g} vs {rejected[0].predicted:.5g}, "
+                f"Holm p={rejected[0].p_adjusted:.2g}")
+        return Verdict.REFUTED, f"{len(failed) + len(rejected)} check(s) of the corrected form fail (first: {what})"
+    undecided = [t for t in own_tests if t.status != "equivalent"] + [c for c in own_checks if c.passed is None]
+    if undecided:
+        return Verdict.INCONCLUSIVE, f"{len(undecided)} of {len(own_tests) + len(own_checks)} checks of the corrected form undecided"
+    return Verdict.CONFIRMED, (_count(len(own_checks), "check") + " passed, " if own_checks else "") + \
+        _count(len(own_tests), "Monte Carlo test") + " of the corrected form within tolerance"
+
+
+def rules_out(ev: Evidence) -> str:
+    """What the Monte Carlo evidence of a claim excludes, in one sentence (for the report)."""
+    tests = [t for t in ev.tests if t.target == "stated" and t.status not in ("degenerate", "pending")]
+    if not tests:
+        return ""
+    eq = [t for t in tests if t.status == "equivalent"]
+    parts = []
+    if eq:
+        half = max(max(abs(t.ci[1] - t.predicted), abs(t.predicted - t.ci[0])) if t.sided == "two"
+                   else t.ci[1] - t.predicted for t in eq)
+        rel = max((max(abs(t.ci[1] - t.predicted), abs(t.predicted - t.ci[0])) / abs(t.predicted))
+                  for t in eq if t.predicted != 0) if any(t.predicted != 0 for t in eq) else None
+        parts.append(f"at each of its {len(eq)} confirming points the 95 % CI excludes a true value farther than "
+                     f"{half:.3g} from the stated one" + (f" ({100 * rel:.2g} % relative, at most)" if rel else ""))
+    det = [t.detectable for t in tests if math.isfinite(t.detectable)]
+    if det:
+        parts.append(f"a deviation of {min(det):.3g} to {max(det):.3g} (by point) would have been detected "
+                     "with 80 % power at the run's strictest Holm level")
+    names = sorted({k for t in tests for k in t.excluded})
+    for k in names:
+        hit = sum(1 for t in tests if t.excluded.get(k))
+        seen = sum(1 for t in tests if k in t.excluded)
+        parts.append(f"alternative '{k}' excluded at {hit} of {seen} points" if hit else
+                     f"alternative '{k}' NOT excluded at any of {seen} points (the grid cannot tell it apart)")
+    return "; ".join(parts)

@@ -171,6 +171,7 @@ def stat_test(label, params, predicted, samples, tol: Tol, target, seed, extra=N
     if margin:
         from scipy import stats as sps
 
+        extra = dict(extra or {}, one_sided=True)
         p = float(sps.t.sf((est.mean - predicted - tol.of(predicted)) / se, est.n - 1))
     else:
         p = two_sided_p(est.mean, se, predicted, df=est.n - 1)
@@ -213,13 +214,30 @@ class Expectation:
     #: as ``sampler(point, trials, gen, ctx, inst)``, ``predicted(point, inst)`` and
     #: ``variance(point, inst)``, all on the same instance.
     instance: Callable[[Point, torch.Generator, Context], Any] | None = None
+    #: nearby alternative forms, name -> f(point[, inst]): the report says at which points the
+    #: evidence excludes each (e.g. the stated form without its finite-n term)
+    alternatives: Mapping[str, Callable[..., float]] | None = None
 
     takes_points = True  # the profile's grid, or the user's --at points
 
     def run(self, claim, ctx: Context) -> Evidence:
-        return point_tests(self, claim, ctx, lambda lab, p, x, seed, *inst: stat_test(
-            lab, p, self.predicted(p, *inst), x, self.tol, self.target, seed,
-            variance=None if self.variance is None else self.variance(p, *inst)), self.vector)
+        def test_of(lab, p, x, seed, *inst):
+            t = stat_test(lab, p, self.predicted(p, *inst), x, self.tol, self.target, seed,
+                          variance=None if self.variance is None else self.variance(p, *inst))
+            t.alternatives = alternative_values(self.alternatives, p, *inst)
+            return t
+        return point_tests(self, claim, ctx, test_of, self.vector)
+
+
+def alternative_values(alternatives, p: Point, *inst) -> dict:
+    """Values of a check's declared alternative forms at one point (None where undefined)."""
+    out = {}
+    for name, f in (alternatives or {}).items():
+        try:
+            out[name] = float(f(p, *inst))
+        except (ZeroDivisionError, ValueError, OverflowError, DomainError):
+            out[name] = None
+    return out
 
 
 def point_tests(strategy, claim, ctx: Context, test_of, vector: str | None = None) -> Evidence:
@@ -349,6 +367,8 @@ class Asymptotic:
     #: our own derived limit, tested from the same extrapolation (target 'derived'), when the
     #: claim comes with a corrected form and no exact finite-size form
     derived_limit: Callable[[Point], float] | None = None
+    #: nearby alternative limits, name -> f(point), reported as excluded or not (see Expectation)
+    alternatives: Mapping[str, Callable[[Point], float]] | None = None
 
     takes_points = True  # the profile's grid, or the user's --at points
 
@@ -413,12 +433,13 @@ class Asymptotic:
                 out["derived"] = float(self.derived_limit(p))
                 targets.append(("derived", out["derived"]))
             for target, value in targets:
+                alts = alternative_values(self.alternatives, p) if target == "stated" else {}
                 ev.tests.append(StatTest(
                     label=lab + (" (derived)" if target == "derived" else ""), params=dict(p), predicted=value,
                     estimate=ex.intercept, stderr=ex.stderr, trials=sum(r["trials"] for r in rows),
                     tol=self.tol.of(value), pvalue=two_sided_p(ex.intercept, ex.stderr, value), target=target,
                     ci=(ex.intercept - q * ex.stderr, ex.intercept + q * ex.stderr),
-                    extra={"sizes": sizes, "gof_p": ex.gof_p, "coeffs": ex.coeffs}))
+                    extra={"sizes": sizes, "gof_p": ex.gof_p, "coeffs": ex.coeffs}, alternatives=alts))
         return out
 
 

@@ -1,7 +1,7 @@
 """Standalone LaTeX report (amsmath, amssymb, graphicx, hyperref only: texlive-latex-base)."""
 from __future__ import annotations
 
-from .tables import ORDER, fmt, point_rows, summary_rows
+from .tables import ORDER, corrected_heading, errata_groups, extensions_refuted, fmt, point_rows, summary_rows
 
 MAX_ROWS = 30
 _ESC = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
@@ -55,17 +55,30 @@ def render_latex(doc: dict, figs: dict[str, list[str]]) -> str:
     for r in summary_rows(doc):
         L.append(f"\\texttt{{{esc(r['id'])}}} & {esc(r['kind'])} & \\textbf{{{r['verdict']}}} & {esc(r['where'])}\\\\")
     L += [r"\end{tabular}}", r"\section*{Errata}"]
-    refuted = [c for c in doc["claims"] if c["verdict"] == "refuted"]
-    if not refuted:
-        L.append("No claim was refuted in this run.")
-    for c in refuted:
-        L += [f"\\subsection*{{\\texttt{{{esc(c['id'])}}}: {esc(c['source']['where'])}}}",
-              "Stated (" + esc(c["source"]["file"]) + "):", display(c["statement"]), esc(c["reason"]) + "."]
-        for ch in c["evidence"].get("checks", []):
-            if ch["passed"] is False and ch["refutes"]:
-                L.append("Counterexample (" + esc(ch["name"]) + "): " + esc(ch["detail"]) + ".")
-        if c.get("corrected"):
-            L += ["Corrected form (our derivation):", display(c["corrected"])]
+    groups = errata_groups(doc)
+    if not groups:
+        L.append("No claim was refuted as its source states it in this run.")
+    for cause, members in groups:
+        if cause:
+            L += [f"\\subsection*{{Erratum: {esc(cause)}}}",
+                  esc("One root cause; its consequences: " + ", ".join(c["id"] for c in members) + ".")]
+        for c in members:
+            L += [f"\\{'subsubsection' if cause else 'subsection'}*{{\\texttt{{{esc(c['id'])}}}: "
+                  f"{esc(c['source']['where'])}}}",
+                  "Stated (" + esc(c["source"]["file"]) + "):", display(c["statement"]), esc(c["reason"]) + "."]
+            for ch in c["evidence"].get("checks", []):
+                if ch["passed"] is False and ch["refutes"]:
+                    L.append("Counterexample (" + esc(ch["name"]) + "): " + esc(ch["detail"]) + ".")
+            if c.get("corrected"):
+                L += [esc(corrected_heading(c)) + ":", display(c["corrected"])]
+    ext = extensions_refuted(doc)
+    if ext:
+        L += [r"\section*{Readings beyond the source that do not hold}",
+              esc("These claims read a statement beyond its context in the source; their failure is not an "
+                  "erratum of the source.")]
+        for c in ext:
+            L += [f"\\subsection*{{\\texttt{{{esc(c['id'])}}}: does not extend}}", display(c["statement"]),
+                  esc(c["reason"]) + "."]
     L.append(r"\section*{Claims}")
     for c in sorted(doc["claims"], key=lambda c: (ORDER.index(c["verdict"]), c["id"])):
         L += _claim(c, figs.get(c["id"], []))
@@ -80,11 +93,15 @@ def _claim(c: dict, figs: list[str]) -> list[str]:
     if c.get("derived"):
         L += ["Derived (sympy):", display(c["derived"])]
     if c.get("corrected"):
-        L += ["Corrected:", display(c["corrected"])]
+        L += [esc(corrected_heading(c)) + ":", display(c["corrected"])]
+    if c.get("extension"):
+        L += [esc("Extension: read beyond the source's context; a refutation is not an erratum."), ""]
     L += ["\\textit{Assumptions:} " + esc(c["assumptions"]), "", "\\textit{Domain:} " + esc(c["domain"]), ""]
     if c.get("notes"):
         L += ["\\textit{Notes:} " + esc(c["notes"]), ""]
     L += [f"\\textit{{Verdict:}} \\textbf{{{c['verdict']}}} --- " + esc(c["reason"]), ""]
+    if c.get("rules_out"):
+        L += ["\\textit{What the evidence rules out:} " + esc(c["rules_out"]) + ".", ""]
     ev = c["evidence"]
     if ev.get("checks"):
         L.append(r"{\footnotesize\begin{tabular}{p{4.5cm}p{1.5cm}p{9cm}}check & result & detail\\\hline")

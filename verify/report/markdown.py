@@ -1,7 +1,7 @@
 """Markdown report that renders on a code forge: tables, $...$ formulas and PNG figures."""
 from __future__ import annotations
 
-from .tables import ORDER, fmt, point_rows, summary_rows
+from .tables import ORDER, corrected_heading, errata_groups, extensions_refuted, fmt, point_rows, summary_rows
 
 MAX_ROWS = 40
 
@@ -25,18 +25,30 @@ def render_markdown(doc: dict, figs: dict[str, list[str]]) -> str:
     L += ["## Summary", "", "| claim | kind | verdict | source | reason |", "|---|---|---|---|---|"]
     for r in summary_rows(doc):
         L.append(f"| `{r['id']}` | {r['kind']} | **{r['verdict']}** | {r['where']} | {r['reason']} |".replace("\n", " "))
-    refuted = [c for c in doc["claims"] if c["verdict"] == "refuted"]
+    groups = errata_groups(doc)
     L += ["", "## Errata", ""]
-    if not refuted:
-        L.append("No claim was refuted in this run.")
-    for c in refuted:
-        L += [f"### `{c['id']}` — {c['source']['where']}", "",
-              f"*Stated* ({c['source']['file']}):", "", _math(c["statement"]), ""]
-        L += _refutation_evidence(c)
-        if c.get("corrected"):
-            L += ["*Corrected form (our derivation):*", "", _math(c["corrected"]), ""]
-        else:
-            L += ["*Corrected form:* none derived.", ""]
+    if not groups:
+        L.append("No claim was refuted as its source states it in this run.")
+    for cause, members in groups:
+        if cause:
+            L += [f"### Erratum: {cause}", "",
+                  "One root cause; its consequences: " + ", ".join(f"`{c['id']}`" for c in members) + ".", ""]
+        for c in members:
+            L += [f"{'####' if cause else '###'} `{c['id']}` — {c['source']['where']}", "",
+                  f"*Stated* ({c['source']['file']}):", "", _math(c["statement"]), ""]
+            L += _refutation_evidence(c)
+            if c.get("corrected"):
+                L += [f"*{corrected_heading(c)}*", "", _math(c["corrected"]), ""]
+            else:
+                L += ["*Corrected form:* none derived.", ""]
+    ext = extensions_refuted(doc)
+    if ext:
+        L += ["## Readings beyond the source that do not hold", "",
+              "These claims deliberately read a statement beyond the context the source gives it; their "
+              "failure says the statement does not extend, and is not an erratum of the source.", ""]
+        for c in ext:
+            L += [f"### `{c['id']}` — does not extend ({c['source']['where']})", "", _math(c["statement"]), ""]
+            L += _refutation_evidence(c)
     L += ["", "## Claims", ""]
     for c in sorted(doc["claims"], key=lambda c: (ORDER.index(c["verdict"]), c["id"])):
         L += _claim_section(c, figs.get(c["id"], []))
@@ -69,11 +81,16 @@ def _claim_section(c: dict, figs: list[str]) -> list[str]:
     if c.get("derived"):
         L += ["*Derived (sympy):*", "", _math(c["derived"]), ""]
     if c.get("corrected"):
-        L += ["*Corrected:*", "", _math(c["corrected"]), ""]
+        L += [f"*{corrected_heading(c)}*", "", _math(c["corrected"]), ""]
     L += [f"*Assumptions:* {c['assumptions']}", "", f"*Domain:* {c['domain']}", ""]
+    if c.get("extension"):
+        L += ["*Extension:* this claim reads the statement beyond the source's context; a refutation is "
+              "not an erratum of the source.", ""]
     if c.get("notes"):
         L += [f"*Notes:* {c['notes']}", ""]
     L += [f"*Verdict:* **{c['verdict']}** — {c['reason']} ({c['seconds']} s)", ""]
+    if c.get("rules_out"):
+        L += [f"*What the evidence rules out:* {c['rules_out']}.", ""]
     ev = c["evidence"]
     if ev.get("checks"):
         L += ["| check | result | detail |", "|---|---|---|"]

@@ -32,3 +32,30 @@ def point_rows(ev: dict) -> list[list[str]]:
                      f"[{fmt(t['ci'][0])}, {fmt(t['ci'][1])}]", fmt(t["tol"]), str(t["trials"]),
                      fmt(t["p_adjusted"]), t["status"]])
     return rows
+
+
+def errata_groups(doc: dict) -> list[tuple[str | None, list[dict]]]:
+    """Refuted claims that are errata of their source (extensions excluded), grouped by root cause:
+    claims refuted for one reason form one erratum, listed with its consequences."""
+    groups: dict = {}
+    for c in sorted(doc["claims"], key=lambda c: c["id"]):
+        if c["verdict"] != "refuted" or c.get("extension"):
+            continue
+        key = c.get("root_cause") or ("", c["id"])
+        groups.setdefault(key, []).append(c)
+    return [(k if isinstance(k, str) else None, v) for k, v in groups.items()]
+
+
+def extensions_refuted(doc: dict) -> list[dict]:
+    """Refuted claims that read a statement beyond its context: "does not extend", not errata."""
+    return [c for c in doc["claims"] if c["verdict"] == "refuted" and c.get("extension")]
+
+
+def corrected_heading(c: dict) -> str:
+    """How a corrected form is introduced: with its own verdict, as a candidate unless confirmed."""
+    v, why = c.get("corrected_verdict"), c.get("corrected_reason", "")
+    if v == "confirmed":
+        return f"Corrected form (ours), confirmed: {why}"
+    if v == "refuted":
+        return f"Candidate corrected form (ours), rejected by our own checks: {why}"
+    return f"Candidate corrected form (ours), not confirmed ({v or 'no verdict'}: {why})"
