@@ -68,8 +68,8 @@ def krr_alpha_derived_sympy(n_: int = 2):
     grad = sp.Matrix([sp.diff(obj, ai) for ai in a])
     ours = (K + n_ * sigma * sp.eye(n_)).LUsolve(y)
     slides = (K + sigma * sp.eye(n_)).LUsolve(y)
-    g1 = sp.simplify(grad.subs(dict(zip(a, ours))))
-    g2 = sp.simplify(grad.subs(dict(zip(a, slides))))
+    g1 = grad.subs(dict(zip(a, ours))).applyfunc(sp.cancel)
+    g2 = grad.subs(dict(zip(a, slides))).applyfunc(sp.cancel)
     return g1, g2
 
 
@@ -129,9 +129,10 @@ def krr_risk_mp(K, y, s, normalization: str = "mean"):
     return v / K.rows if normalization == "mean" else v
 
 
-def krr_risk_eig_mp(K, y, s, normalization: str = "mean"):
-    """The proof's last equality: (1/n) ||(I - Sigma (Sigma + sigma I)^{-1}) U^T y*||^2."""
-    E, U = mpmath.eighe(K)
+def krr_risk_eig_mp(K, y, s, normalization: str = "mean", eig=None):
+    """The proof's last equality: (1/n) ||(I - Sigma (Sigma + sigma I)^{-1}) U^T y*||^2 (``eig`` = (E, U) of K when
+    known; otherwise computed with mpmath.eigsy)."""
+    E, U = eig if eig is not None else mpmath.eigsy(K)
     z = U.T * y
     v = mpmath.fsum((s / (s + E[i])) ** 2 * z[i] ** 2 for i in range(K.rows))
     return v / K.rows if normalization == "mean" else v

@@ -1,0 +1,2 @@
+"""004_04c86723a9734555.txt: slides (EECE695D) presenting "Linearization Explains Fine-Tuning in Large
+Language Models" (NeurIPS 2025)."""

@@ -1,0 +1,112 @@
+"""Paper-level pieces of 004_04c86723a9734555.txt shared by every linearization2025 claim module: the source
+helper, the assumption texts, the random PSD matrices of the property searches, and the slides' readings."""
+from __future__ import annotations
+
+import math
+
+import mpmath
+import numpy as np
+
+from verify.kit import Param, Source
+
+PAPER = "linearization2025"
+INF = math.inf
+DPS = 50  # digits of every matrix property search
+
+
+def src(where: str) -> Source:
+    """``Source('linearization2025', where)``: where = slide title / theorem, as the slides name it."""
+    return Source(PAPER, where)
+
+
+# ------------------------------------------------------------------ assumptions (in words)
+SQUARED = ("squared loss R~(theta) = sum_i (f_theta(x_i) - y_i)^2 = ||f_theta(x*) - y*||^2 (Problem Formulation; "
+           "a sum over the n samples)")
+SPLIT = ("split update: theta~_t = theta_{t-1} - eta grad R~(theta_{t-1})^T, then theta_t = theta~_t - lambda eta "
+         "(theta~_t - theta_0) (Problem Formulation); gradient-flow limit eta -> 0 (Lemma 3)")
+SELECTIVE = ("selective regularization: the regularization step is applied only where grad R~(theta)(theta - theta_0) "
+             ">= 0, i.e. lambda_t in {0, lambda} (Theorem 1 / Lemma 3 proof)")
+LIP_BALL = ("f_theta(x*) is Lip(f)-Lipschitz and grad f_theta(x*) is Lip(grad f)-Lipschitz in theta on an l2-ball of "
+            "radius tau (or r) around theta_0")
+KRR = ("linearized model fbar_theta(x) = f_theta0(x) + <grad f_theta0(x), theta - theta0>; K = K(x*, x*) the empirical "
+       "NTK Gram matrix at theta0 (PSD), sigma > 0, y* the targets")
+
+MODELS = ("models simulated: linear f = theta^T x (Lip(f) = ||X||_op exact, Lip(grad f) = 0), data-free quadratic "
+          "f_i = b_i^T theta + theta^T A_i theta/2 (rigorous constants), two-layer tanh MLP a^T tanh(Wx)/sqrt(m) and "
+          "two-layer ReLU net, from a random 'pretrained' theta0 with targets y* = f_theta0(x*) + residual * z")
+
+# ------------------------------------------------------------------ parameters of the matrix searches
+N = Param("n", 1, 6, integer=True, doc="number of fine-tuning samples (size of K)")
+SIGMA = Param("sigma", 0, INF, lower_open=True, doc="ridge parameter sigma > 0")
+LOGK = Param("log10_kappa", 0, 12, doc="log10 of the condition number of K's nonzero spectrum")
+SCALE = Param("log10_scale", -4, 4, doc="log10 of lambda_max(K)")
+SEED = Param("seed", 0, 10**6, integer=True, doc="seed of the random eigenvectors and y*")
+
+
+def _rng(seed: int, tag: str):
+    return np.random.default_rng([int(seed), sum(map(ord, tag))])
+
+
+def orthogonal_mp(n: int, seed: int, tag: str):
+    """A random n x n orthogonal matrix, orthogonal to DPS digits (mpmath QR of a Gaussian draw)."""
+    with mpmath.workdps(DPS):
+        A = mpmath.matrix(_rng(seed, tag).standard_normal((n, n)).tolist())
+        Q, _ = mpmath.qr(A)
+        return Q
+
+
+def spectrum(n: int, rank: int, log10_kappa: float, log10_scale: float):
+    """The nonzero eigenvalues 10^log10_scale * 10^(-log10_kappa * i/(rank - 1)), i < rank, then n - rank zeros."""
+    top = mpmath.mpf(10) ** mpmath.mpf(log10_scale)
+    d = [top * mpmath.mpf(10) ** (-mpmath.mpf(log10_kappa) * (mpmath.mpf(i) / (rank - 1) if rank > 1 else 0))
+         for i in range(rank)]
+    return d + [mpmath.mpf(0)] * (n - rank)
+
+
+def psd(n: int, rank: int, log10_kappa: float, log10_scale: float, seed: int, tag: str = "K"):
+    """(K, eigenvalues ascending): an n x n PSD mpmath matrix U diag(d) U^T with U orthogonal to DPS digits and d
+    from :func:`spectrum` (geometric from 10^log10_scale down over log10_kappa decades; exactly rank-deficient
+    when rank < n), so K's eigenvalues are known to DPS digits without an eigensolver."""
+    with mpmath.workdps(DPS):
+        U = orthogonal_mp(n, seed, tag)
+        d = spectrum(n, rank, log10_kappa, log10_scale)
+        K = U * mpmath.diag(d) * U.T
+        K = (K + K.T) / 2
+        return K, sorted(d)
+
+
+def points(domain, bounds=None):
+    """A hypothesis strategy of points over ``domain`` that shrinks towards each interval's lower end (integers
+    towards their minimum, so a counterexample is shown at the smallest failing size).  Unlike
+    Domain.strategy it does not put the endpoints first; hypothesis still tries boundary values."""
+    from hypothesis import strategies as st
+
+    bounds = dict(bounds or {})
+    fields = {}
+    for p in domain.params:
+        lo, hi = bounds.get(p.name, (p.lower, p.upper))
+        lo, hi = max(lo, p.lower), min(hi, p.upper)
+        if p.integer:
+            fields[p.name] = st.integers(int(lo) + (1 if p.lower_open and lo == p.lower else 0), int(hi))
+        else:
+            fields[p.name] = st.floats(lo, hi, exclude_min=p.lower_open and lo == p.lower,
+                                       exclude_max=p.upper_open and hi == p.upper, allow_nan=False)
+    pts = st.fixed_dictionaries(fields)
+    if domain.constraints:
+        pts = pts.filter(lambda q: all(c.test(q) for c in domain.constraints))
+    return pts
+
+
+def eigvals_sym(A):
+    """Eigenvalues (ascending) of a symmetric mpmath matrix: numpy first; mpmath's eigsy only when asked."""
+    return sorted(mpmath.eigsy((A + A.T) / 2)[0])
+
+
+def vector(n: int, seed: int, tag: str = "y"):
+    return mpmath.matrix([mpmath.mpf(float(v)) for v in _rng(seed, tag).standard_normal(n)])
+
+
+def as_list(A):
+    """A matrix as nested floats (for a counterexample's display)."""
+    return [[float(A[i, j]) for j in range(A.cols)] for i in range(A.rows)] if A.cols > 1 else \
+        [float(A[i]) for i in range(A.rows)]
