@@ -1,0 +1,94 @@
+"""derivations/hermite.py: exact (sympy) <-> mpmath quadrature <-> torch Monte Carlo."""
+from __future__ import annotations
+
+import math
+
+import mpmath
+import pytest
+import sympy as sp
+import torch
+from hypothesis import given, settings, strategies as st
+
+from derivations import hermite as H
+
+SLOW = settings(max_examples=10, deadline=None)
+
+
+def _mpf(e):
+    return mpmath.mpf(str(sp.N(e, 50)))
+
+
+def _gauss_moments(poly):
+    """E[p(g)] for a polynomial p by E[g^n] = (n-1)!! (n even), 0 (n odd)."""
+    p = sp.Poly(sp.expand(poly), H.x)
+    return sum(c * (sp.factorial2(n - 1) if n % 2 == 0 else 0) for (n,), c in p.terms())
+
+
+def test_orthonormal():
+    for i in range(7):
+        for j in range(7):
+            assert sp.simplify(_gauss_moments(H.he(i) * H.he(j)) - (1 if i == j else 0)) == 0
+    # and one by sympy's integral
+    w = sp.exp(-H.x ** 2 / 2) / sp.sqrt(2 * sp.pi)
+    assert sp.simplify(sp.integrate(sp.expand(H.he(3) ** 2) * w, (H.x, -sp.oo, sp.oo)) - 1) == 0
+
+
+@pytest.mark.parametrize("name", H.EXACT)
+def test_closed_form_matches_integral(name):
+    for k in range(8):
+        assert sp.simplify(H.coefficient(name, k) - H.coefficient_closed_form_value(name, k)) == 0
+
+
+@pytest.mark.parametrize("name", H.EXACT)
+def test_mp_matches_exact_30_digits(name):
+    c = H.coefficients_mp(name, 8)
+    for k in range(9):
+        assert abs(c[k] - _mpf(H.coefficient(name, k))) < mpmath.mpf(10) ** -30
+
+
+@pytest.mark.parametrize("name", list(H.ACTIVATIONS))
+def test_mp_vector_rule_matches_mpmath_quad(name):
+    c = H.coefficients_mp(name, 4)
+    for k in (0, 3, 4):
+        assert abs(c[k] - H.coefficient_mp(name, k)) < mpmath.mpf(10) ** -28
+
+
+@pytest.mark.parametrize("name", list(H._PAIRS))
+def test_pairs_match_sympy_expression(name):
+    f = sp.lambdify(H.x, H.ACTIVATIONS[name], modules="mpmath")
+    with mpmath.workdps(40):
+        for t in (mpmath.mpf("0.3"), mpmath.mpf("2.7"), mpmath.mpf(9)):
+            a, b = H._PAIRS[name](t)
+            assert abs(a - f(t)) < mpmath.mpf(10) ** -35 and abs(b - f(-t)) < mpmath.mpf(10) ** -35
+
+
+def test_scale_and_polynomial():
+    assert H.coefficient(H.x ** 2, 2) == sp.sqrt(2)
+    c = H.coefficient("relu", 2, scale=3)
+    assert sp.simplify(c - 3 * H.coefficient("relu", 2)) == 0
+    mp3 = H.coefficients_mp("relu", 2, scale=3.0)
+    assert abs(mp3[2] - _mpf(c)) < mpmath.mpf(10) ** -30
+
+
+def test_information_exponent():
+    assert H.information_exponent("relu") == 1
+    assert H.information_exponent("abs") == 2
+    assert H.information_exponent(H.he(4)) == 4
+    assert H.information_exponent("tanh") == 1
+    assert H.information_exponent([1, 0, 0]) is None
+
+
+_RELU = [float(c) for c in H.coefficients_mp("relu", 25)]
+_TANH = [float(c) for c in H.coefficients_mp("tanh", 25)]
+
+
+@SLOW
+@given(st.floats(-0.95, 0.95))
+def test_dual_series_monte_carlo(r):
+    """E[relu(g1) tanh(g2)] at correlation r: the series against torch Monte Carlo (5 SE)."""
+    a, b = _RELU, _TANH
+    g = torch.Generator().manual_seed(int(1e6 * (r + 1)))
+    z1 = torch.randn(200_000, generator=g, dtype=torch.float64)
+    z2 = r * z1 + math.sqrt(1 - r * r) * torch.randn(200_000, generator=g, dtype=torch.float64)
+    v = torch.relu(z1) * torch.tanh(z2)
+    assert abs(v.mean().item() - H.dual_series(a, b, r)) < 5 * v.std().item() / math.sqrt(v.numel()) + 1e-6
