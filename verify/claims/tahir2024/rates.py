@@ -172,9 +172,10 @@ def _eq69_fn():
 # ----------------------------------------------------------------------------- 1/n of linear transfer
 
 N_GRID = {"quick": (20, 40, 80, 160), "standard": (25, 50, 100, 200, 400), "full": (25, 50, 100, 200, 400, 800)}
-N_TRIALS = {"quick": 3000, "standard": 20000, "full": 100000}
-N_POINTS = [{"theta": PI / 4, "sigma": 0.5, "d": 10}, {"theta": PI / 2, "sigma": 0.0, "d": 10},
-            {"theta": 0.0, "sigma": 1.0, "d": 10}]
+N_TRIALS = {"quick": 2000, "standard": 20000, "full": 100000}
+_N_ALL = [{"theta": PI / 4, "sigma": 0.5, "d": 10}, {"theta": PI / 2, "sigma": 0.0, "d": 10},
+          {"theta": 0.0, "sigma": 1.0, "d": 10}]
+N_POINTS = {"quick": _N_ALL[:2], "standard": _N_ALL, "full": _N_ALL}
 
 
 def _one_over_n(claim, ctx, points):

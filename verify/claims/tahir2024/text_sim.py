@@ -183,7 +183,7 @@ RIDGE_COMMUTES = Claim(
 
 MU_GRID = (0.25, 0.5, 0.75)
 MU_SIZES = {"quick": 40, "standard": 100, "full": 100}
-MU_TRIALS = {"quick": 150, "standard": 600, "full": 2000}
+MU_TRIALS = {"quick": 60, "standard": 600, "full": 2000}
 
 
 def _mu_monotone(claim, ctx, points):
