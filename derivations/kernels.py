@@ -63,9 +63,9 @@ OVERLAP_GENERAL = r_i * r_j * OVERLAP_THETA_FORM.subs(theta, sp.acos(u))
 
 
 def arccos_overlap(U: torch.Tensor) -> torch.Tensor:
-    """(153) elementwise on a tensor of cosines (clamped to [-1, 1] against rounding)."""
-    U = U.clamp(-1.0, 1.0)
-    return (torch.sqrt(1 - U * U) + U * (math.pi - torch.arccos(U))) / (2 * math.pi)
+    """(153) elementwise on a tensor of cosines (clamped to [-1, 1] against rounding): the arc-cosine
+    kernel of degree 1, :func:`arccos_kernel_value` (1, U) (the single implementation)."""
+    return arccos_kernel_value(1, U)
 
 
 def gram(A: torch.Tensor, B: torch.Tensor) -> torch.Tensor:
@@ -192,3 +192,114 @@ def gram_mp(rows):
             nj = mpmath.sqrt(sum(W[j, k] ** 2 for k in range(d)))
             G[i, j] = ni * nj * overlap_stated_mp(max(-1, min(1, ui / (ni * nj))))
     return G
+
+
+# ============================================================================= arc-cosine kernels and the NTK
+# (issue 10; one implementation of each infinite-width kernel, used by 000 §6, 001 App. C, 002 §6)
+#
+# Normalization: for unit x, y at angle theta and w ~ N(0, I_d),
+#     k_n(x, y) = E_w[ sigma_n(w.x) sigma_n(w.y) ],  sigma_n(t) = t^n 1{t > 0},
+# i.e. half of Cho & Saul's (2009) k_n = 2 E[...] = (1/pi) J_n(theta).  For general x, y the kernel is
+# |x|^n |y|^n k_n(cos theta).  Degree 1 is 001's overlap (152)-(153) (OVERLAP_STATED / OVERLAP_THETA_FORM);
+# degree 0 gives the NTK of a two-layer ReLU net with fixed second layer (002 §6.1, Du et al. 2019):
+#     H^inf_ij = E_w[x_i.x_j 1{w.x_i >= 0, w.x_j >= 0}] = x_i.x_j k_0(u_ij) = x_i.x_j (pi - arccos u_ij) / (2 pi),
+# u_ij = x_i.x_j / (|x_i||x_j|) (= x_i.x_j on the unit sphere, where 002 writes arccos(x_i.x_j)).
+def arccos_j(n_: int) -> sp.Expr:
+    """Cho & Saul's angular function J_n(theta) = (-1)^n (sin theta)^{2n+1} ((1/sin theta) d/dtheta)^n
+    ((pi - theta)/sin theta), derived with sympy (J_0 = pi - theta, J_1 = sin theta + (pi - theta) cos theta).
+
+    >>> arccos_j(0)
+    pi - theta
+    """
+    g = (sp.pi - theta) / sp.sin(theta)
+    for _ in range(int(n_)):
+        g = sp.diff(g, theta) / sp.sin(theta)
+    return sp.simplify(sp.Integer(-1) ** int(n_) * sp.sin(theta) ** (2 * int(n_) + 1) * g)
+
+
+@lru_cache(maxsize=None)
+def arccos_kernel_theta(n_: int) -> sp.Expr:
+    """k_n at angle theta for unit inputs: J_n(theta) / (2 pi) (= E_w[sigma_n(w.x) sigma_n(w.y)])."""
+    return sp.simplify(arccos_j(n_) / (2 * sp.pi))
+
+
+@lru_cache(maxsize=None)
+def arccos_kernel(n_: int) -> sp.Expr:
+    """k_n as a function of the cosine u in [-1, 1] (theta = arccos u).
+
+    >>> arccos_kernel(0)
+    (pi - acos(u))/(2*pi)
+    """
+    return sp.simplify(arccos_kernel_theta(n_).subs(theta, sp.acos(u)))
+
+
+@lru_cache(maxsize=None)
+def arccos_kernel_derived_theta(n_: int) -> sp.Expr:
+    """k_n(theta) by direct integration (our derivation, as for :func:`overlap_derived_theta`): in the plane of
+    x = e_1 and y = cos(theta) e_1 + sin(theta) e_2, with w = rho (cos phi, sin phi):
+    sigma_n(w.x) sigma_n(w.y) = rho^{2n} cos^n(phi) cos^n(phi - theta) on theta - pi/2 < phi < pi/2, and the
+    radial integral int_0^oo rho^{2n+1} e^{-rho^2/2} drho / (2 pi) = 2^n n! / (2 pi)."""
+    rho, phi = sp.symbols("rho phi", positive=True)
+    radial = sp.integrate(rho ** (2 * n_ + 1) * sp.exp(-rho ** 2 / 2), (rho, 0, sp.oo)) / (2 * sp.pi)
+    integrand = sp.expand_trig(sp.cos(phi) ** n_ * sp.cos(phi - theta) ** n_)
+    angular = sp.integrate(integrand, (phi, theta - sp.pi / 2, sp.pi / 2))
+    return sp.simplify(radial * angular)
+
+
+def arccos_kernel_mp(n_: int):
+    """An mpmath function u -> k_n(u) (lambdified from :func:`arccos_kernel`)."""
+    return sp.lambdify(u, arccos_kernel(n_), modules="mpmath")
+
+
+def arccos_kernel_value(n_: int, U: torch.Tensor) -> torch.Tensor:
+    """k_n(u) elementwise on a tensor of cosines (clamped to [-1, 1]); degrees 0 and 1 written by hand
+    (pinned to :func:`arccos_kernel` by tests/test_hermite.py), other degrees through lambdify."""
+    U = U.clamp(-1.0, 1.0)
+    if n_ == 0:
+        return (math.pi - torch.arccos(U)) / (2 * math.pi)
+    if n_ == 1:
+        return (torch.sqrt(1 - U * U) + U * (math.pi - torch.arccos(U))) / (2 * math.pi)
+    f = sp.lambdify(u, arccos_kernel(n_), modules="numpy")
+    return torch.as_tensor(f(U.cpu().numpy()), dtype=U.dtype, device=U.device)
+
+
+def _cosines(X: torch.Tensor, Y: torch.Tensor):
+    nx, ny = X.norm(dim=-1), Y.norm(dim=-1)
+    G = X @ Y.mT
+    N = nx.unsqueeze(-1) * ny.unsqueeze(-2)
+    return G, N, G / N
+
+
+def arccos_kernel_gram(n_: int, X: torch.Tensor, Y: torch.Tensor | None = None) -> torch.Tensor:
+    """K_ij = E_w[sigma_n(w.x_i) sigma_n(w.y_j)] = |x_i|^n |y_j|^n k_n(u_ij), w ~ N(0, I_d):
+    X (..., n, d), Y (..., m, d) (default X) -> (..., n, m)."""
+    Y = X if Y is None else Y
+    _, N, U = _cosines(X, Y)
+    return N ** n_ * arccos_kernel_value(n_, U)
+
+
+NTK_RELU_STATED = u * (sp.pi - sp.acos(u)) / (2 * sp.pi)
+"""H^inf_ij on the unit sphere as 002 §6.1 states it (and Du et al. 2019, whose H^inf 000 §6 uses through
+[31]), u = x_i.x_j: x_i.x_j (pi - arccos(x_i.x_j)) / (2 pi)."""
+
+
+def ntk_relu_derived() -> sp.Expr:
+    """u k_0(u) from :func:`arccos_kernel`: the expectation definition of H^inf on the sphere."""
+    return sp.simplify(u * arccos_kernel(0))
+
+
+def ntk_relu_gram(X: torch.Tensor, Y: torch.Tensor | None = None) -> torch.Tensor:
+    """Infinite-width NTK Gram matrix of f(x) = (1/sqrt m) sum_r a_r relu(w_r.x), a_r = +-1 fixed,
+    w_r ~ N(0, kappa^2 I) (any kappa: the indicators are scale invariant), gradient taken in W only:
+
+        H^inf_ij = E_{w ~ N(0, I)}[x_i.y_j 1{w.x_i >= 0, w.y_j >= 0}] = x_i.y_j (pi - arccos u_ij) / (2 pi),
+
+    u_ij = x_i.y_j / (|x_i||y_j|).  X (..., n, d), Y (..., m, d) (default X) -> (..., n, m).  This is the
+    definition of 002 §6.1 (H^inf_P, H^inf_Q and, with Y = X_Q, the cross matrix H^inf_PQ) and of Du et al.
+    (2019) used by 000 §6; on unit-norm inputs it equals :data:`NTK_RELU_STATED`.  It is the m -> oo limit of
+    the finite-width Gram H(0)_ij = <df(x_i)/dW, df(y_j)/dW> = (1/m) sum_r x_i.y_j 1{w_r.x_i >= 0} 1{w_r.y_j >= 0}
+    (numerics.two_layer.ntk_gram_mc).
+    """
+    Y = X if Y is None else Y
+    G, _, U = _cosines(X, Y)
+    return G * arccos_kernel_value(0, U)
