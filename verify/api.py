@@ -18,6 +18,7 @@ import torch
 from .claim import Claim, DomainError, Verdict
 from .context import PROFILES, Context
 from .evidence import Check, Evidence, decide, decide_corrected, finalize, rules_out
+from .stats import holm
 from .registry import select
 
 ALPHA = 0.05  # family-wise error rate of a run (Holm over every Monte Carlo test)
@@ -100,6 +101,58 @@ def make_context(profile: str = "standard", seed: int = 0, device: str = "cpu", 
     return Context(profile=PROFILES[profile], seed=int(seed), device=dev, at=at, progress=progress)
 
 
+def replicate_rejections(results: list[ClaimResult], ctx: Context, alpha: float) -> None:
+    """Refute only what replicates.
+
+    Every Monte Carlo rejection of a stated value is re-tested on fresh draws: the claim's check is
+    run again with a seed derived for the replication (``derive_seed(run seed, 'replication')``),
+    at the rejected points when the check takes points (same trials per point), else whole.  The
+    replication p-values are Holm-adjusted among themselves; a rejection stands only if its
+    replication is rejected too, otherwise the test's status becomes 'not replicated' (the claim is
+    then inconclusive) and both results are kept in the evidence (``extra['replication']``).  Real
+    errata reject by many standard errors and lose nothing; a true claim is refuted only if two
+    independent runs both reject it, about alpha^2 of the time.
+    """
+    from dataclasses import replace
+
+    from .context import derive_seed
+    from .judge import takes_points
+
+    pending = []  # (test, replication test or None)
+    for r in results:
+        rejected = [t for t in r.evidence.tests if t.status == "rejected"]  # stated, and our own forms
+        if not rejected:
+            continue
+        pts = None
+        if takes_points(r.claim.check):
+            names = set(r.claim.domain.names)
+            try:
+                pts = [r.claim.domain.validate({k: v for k, v in t.params.items() if k in names}) for t in rejected]
+                pts = [dict(p) for p in {tuple(sorted(p.items())): p for p in pts}.values()]
+            except DomainError:
+                pts = None
+        rctx = replace(ctx, seed=derive_seed(ctx.seed, "replication"), at=pts, progress=False)
+        try:
+            again = {t.label: t for t in r.claim.check.run(r.claim, rctx).tests}
+        except (KeyboardInterrupt, DomainError):
+            raise
+        except Exception:
+            again = {}
+        pending += [(t, again.get(t.label)) for t in rejected]
+    reps = [rep for _, rep in pending if rep is not None]
+    adj = dict(zip(map(id, reps), holm([rep.pvalue for rep in reps]))) if reps else {}
+    for t, rep in pending:
+        if rep is None:
+            t.status = "not replicated"
+            t.extra["replication"] = {"done": False, "why": "the check did not produce this test again"}
+            continue
+        pa = adj[id(rep)]
+        t.extra["replication"] = {"done": True, "estimate": rep.estimate, "ci": list(rep.ci), "trials": rep.trials,
+                                  "seed": rep.seed, "pvalue": rep.pvalue, "p_adjusted": pa, "rejected": pa < alpha}
+        if pa >= alpha:
+            t.status = "not replicated"
+
+
 def run(patterns=None, profile: str = "standard", seed: int = 0, device: str = "cpu", at=None,
         progress: bool = True, alpha: float = ALPHA, on_claim=None) -> RunResult:
     """Run the selected claims and return verdicts with their evidence.
@@ -134,6 +187,7 @@ def run(patterns=None, profile: str = "standard", seed: int = 0, device: str = "
         if on_claim:
             on_claim(results[-1])
     finalize([r.evidence for r in results], alpha)
+    replicate_rejections(results, ctx, alpha)
     for r in results:
         r.verdict, r.reason = decide(r.evidence)
         if r.claim.corrected:

@@ -180,13 +180,22 @@ def decide(ev: Evidence) -> tuple[Verdict, str]:
     rejected = [t for t in ev.tests if t.status == "rejected" and t.target == "stated"]
     if rejected:
         t = rejected[0]
-        return Verdict.REFUTED, (f"{len(rejected)} of {len(ev.tests)} Monte Carlo tests reject the stated value "
-                                 f"(first: {t.label}: {t.estimate:.5g} vs {t.predicted:.5g}, Holm p={t.p_adjusted:.2g})")
+        return Verdict.REFUTED, (f"{len(rejected)} of {len(ev.tests)} Monte Carlo tests reject the stated value, "
+                                 f"each replicated on fresh draws (first: {t.label}: {t.estimate:.5g} vs "
+                                 f"{t.predicted:.5g}, Holm p={t.p_adjusted:.2g})")
     own = [c for c in ev.checks if c.passed is False and not c.refutes]
     own_t = [t for t in ev.tests if t.status == "rejected" and t.target != "stated"]
     if own or own_t:
         what = own[0].name if own else own_t[0].label
         return Verdict.INCONCLUSIVE, f"our derivation or simulation disagrees with itself ({what})"
+    unreplicated = [t for t in ev.tests if t.status == "not replicated" and t.target == "stated"]
+    if unreplicated:
+        t = unreplicated[0]
+        rep = t.extra.get("replication", {})
+        return Verdict.INCONCLUSIVE, (
+            f"{len(unreplicated)} rejection(s) of the stated value did not replicate on fresh draws (first: {t.label}: "
+            f"{t.estimate:.5g} vs {t.predicted:.5g}, Holm p={t.p_adjusted:.2g}"
+            + (f"; replication {rep['estimate']:.5g}, p={rep['p_adjusted']:.2g})" if rep.get("done") else ")"))
     undecided_checks = [c for c in ev.checks if c.passed is None]
     undecided = [t for t in ev.tests if t.status != "equivalent"]
     if not ev.checks and not ev.tests:
