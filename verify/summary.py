@@ -16,5 +16,5 @@ def print_summary(doc: dict) -> None:
         print(f"{r['id']:{w}s}  {_MARK[r['verdict']]:15s} {r['kind']:30s} {reason}")
     counts = doc["meta"].get("counts", {})
     print("-" * (w + 90))
-    print(", ".join(f"{counts.get(k, 0)} {k}" for k in ORDER) + f"  ({doc['meta'].get('seconds', '?')} s, "
+    print(", ".join(f"{counts.get(k, 0)} {k}" for k in ORDER) + f"  ({doc.get('timing', {}).get('seconds', '?')} s, "
           f"profile {doc['meta'].get('profile')}, seed {doc['meta'].get('seed')})")

@@ -38,17 +38,17 @@ def _safe_math(m: str) -> str:
 
 
 def render_latex(doc: dict, figs: dict[str, list[str]]) -> str:
-    meta = doc.get("meta", {})
+    meta, timing = doc.get("meta", {}), doc.get("timing", {})
     counts = meta.get("counts", {})
     L = [r"\documentclass[10pt]{article}",
          r"\usepackage{amsmath,amssymb,graphicx}", r"\usepackage[hidelinks]{hyperref}",
          r"\setlength{\parindent}{0pt}\setlength{\parskip}{4pt}",
          r"\addtolength{\textwidth}{3cm}\addtolength{\oddsidemargin}{-1.5cm}",
-         r"\title{Verification report}", r"\date{" + esc(meta.get("started", "")) + "}", r"\begin{document}",
+         r"\title{Verification report}", r"\date{" + esc(timing.get("started", "")) + "}", r"\begin{document}",
          r"\maketitle",
          esc(f"Profile {meta.get('profile')}, seed {meta.get('seed')}, device {meta.get('device')}, "
              f"{meta.get('n_tests', 0)} Monte Carlo tests, family-wise level {meta.get('alpha_familywise')} "
-             f"({meta.get('multiple_testing', '')}), {meta.get('seconds', '?')} s. ")
+             f"({meta.get('multiple_testing', '')}), {timing.get('seconds', '?')} s. ")
          + esc(", ".join(f"{counts.get(k, 0)} {k}" for k in ORDER)) + ".", "",
          r"\section*{Summary}", r"{\small\begin{tabular}{p{5.2cm}p{2.6cm}p{1.8cm}p{5cm}}",
          r"claim & kind & verdict & source\\\hline"]

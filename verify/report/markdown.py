@@ -11,12 +11,12 @@ def _math(s: str | None) -> str:
 
 
 def render_markdown(doc: dict, figs: dict[str, list[str]]) -> str:
-    meta = doc.get("meta", {})
+    meta, timing = doc.get("meta", {}), doc.get("timing", {})
     L = ["# Verification report", ""]
     L.append(f"Profile **{meta.get('profile')}**, seed **{meta.get('seed')}**, device `{meta.get('device')}`, "
              f"{meta.get('n_tests', 0)} Monte Carlo tests, family-wise level {meta.get('alpha_familywise')} "
-             f"({meta.get('multiple_testing', '')}). Started {meta.get('started', '')}, "
-             f"{meta.get('seconds', '?')} s.")
+             f"({meta.get('multiple_testing', '')}). Started {timing.get('started', '')}, "
+             f"{timing.get('seconds', '?')} s.")
     v = meta.get("versions", {})
     if v:
         L.append("Library versions: " + ", ".join(f"{k} {val}" for k, val in v.items() if k != "platform") + ".")
@@ -51,7 +51,7 @@ def render_markdown(doc: dict, figs: dict[str, list[str]]) -> str:
             L += _refutation_evidence(c)
     L += ["", "## Claims", ""]
     for c in sorted(doc["claims"], key=lambda c: (ORDER.index(c["verdict"]), c["id"])):
-        L += _claim_section(c, figs.get(c["id"], []))
+        L += _claim_section(c, figs.get(c["id"], []), timing)
     return "\n".join(L) + "\n"
 
 
@@ -74,7 +74,7 @@ def _refutation_evidence(c: dict) -> list[str]:
     return out
 
 
-def _claim_section(c: dict, figs: list[str]) -> list[str]:
+def _claim_section(c: dict, figs: list[str], timing: dict) -> list[str]:
     s = c["source"]
     L = [f"### `{c['id']}` — **{c['verdict']}**", "",
          f"{s['file']}, {s['where']} · kind: {c['kind']}", "", "*Stated:*", "", _math(c["statement"]), ""]
@@ -88,7 +88,7 @@ def _claim_section(c: dict, figs: list[str]) -> list[str]:
               "not an erratum of the source.", ""]
     if c.get("notes"):
         L += [f"*Notes:* {c['notes']}", ""]
-    L += [f"*Verdict:* **{c['verdict']}** — {c['reason']} ({c['seconds']} s)", ""]
+    L += [f"*Verdict:* **{c['verdict']}** — {c['reason']} ({timing.get('claims', {}).get(c['id'], '?')} s)", ""]
     if c.get("rules_out"):
         L += [f"*What the evidence rules out:* {c['rules_out']}.", ""]
     ev = c["evidence"]
