@@ -16,8 +16,9 @@ from hypothesis import strategies as st
 
 from derivations import divergences as dv
 from derivations import kernels as kn
-from numerics.relu import (ablated_features, eigenfunction_norm_trials, kernel_operator_trials, overlap_trials,
-                           regression_projection_trials, teacher_network, teacher_values)
+from numerics.relu import (ablated_features, eigenfunction_norm_trials, kernel_operator_trials, mercer_instance,
+                           overlap_trials, projection_instance, regression_projection_trials, target_norm_trials,
+                           teacher_network, teacher_values)
 from numerics.sampling import gaussian_design, unit_vectors
 
 SLOW = settings(max_examples=10, deadline=None)
@@ -239,3 +240,72 @@ def test_mercer_monte_carlo():
         assert _within(eigenfunction_norm_trials(300, 512, W, A[l], g), 1.0)
         pred = float(lam2[l] * (torch.relu(W @ x0) @ A[l]))
         assert _within(kernel_operator_trials(300, 512, W, A[l], x0, g), pred)
+
+
+# ----------------------------------------------------------------------------- forms added for the claim modules
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 2 ** 31), m=st.integers(1, 5), d=st.integers(2, 6))
+def test_gram_mp_matches_torch_gram(seed, m, d):
+    W = 0.5 + torch.rand(m, 1, generator=gen(seed), dtype=torch.float64) * unit_vectors(m, d, gen(seed + 1))
+    with mpmath.workdps(30):
+        G = kn.gram_mp(W)
+        T = kn.gram(W, W)
+        assert max(abs(G[i, j] - float(T[i, j])) for i in range(m) for j in range(m)) < 1e-13
+
+
+@settings(max_examples=50, deadline=None)
+@given(u=st.floats(-1, 1), ri=pos(0.1, 5), rj=pos(0.1, 5))
+def test_overlap_general_is_norms_times_stated(u, ri, rj):
+    assert abs(kn.overlap_general_mp(u, ri, rj) - ri * rj * kn.overlap_stated_mp(u)) < 1e-13 * (1 + ri * rj)
+
+
+@SLOW
+@given(sf=pos(0, 1e3), s=pos(1e-3, 1e3), delta=pos(1e-6, 1.999))
+def test_tent_witness_reaches_delta_below_two(sf, s, delta):
+    """The derived Dudley witness: R and v_g of the sympy forms give a lower bound >= delta for delta < 2."""
+    with mpmath.workdps(60):
+        lb, g_norm, R = dv.tent_witness_mp(sf, s, delta)
+        assert lb >= delta and g_norm > 0 and R > 0
+
+
+@SLOW
+@given(sf=pos(1e-3, 1e3), s=pos(1e-3, 1e3), delta=pos(1e-6, 1e6))
+def test_kl_witnesses_reach_their_delta(sf, s, delta):
+    """KL at the derived witnesses of thm2.2.kl is 2 delta (f != 0: >= 2 delta; f = 0: exactly 2 delta)."""
+    kl = dv.mp(dv.KL_LINEAR, dv.s_f, dv.s_g, dv.cos_theta, dv.sigma)
+    kl_neg = dv.mp(dv.KL_NEG_MULTIPLE, dv.alpha, dv.s_f, dv.sigma)
+    with mpmath.workdps(60):
+        sf, s, delta = mpmath.mpf(sf), mpmath.mpf(s), mpmath.mpf(delta)
+        al = dv.mp(dv.ALPHA_WITNESS, dv.sigma, dv.delta, dv.s_f)(s, delta, sf)
+        assert kl_neg(al, sf, s) >= 2 * delta * (1 - mpmath.mpf(10) ** -50)
+        t = dv.mp(dv.G_NORM_WITNESS, dv.sigma, dv.delta)(s, delta)
+        assert abs(kl(0, t, 1, s) - 2 * delta) < mpmath.mpf(10) ** -50 * delta
+
+
+def test_alpha_above_stated_and_cited_identity():
+    assert sp.simplify(dv.ALPHA_ABOVE_STATED.subs(dv.eta, 0) - dv.ALPHA_STATED) == 0
+    lhs, rhs = dv.mp(dv.CITED_IDENTITY_LHS, dv.x_), dv.mp(dv.CITED_IDENTITY_RHS, dv.z_)
+    assert lhs(0) == 1 == rhs(0) and lhs(3.0) > rhs(-3.0)
+
+
+def test_l1_multiple_form():
+    assert sp.simplify(dv.L1_MULTIPLE - dv.L1_LINEAR.subs(dv.r, sp.Abs(1 - dv.c) * dv.s_f)) == 0
+
+
+@pytest.mark.parametrize("ablated,mu,m", [(False, 0.0, 3), (True, 0.3, 7), (True, 0.0, 10)])
+def test_projection_instance(ablated, mu, m):
+    W, Ws, cs = projection_instance(5, m, 10, ablated, mu, gen(6))
+    assert W.shape == (m, 5) and Ws.shape == (10, 5) and cs.shape == (10,)
+    assert torch.allclose(Ws.norm(dim=-1), torch.ones(10, dtype=Ws.dtype))
+    if ablated:
+        assert all(any(torch.equal(w, v) for v in Ws) for w in W)
+    f2, p2, perp2 = (float(t) for t in kn.projection_norms_stated(W, Ws, cs))
+    assert _within(target_norm_trials(300, 512, Ws, cs, gen(7)), f2)
+    if ablated and mu == 0:
+        assert abs(perp2) < 1e-12 * f2
+
+
+def test_mercer_instance():
+    W, x0 = mercer_instance(5, 4, gen(8))
+    assert W.shape == (4, 5) and x0.shape == (5,)
+    assert torch.allclose(W.norm(dim=-1), torch.ones(4, dtype=W.dtype))

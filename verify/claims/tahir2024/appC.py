@@ -1,0 +1,273 @@
+"""App. C of 001_759117b8232d72ac.txt (Tahir, Ganguli, Rotskoff): the ReLU arc-cosine overlap
+(152)-(153), the RKHS projection of a two-layer ReLU teacher (154)-(159) in the ablated setting
+of Sec. 4 (19)-(20), and the Mercer eigenfunctions (157).
+
+- ``appC.overlap``     (152)-(153) against Monte Carlo on and off the sphere
+- ``appC.projection``  (158)-(159) against least-squares regression extrapolated in 1/N
+- ``appC.mercer``      (157): T_k psi_l = lambda_l^2 psi_l, ||psi_l|| = 1
+
+Closed forms: :mod:`derivations.kernels`; Monte Carlo and instances: :mod:`numerics.relu`.
+"""
+from __future__ import annotations
+
+import dataclasses
+import math
+
+import mpmath
+import torch
+
+from derivations import kernels as kn
+from numerics.relu import (eigenfunction_norm_trials, eigenfunction_values, kernel_operator_trials, mercer_instance,
+                           overlap_trials, projection_instance, regression_projection_trials, target_norm_trials)
+from verify.kit import (AllOf, Asymptotic, Check, Claim, Constraint, Custom, Domain, Evidence, Expectation, Figure,
+                        Identity, Kind, Param, Tol, label_of, per_profile)
+
+from .common import src
+
+DPS = 60  # mpmath digits of the exact Mercer check
+P_D2 = Param("d", 2, math.inf, integer=True)
+
+
+def _overlap_value(p) -> float:
+    return float(kn.overlap_stated_mp(p["u"]))
+
+
+def _overlap_general_value(p) -> float:
+    return float(kn.overlap_general_mp(p["u"], p.get("r_i", 1.0), p.get("r_j", 1.0)))
+
+
+# ============================================================================ appC.overlap
+OVERLAP_US = (-1.0, -0.95, -0.7, -0.3, 0.0, 0.3, 0.7, 0.95, 1.0)
+OVERLAP_GRID = per_profile(
+    quick=[dict(d=(2 if i % 2 else 6), u=u) for i, u in enumerate(OVERLAP_US)],
+    standard=[dict(d=d, u=u) for d in (2, 10) for u in OVERLAP_US + (-0.5, 0.5, 0.99)])
+OVERLAP_NONUNIT = per_profile(
+    quick=[dict(d=5, u=u, r_i=ri, r_j=rj) for u in (-0.5, 0.5) for (ri, rj) in ((2.0, 0.5), (3.0, 2.0))],
+    standard=[dict(d=5, u=u, r_i=ri, r_j=rj) for u in (-0.9, -0.5, 0.0, 0.5, 1.0)
+              for (ri, rj) in ((2.0, 0.5), (3.0, 2.0))])
+OVERLAP_INNER = 512
+OVERLAP_TRIALS = per_profile(1000, 2000, 10000)
+
+
+def _overlap_sampler(p, B, gen, ctx):
+    return overlap_trials(B, int(p["d"]), p["u"], OVERLAP_INNER, gen, r_i=p.get("r_i", 1.0), r_j=p.get("r_j", 1.0),
+                          dtype=ctx.dtype)
+
+
+OVERLAP = Claim(
+    id="tahir2024.appC.overlap",
+    kind=Kind.EXACT,
+    source=src("App. C, eqs. (152)-(153) (Cho & Saul 2009), weights on S^{d-1} as in Sec. 4"),
+    statement=r"\langle\sigma(w_i^Tx),\sigma(w_j^Tx)\rangle_{L_2}=\int p(x)\sigma(w_i^Tx)\sigma(w_j^Tx)dx"
+              r"=\frac{1}{2\pi}\left(\sqrt{1-u_{ij}^2}+u_{ij}(\pi-\arccos u_{ij})\right),\ "
+              r"u_{ij}=\frac{w_i^Tw_j}{\|w_i\|_2\|w_j\|_2}",
+    assumptions="p = N(0, I_d), sigma = ReLU, |w_i| = |w_j| = 1 (the hidden features of Sec. 4 lie on S^{d-1})",
+    domain=Domain((P_D2, Param("u", -1.0, 1.0, doc="w_i . w_j"))),
+    stated=kn.OVERLAP_STATED,
+    derived=kn.OVERLAP_GENERAL,
+    check=AllOf([
+        Identity("(153) = polar-coordinate integral of relu(w_i^T x) relu(w_j^T x) (sympy)",
+                 lhs=kn.OVERLAP_STATED, rhs=kn.overlap_derived, variables={kn.u: (-1, 1)}),
+        Expectation(points=OVERLAP_GRID, predicted=_overlap_value, sampler=_overlap_sampler,
+                    trials=OVERLAP_TRIALS, chunk=500, name="unit weights: Monte Carlo of (152) vs (153)",
+                    figure=Figure(x="u", xlabel=r"$u=w_i^Tw_j$", ylabel=r"$\langle\sigma(w_i^Tx),\sigma(w_j^Tx)\rangle$",
+                                  group=("d",), curve=_overlap_value, curve_label="(153)",
+                                  fine=[float(x) for x in torch.linspace(-1, 1, 201)])),
+        Expectation(points=OVERLAP_NONUNIT, predicted=_overlap_general_value, sampler=_overlap_sampler,
+                    target="derived", trials=OVERLAP_TRIALS, chunk=500,
+                    name="weights off the sphere: Monte Carlo vs |w_i||w_j| x (153) (derived)"),
+    ]),
+    notes="Read for unit weights: the text defines u_ij = w_i^T w_j/(|w_i| |w_j|) but (153) has no factor "
+          "|w_i| |w_j|, so as written it is only right on the sphere, which is the setting of Sec. 4 "
+          "('we constrain the hidden features ... to the d-dimensional unit sphere'). For general weights the "
+          "derived overlap is |w_i| |w_j| (1/2pi)(sqrt(1-u^2) + u(pi - arccos u)) (ReLU is positively "
+          "homogeneous); that form is tested as 'derived'. Endpoints u = -1 (overlap 0) and u = 1 (overlap 1/2) "
+          f"are on the grid; each trial draws a fresh random pair and averages {OVERLAP_INNER} inputs.",
+)
+
+# ============================================================================ appC.projection
+P_M = Param("m", 1, math.inf, integer=True, doc="model features")
+P_MS = Param("m_star", 1, math.inf, integer=True, doc="teacher features")
+P_ABL = Param("ablated", 0, 1, integer=True, doc="1: features = teacher features outside A (setting (19)-(20))")
+P_MU = Param("mu", 0.0, 1.0, upper_open=True, doc="ablated fraction")
+P_DRAW = Param("draw", 0, math.inf, integer=True, doc="index of the random instance at this point")
+PROJ_DOMAIN = Domain(
+    (P_D2, P_M, P_MS, P_ABL, P_MU, P_DRAW),
+    (Constraint(lambda p: p["ablated"] == 1 or p["mu"] == 0, "mu is only used in the ablated setting (ablated=1)"),
+     Constraint(lambda p: p["ablated"] == 0 or abs(p["mu"] * p["m_star"] - round(p["mu"] * p["m_star"])) < 1e-9,
+                "mu m_star must be an integer (|A| = mu m*)"),
+     Constraint(lambda p: p["ablated"] == 0 or p["m"] == round((1 - p["mu"]) * p["m_star"]),
+                "in the ablated setting m = (1 - mu) m_star")))
+
+
+def _proj_points(generic, ablated, draws=2):
+    return ([dict(d=d, m=m, m_star=ms, ablated=0, mu=0.0, draw=k) for (d, m, ms) in generic for k in range(draws)]
+            + [dict(d=d, m=round((1 - mu) * 10), m_star=10, ablated=1, mu=mu, draw=0) for d in ablated
+               for mu in (0.0, 0.3, 0.6)])
+
+
+PROJ_GRID = per_profile(
+    quick=_proj_points([(5, 3, 3)], (5,), draws=1),
+    standard=_proj_points([(5, 3, 3), (5, 8, 6), (7, 5, 4), (10, 4, 5), (10, 8, 3)], (5, 10), draws=1))
+PROJ_SIZES = per_profile([100, 200, 400], [100, 200, 400], [100, 200, 400, 800, 1600])
+PROJ_TRIALS = per_profile(1000, 3000, 12000)
+PROJ_NORM_INNER = 1024
+PROJ_NORM_TRIALS = per_profile(200, 1000, 5000)
+PROJ_TOL = Tol(rel=0.02, abs=2e-4)
+
+
+def _projection_finite_form(claim, ctx):
+    ok1 = kn.matrix_expressions_equal(*kn.projection_identity())
+    ok2 = kn.matrix_expressions_equal(*kn.target_norm_identity())
+    return Evidence(checks=[
+        Check("(158) = b^T G^{-1} b, b = G~ c*/m* (normal equations of the population projection; sympy, all m, m*)",
+              ok1, "sympy reduces the difference to the zero matrix" if ok1 else "the two forms differ"),
+        Check("first term of (159) = ||f_*||^2 = c*^T G* c*/m*^2 (sympy, all m*)", ok2,
+              "sympy reduces the difference to the zero matrix" if ok2 else "the two forms differ")])
+
+
+def _projection_mc(claim, ctx, points):
+    """Per point (the profile's grid or the user's --at points): draw one instance, evaluate (158)-(159),
+    then on that same instance
+    - Monte Carlo of ||f_*||^2 (exact at any sample size) against the first term of (159);
+    - least-squares regression of f_* on the m features over N sampled inputs at several N, the
+      empirical residual norm extrapolated in 1/N against ||P_perp f_*||^2 of (159) (Asymptotic);
+      with the first term this pins (158) = ||f_*||^2 - ||P_perp f_*||^2 (Pythagoras, also in-sample);
+    - when f_* lies in the span (mu = 0): the residual is 0 at every N (deterministic check) and the
+      fitted norm equals the empirical ||f_*||^2, whose expectation (158) must give exactly.
+    The instance is shared by these checks, so it cannot be an Expectation(instance=) (Asymptotic has none)."""
+    ev = Evidence()
+    sub_ctx = dataclasses.replace(ctx, at=None)
+    for p in points:
+        gen, seed = ctx.generator(claim.id, "instance", label_of(p))
+        W, Ws, cs = projection_instance(int(p["d"]), int(p["m"]), int(p["m_star"]), bool(int(p["ablated"])), p["mu"],
+                                        gen, device=ctx.device, dtype=ctx.dtype)
+        f2, p2, perp2 = (float(t) for t in kn.projection_norms_stated(W, Ws, cs))
+        ev.seeds.append(seed)
+        ev.details.setdefault("projection_instances", []).append(
+            {"point": p, "||f*||^2 (159)": f2, "||P f*||^2 (158)": p2, "||P_perp f*||^2 (159)": perp2,
+             "relative out-of-RKHS norm": perp2 / f2,
+             "min eig K": float(torch.linalg.eigvalsh(kn.kernel_matrices(W, Ws)[0])[0])})
+        ev.extend(Expectation(points=[p], predicted=lambda _q, v=f2: v, tol=PROJ_TOL, chunk=500,
+                              sampler=lambda q, B, g, c: target_norm_trials(B, PROJ_NORM_INNER, Ws, cs, g,
+                                                                            device=c.device, dtype=c.dtype),
+                              trials=PROJ_NORM_TRIALS,
+                              name="||f*||^2 = (1/m*) c*^T K* c* (first term of (159))").run(claim, sub_ctx))
+        if abs(perp2) > 1e-10 * f2:
+            ev.extend(Asymptotic(points=[p], sizes=PROJ_SIZES, finite_params=lambda q, N: {**q, "N": N},
+                                 stated=lambda _q, v=perp2: v, tol=PROJ_TOL, trials=PROJ_TRIALS, chunk=1000,
+                                 sampler=lambda q, B, g, c: regression_projection_trials(B, int(q["N"]), W, Ws, cs,
+                                                                                         g)[1],
+                                 size_name="N", name="||P_perp f*||^2 (159) = ||f*||^2 - (158)").run(claim, sub_ctx))
+            continue
+        gen0, _ = ctx.generator(claim.id, "in-span", label_of(p))
+        _, res = regression_projection_trials(64, PROJ_SIZES["quick"][0], W, Ws, cs, gen0)
+        worst = float(res.abs().max())
+        ev.checks.append(Check(f"||P_perp f*||^2 (159) = 0 when f_* is in the span: {label_of(p)}",
+                               abs(perp2) <= 1e-10 * f2 and worst <= 1e-10 * f2,
+                               f"stated {perp2:.3g}, largest regression residual {worst:.3g} (||f*||^2 = {f2:.4g})"))
+        ev.extend(Expectation(points=[{**p, "N": PROJ_NORM_INNER}], predicted=lambda _q, v=p2: v, tol=PROJ_TOL,
+                              sampler=lambda q, B, g, c: regression_projection_trials(B, int(q["N"]), W, Ws, cs, g)[0],
+                              trials=PROJ_NORM_TRIALS, chunk=500,
+                              name="f* in the span: fitted norm vs ||P f*||^2 (158)").run(claim, sub_ctx))
+    return ev
+
+
+PROJECTION = Claim(
+    id="tahir2024.appC.projection",
+    kind=Kind.ASYMPTOTIC,
+    source=src("App. C, eqs. (154)-(159); ablated teacher setting Sec. 4, eqs. (19)-(20)"),
+    statement=r"\|Pf_*\|^2_{L_2}=\frac{1}{m_*}c_*^T\tilde K^TK^{-1}\tilde Kc_*,\quad"
+              r"\|P_\perp f_*\|^2_{L_2}=\|f_*\|^2_{L_2}-\|Pf_*\|^2_{L_2}=\frac{1}{m_*}c_*^TK^*c_*"
+              r"-\frac{1}{m_*}c_*^T\tilde K^TK^{-1}\tilde Kc_*",
+    assumptions="p = N(0, I_d); f_* = (1/m*) sum_j c*_j relu(w*_j^T x) (146); P the L2(p)-orthogonal projection "
+                "onto span{relu(w_i^T x)}_{i<=m}; K, K*, K~ of (154)-(156) with (153); w_i, w*_j on S^{d-1}, "
+                "c* ~ N(0, 1); ablated=1: w = the teacher's features outside a random A, |A| = mu m* (19)-(20)",
+    domain=PROJ_DOMAIN,
+    stated=r"\|Pf_*\|^2=\frac{1}{m_*}c_*^T\tilde K^TK^{-1}\tilde Kc_*",
+    derived=r"\|Pf_*\|^2=b^TG^{-1}b,\ b_i=\langle\sigma(w_i^Tx),f_*\rangle_{L_2(p)},\ G=mK,\ \tilde G=\sqrt{mm_*}\tilde K",
+    check=AllOf([Custom(_projection_finite_form), Custom(_projection_mc, points=PROJ_GRID)]),
+    notes="The population projection is the N -> oo limit of least-squares regression of f_* on the m features over "
+          "N Gaussian inputs (literal procedure, numerics.least_squares.min_norm_solve); the empirical squared norms "
+          "of the fitted values and residuals carry O(1/N) biases, so each point is simulated at several N and "
+          "extrapolated in 1/N (Asymptotic). The exact finite-form argument is checked symbolically: with "
+          "G = m K and G~ = sqrt(m m*) K~ the normal equations give ||P f_*||^2 = b^T G^{-1} b = (158) for every "
+          "m, m*. At mu = 0 in the ablated setting f_* lies in the span and (159) is 0: checked deterministically. "
+          "Each point draws its own instance from the run seed (teacher c* ~ N(0, 1): the source does not say how "
+          "c* is drawn). Points: independent features (d, m, m*) in {(5,3,3), (5,8,6), (7,5,4), (10,4,5), (10,8,3)} "
+          "and the ablated teacher m* = 10, mu in {0, 0.3, 0.6}.",
+)
+
+# ============================================================================ appC.mercer
+MERCER_DOMAIN = Domain((P_D2, P_M, P_DRAW,
+                        Param("l", 0, math.inf, integer=True, doc="eigen-index, 0 = smallest eigenvalue of K")),
+                       (Constraint(lambda p: p["l"] < p["m"], "l must be below m"),))
+MERCER_GRID = per_profile(
+    quick=[dict(d=d, m=m, draw=0, l=l) for (d, m) in ((5, 3), (6, 7)) for l in (0, m - 1)],
+    standard=[dict(d=d, m=m, draw=0, l=l) for (d, m) in ((5, 3), (5, 6), (10, 4), (10, 8))
+              for l in sorted({0, m // 2, m - 1})])
+MERCER_INNER = 1024
+MERCER_TRIALS = per_profile(400, 800, 5000)
+MERCER_OP_TRIALS = per_profile(2400, 4800, 20000)  # (T_k psi)(x0) is the noisier of the two
+
+
+def _mercer_exact(claim, ctx, points):
+    """(157) in 60-digit arithmetic: with G from (153) (mpmath) and its eigenpairs, the coefficients of
+    psi_l satisfy T_k psi_l = lambda_l^2 psi_l and <psi_l, psi_k> = delta_lk."""
+    ev = Evidence()
+    for p in points:
+        gen, seed = ctx.generator(claim.id, "instance", label_of(p))
+        W, _ = mercer_instance(int(p["d"]), int(p["m"]), gen, dtype=torch.float64)
+        with mpmath.workdps(DPS):
+            G = kn.gram_mp(W.cpu())
+            lam2, Z = mpmath.eigsy(G / G.rows)
+            e_eig, e_orth = kn.mercer_coefficient_residuals(G, lam2, Z)
+            ok = e_eig < mpmath.mpf(10) ** (-40) and e_orth < mpmath.mpf(10) ** (-40)
+        ev.checks.append(Check(f"(157) exact in coefficient space, {label_of(p)}", bool(ok),
+                               f"max |T_k psi - lambda^2 psi| = {float(e_eig):.2g}, "
+                               f"max |<psi_l, psi_k> - delta_lk| = {float(e_orth):.2g} (60 digits)"))
+        ev.details.setdefault("mercer_instances", []).append(
+            {"point": p, "eigenvalues of K": sorted(float(v) for v in lam2)})
+        ev.seeds.append(seed)
+    return ev
+
+
+def _mercer_instance(p, gen, ctx) -> dict:
+    """Features W, point x0, K's eigenpairs (154) and psi_l of (157) at the point's eigen-index l."""
+    W, x0 = mercer_instance(int(p["d"]), int(p["m"]), gen, dtype=ctx.dtype)
+    lam2, A = kn.mercer_stated(W)
+    l = int(p["l"])
+    return {"W": W, "a": A[l], "x0": x0, "lam2": float(lam2[l]), "psi_x0": float(eigenfunction_values(x0, W, A)[l])}
+
+
+MERCER = Claim(
+    id="tahir2024.appC.mercer",
+    kind=Kind.EXACT,
+    source=src("App. C, eqs. (149)-(151), (154), (157)"),
+    statement=r"K z_l=\lambda_l^2z_l\ \Rightarrow\ \psi_l(x)=\frac{1}{\sqrt{m\lambda_l^2}}\sum_{i=1}^m(z_l)_i"
+              r"\sigma(w_i^Tx)\ \text{satisfies}\ T_k\psi_l=\lambda_l^2\psi_l,\ \|\psi_l\|_{L_2(p)}=1",
+    assumptions="p = N(0, I_d); k(x, x') = (1/m) sum_i relu(w_i^T x) relu(w_i^T x') (the model kernel of Sec. 4); "
+                "T_k of (149); K of (154) with (153); unit eigenvectors z_l; w_i on S^{d-1}",
+    domain=MERCER_DOMAIN,
+    stated=r"T_k\psi_l=\lambda_l^2\psi_l,\ \|\psi_l\|_{L_2(p)}=1",
+    check=AllOf([
+        Custom(_mercer_exact, points=MERCER_GRID),
+        Expectation(points=MERCER_GRID, predicted=lambda p, inst: 1.0, instance=_mercer_instance,
+                    sampler=lambda p, B, g, c, inst: eigenfunction_norm_trials(B, MERCER_INNER, inst["W"], inst["a"], g),
+                    trials=MERCER_TRIALS, chunk=500, name="||psi_l||^2_{L2(p)} = 1"),
+        Expectation(points=MERCER_GRID, predicted=lambda p, inst: inst["lam2"] * inst["psi_x0"],
+                    instance=_mercer_instance,
+                    sampler=lambda p, B, g, c, inst: kernel_operator_trials(B, MERCER_INNER, inst["W"], inst["a"],
+                                                                            inst["x0"], g),
+                    trials=MERCER_OP_TRIALS, chunk=500, name="(T_k psi_l)(x0) = lambda_l^2 psi_l(x0)"),
+    ]),
+    notes="Notation: (150) writes T_k psi_l = lambda_l psi_l, while the decomposition is {lambda_l^2, psi_l} and "
+          "(157) says psi_l has eigenvalue lambda_l^2 (the eigenvalue of K); (157) is the consistent reading and is "
+          "what is tested. The sum in (157) is printed with index l = 1..m; read as i = 1..m. The kernel k is not "
+          "written in App. C; Sec. 4 gives k(x, x') = (1/m) sum_i relu(w_i^T x) relu(w_i^T x'), for which the "
+          "eigenvalue is lambda_l^2 (without the 1/m it would be m lambda_l^2). Unit norm and orthogonality hold "
+          "in exact arithmetic (60-digit check); the Monte Carlo uses fresh Gaussian inputs with psi_l built "
+          "from K as stated, at the largest and smallest eigenvalue.",
+)
+
+CLAIMS = [OVERLAP, PROJECTION, MERCER]
