@@ -324,7 +324,8 @@ def _axis_holds(p):
 def _axis_show(p):
     with mpmath.workdps(DPS):
         return {"W1_upper_bound": float(TT.w1_upper_value(p["theta"])),
-                "W1_lower_bound": float(TT.w1_lower_value(p["theta"], p["sigma"]))}
+                "W1_lower_bound": float(TT.w1_lower_value(p["theta"], p["sigma"])),
+                "max_over_theta_of_upper_bound": float(TT.w1_upper_value(HALF_PI))}
 
 
 FIG5_AXIS = Claim(
