@@ -1,0 +1,159 @@
+"""Wide two-layer ReLU networks with a fixed +-1 output layer, trained by full-batch gradient descent
+on the first layer (the NTK-regime model of 000 §6 and 002 §6.1, after Du et al. 2019), batched over B
+independent networks.
+
+Model and normalization (002 §6.1, 000 §6):
+
+    f(x) = (1/sqrt m) sum_{r=1}^m a_r relu(w_r . x),   a_r ~ unif{-1, +1} fixed,   w_r(0) ~ N(0, kappa^2 I_d),
+    L(W) = (1/2) sum_i (f(x_i) - y_i)^2,                W <- W - eta dL/dW,
+
+so that dL/dw_r = (1/sqrt m) a_r sum_i (f(x_i) - y_i) 1{w_r . x_i >= 0} x_i, and in the vectorised form of
+002 App. C eq. (4), vec W(k+1) = vec W(k) - eta Z(k) (u(k) - y) with Z the md x n matrix of eq. (3).
+The finite-width Gram matrix is H(W)_ij = Z^T Z = (1/m) sum_r x_i . x_j 1{w_r . x_i >= 0, w_r . x_j >= 0}, whose
+expectation over w_r ~ N(0, kappa^2 I) (any kappa) is the H^inf of :func:`derivations.kernels.ntk_relu_gram`.
+
+Shapes: W (B, m, d) (row r of W[b] is w_r; 002 writes W in R^{d x m} with columns w_r), a (B, m),
+X (B, n, d) or (n, d) shared by all networks, y (B, n) or (n,).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import torch
+
+from . import NotConverged
+
+
+def init(B: int, m: int, d: int, gen: torch.Generator, *, kappa: float = 1.0, device=None,
+         dtype=torch.float64) -> tuple[torch.Tensor, torch.Tensor]:
+    """B independent initialisations: W (B, m, d) with entries N(0, kappa^2), a (B, m) uniform on {-1, +1}."""
+    device = gen.device if device is None else device
+    W = kappa * torch.randn(B, m, d, generator=gen, device=device, dtype=dtype)
+    a = torch.randint(0, 2, (B, m), generator=gen, device=device).to(dtype) * 2 - 1
+    return W, a
+
+
+def _batched_x(X: torch.Tensor, B: int) -> torch.Tensor:
+    return X.unsqueeze(0).expand(B, *X.shape) if X.dim() == 2 else X
+
+
+def preactivations(W: torch.Tensor, X: torch.Tensor) -> torch.Tensor:
+    """w_r . x_i: W (B, m, d), X (B, n, d) or (n, d) -> (B, n, m)."""
+    return _batched_x(X, W.shape[0]) @ W.mT
+
+
+def forward(W: torch.Tensor, a: torch.Tensor, X: torch.Tensor) -> torch.Tensor:
+    """f(x_i) = (1/sqrt m) sum_r a_r relu(w_r . x_i): W (B, m, d), a (B, m), X (B, n, d) or (n, d) -> (B, n)."""
+    m = W.shape[-2]
+    return torch.einsum("bnm,bm->bn", torch.relu(preactivations(W, X)), a) / math.sqrt(m)
+
+
+def loss(W: torch.Tensor, a: torch.Tensor, X: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    """L(W) = (1/2) ||f(X) - y||^2 per network -> (B,)."""
+    return 0.5 * ((forward(W, a, X) - y) ** 2).sum(-1)
+
+
+def gradient(W: torch.Tensor, a: torch.Tensor, X: torch.Tensor, y: torch.Tensor):
+    """dL/dW (B, m, d) of L = (1/2)||f - y||^2 and the residual f - y (B, n):
+    dL/dw_r = (1/sqrt m) a_r sum_i (f_i - y_i) 1{w_r . x_i >= 0} x_i (tests/test_two_layer.py checks it
+    against autograd)."""
+    m = W.shape[-2]
+    Xb = _batched_x(X, W.shape[0])
+    pre = Xb @ W.mT                                         # (B, n, m)
+    f = torch.einsum("bnm,bm->bn", torch.relu(pre), a) / math.sqrt(m)
+    res = f - y
+    S = (pre >= 0).to(W.dtype) * res.unsqueeze(-1)          # (B, n, m)
+    G = (S.mT @ Xb) * (a / math.sqrt(m)).unsqueeze(-1)      # (B, m, d)
+    return G, res
+
+
+def activation_gradient_norm2(W: torch.Tensor, a: torch.Tensor, X: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    """||dL/dX^1||_F^2 with X^1 = relu(W^T X) in R^{m x n} the hidden activations on the data (002 Thm 1,
+    App. C eq. (13)): dL/dX^1 = (1/sqrt m) a (u - y)^T, so the squared norm is (a.a/m) ||u - y||^2 -> (B,)."""
+    m = W.shape[-2]
+    res = forward(W, a, X) - y
+    return (a * a).sum(-1) / m * (res ** 2).sum(-1)
+
+
+@dataclass
+class TrainResult:
+    """Outcome of :func:`train_gd` for B networks.
+
+    W: final weights (B, m, d); loss: final loss (B,); steps: steps taken per network (B,);
+    converged: loss <= tol (B,) bool; history: losses (T, B) every ``record_every`` steps (T may be 0);
+    max_move: max_r max_k ||w_r(k) - w_r(0)|| (B,) when ``track_move`` (else None).
+    """
+
+    W: torch.Tensor
+    loss: torch.Tensor
+    steps: torch.Tensor
+    converged: torch.Tensor
+    history: torch.Tensor
+    max_move: torch.Tensor | None = None
+
+
+def train_gd(W: torch.Tensor, a: torch.Tensor, X: torch.Tensor, y: torch.Tensor, *, lr, steps: int,
+             tol: float, record_every: int = 0, track_move: bool = False,
+             raise_on_fail: bool = True) -> TrainResult:
+    """Full-batch gradient descent W <- W - lr dL/dW on L = (1/2)||f(X) - y||^2 (002 §6.1; App. C eq. (4)),
+    second layer a fixed.  Each network stops (its W is frozen) at the first step where L <= tol; the run ends
+    when all have stopped or after ``steps`` steps.  ``lr`` is a float or a (B,) tensor.
+
+    Raises :class:`numerics.NotConverged` (message with the final losses) if some network has L > tol at the
+    end and ``raise_on_fail``; otherwise returns the flags.
+    """
+    B = W.shape[0]
+    W = W.clone()
+    W0 = W.clone() if track_move else None
+    max_move = torch.zeros(B, dtype=W.dtype, device=W.device) if track_move else None
+    lr_t = torch.as_tensor(lr, dtype=W.dtype, device=W.device).reshape(-1) * torch.ones(B, dtype=W.dtype, device=W.device)
+    active = torch.ones(B, dtype=torch.bool, device=W.device)
+    taken = torch.zeros(B, dtype=torch.long, device=W.device)
+    hist = []
+    cur = None
+    for k in range(steps + 1):
+        G, res = gradient(W, a, X, y)
+        cur = 0.5 * (res ** 2).sum(-1)
+        if record_every and k % record_every == 0:
+            hist.append(cur.clone())
+        active = active & (cur > tol)
+        if not bool(active.any()) or k == steps:
+            break
+        step = (lr_t * active.to(W.dtype)).view(B, 1, 1)
+        W = W - step * G
+        taken += active.long()
+        if track_move:
+            max_move = torch.maximum(max_move, (W - W0).norm(dim=-1).amax(-1))
+    conv = cur <= tol
+    history = torch.stack(hist) if hist else torch.empty(0, B, dtype=W.dtype, device=W.device)
+    out = TrainResult(W=W, loss=cur, steps=taken, converged=conv, history=history, max_move=max_move)
+    if raise_on_fail and not bool(conv.all()):
+        bad = (~conv).sum().item()
+        raise NotConverged(f"{bad}/{B} networks above loss {tol:g} after {steps} steps "
+                           f"(final losses up to {cur.max().item():.3g}, lr {lr_t.max().item():.3g})")
+    return out
+
+
+def gram_at(W: torch.Tensor, X: torch.Tensor, Y: torch.Tensor | None = None,
+            W2: torch.Tensor | None = None) -> torch.Tensor:
+    """Finite-width Gram H_ij = (1/m) sum_r x_i . y_j 1{w_r . x_i >= 0} 1{w'_r . y_j >= 0} (B, n, n') with
+    w_r from W and w'_r from W2 (default W): Z(W)^T Z(W2) of 002 App. C (a_r^2 = 1), e.g.
+    H_PQ(P) = Z_P(0)^T Z_Q(P) = gram_at(W(0), X_P, X_Q, W(P))."""
+    Y = X if Y is None else Y
+    W2 = W if W2 is None else W2
+    m = W.shape[-2]
+    IX = (preactivations(W, X) >= 0).to(W.dtype)           # (B, n, m)
+    IY = (preactivations(W2, Y) >= 0).to(W.dtype)          # (B, n', m)
+    Xb, Yb = _batched_x(X, W.shape[0]), _batched_x(Y, W.shape[0])
+    return (IX @ IY.mT) / m * (Xb @ Yb.mT)
+
+
+def ntk_gram_mc(B: int, m: int, X: torch.Tensor, gen: torch.Generator, *, Y: torch.Tensor | None = None,
+                kappa: float = 1.0, device=None, dtype=torch.float64) -> torch.Tensor:
+    """Per trial the finite-width NTK Gram H(0) of a fresh network of width m (w_r ~ N(0, kappa^2 I)):
+    (1/m) sum_r x_i . y_j 1{w_r . x_i >= 0, w_r . y_j >= 0} -> (B, n, n').  Its expectation is exactly
+    H^inf of :func:`derivations.kernels.ntk_relu_gram` (002 §6.1), its variance O(1/m)."""
+    d = X.shape[-1]
+    W, _ = init(B, m, d, gen, kappa=kappa, device=device, dtype=dtype)
+    return gram_at(W, X.to(dtype), None if Y is None else Y.to(dtype))
