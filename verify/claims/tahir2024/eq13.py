@@ -70,7 +70,6 @@ def _eq13_limit_checks() -> list[Check]:
     return out
 
 
-
 _EQ13_POINTS = [
     {"gamma": 0.5, "theta": HALF_PI, "sigma": 0.2},
     {"gamma": 0.3125, "theta": PI / 8, "sigma": 1.0},
@@ -166,7 +165,6 @@ def _roots_in_branch(p):
         return gp is not None and gp[1] <= 0
 
 
-
 # Deliberately inside the stated domain sigma >= 0: at sigma = 0, gamma_+ = 1 is not a zero of T on the
 # branch gamma < 1 (T -> -sin^2 theta), so the branch check is searched over sigma in (0, 2].
 _ROOTS_SEARCH = Domain((THETA, Param("sigma", 0, 2, lower_open=True)))
@@ -217,7 +215,6 @@ def _under_holds(p):
         return bool(neg) == bool(cond)
 
 
-
 _UNDER_DOMAIN = Domain((Param("gamma", 1, INF, lower_open=True, doc="gamma = n/d > 1 (underparameterized)"),
                         THETA, SIGMA))
 
@@ -243,7 +240,6 @@ EQ13_UNDER = Claim(
 def _sigma_lt_1_holds(p):
     with T.precision_for(p["gamma"], 1 - p["gamma"], p["theta"], p["sigma"]):
         return not (T.transferability_theta_mp(p["gamma"], p["theta"], p["sigma"]) < 0) or p["sigma"] < 1
-
 
 
 _SIGMA_DOMAIN = Domain((GAMMA_LT_1, THETA, SIGMA))
@@ -283,7 +279,6 @@ def _angle_holds(p, theta_closed_at_half_pi: bool):
         return bool(neg) == bool(in_theta and in_gamma)
 
 
-
 def _angle_show(p):
     with T.precision_for(p["gamma"], 1 - p["gamma"], p["theta"], p["sigma"]):
         gp = T.gamma_pm_mp(p["theta"], p["sigma"])
@@ -292,7 +287,6 @@ def _angle_show(p):
     if gp is not None:
         out.update({"gamma_-": float(gp[0]), "gamma_+": float(gp[1])})
     return out
-
 
 
 EQ13_ANGLE = Claim(
@@ -333,7 +327,6 @@ def _noiseless_holds(p, closed: bool):
         return bool(neg) == bool(in_theta and cs ** 2 < g < 1)
 
 
-
 def _noiseless_limit_checks(claim, ctx) -> Evidence:
     gp, gm = T.gamma_pm_stated()
     lp = sp.simplify(sp.limit(gp, W.sigma, 0))
@@ -348,7 +341,6 @@ def _noiseless_limit_checks(claim, ctx) -> Evidence:
     return Evidence(checks=[Check("sigma -> 0: gamma_+ -> 1 and gamma_- -> cos^2 theta (sympy limit)",
                                   bool(ok_p and ok_m), f"limits: gamma_+ -> {sp.sstr(lp)}, gamma_- -> {sp.sstr(lm)}",
                                   refutes=False)])
-
 
 
 EQ13_NOISELESS = Claim(
@@ -424,7 +416,6 @@ def _anomalous_all_holds(p):
     left = sp.limit(orth["gamma<1"].subs(W.sigma, s_), T.gamma, 1, "-")
     right = sp.limit(orth["gamma>1"].subs(W.sigma, s_), T.gamma, 1, "+")
     return bool(left > 0) and bool(right > 0)
-
 
 
 EQ13_ANOMALOUS_ALL = Claim(

@@ -50,7 +50,6 @@ _LT_LARGE = {"quick": [(50, 8, 0.0, 1.0), (50, 80, PI / 4, 2.0), (200, 12, PI / 
                       (40, 120, 3 * PI / 8, 0.0), (100, 20, PI / 4, 0.2), (100, 300, PI / 8, 1.0), (500, 50, 0.0, 2.0)]}
 
 
-
 def _pts(rows):
     return [{"n": n, "d": d, "theta": th, "sigma": s} for (n, d, th, s) in rows]
 
@@ -76,8 +75,8 @@ _MEAN_LARGE_N = Expectation(
 # n = 3, 4: the samples of the same literal simulation (seeded as an Expectation named "F-law"),
 # judged by a Kolmogorov-Smirnov test of their exact law instead of a mean.
 _F_LAW = Expectation(points=_pts([(3, 3, PI / 4, 1.0), (3, 20, HALF_PI, 0.0), (4, 2, PI / 8, 0.2), (4, 10, 0.0, 2.0)]),
-                     predicted=_lt_value, sampler=transfer_sampler, name="F-law", trials=per_profile(5000, 20000, 100000),
-                     chunk=4096)
+                     predicted=_lt_value, sampler=transfer_sampler, name="F-law",
+                     trials=per_profile(5000, 20000, 100000), chunk=4096)
 
 
 def _f_law_check(claim, ctx, points) -> Evidence:
@@ -159,33 +158,41 @@ THM37 = Claim(
 
 # ============================================================================ eqs. (116)-(120)
 
-def _chi2_checks(claim, ctx) -> Evidence:
-    checks, details = [], {}
+def _chi2_symbolic(claim, ctx) -> Evidence:
+    """sympy's integral for symbolic n (with its convergence condition), and the sign erratum of (117)."""
     k = T.k
     res = T.inverse_chi2_mean_derived()
     branch, cond = res.args[0]
     ok = sp.simplify(branch - 1 / (k - 2)) == 0 and cond == (k > 2)
-    checks.append(Check("sympy: int_0^inf (1/x) chi^2_k density dx = 1/(k-2), convergent exactly for k > 2", bool(ok),
-                        f"sympy returns {sp.sstr(res)[:160]}"))
+    p117 = T.eq117_as_printed(+1, 5)
+    m117 = T.eq117_as_printed(-1, 5)
+    return Evidence(checks=[
+        Check("sympy: int_0^inf (1/x) chi^2_k density dx = 1/(k-2), convergent exactly for k > 2", bool(ok),
+              f"sympy returns {sp.sstr(res)[:160]}"),
+        Check("erratum (117): as printed, e^{+r^2/2} makes the integral diverge; e^{-r^2/2} gives 1/(n-2)",
+              p117 == sp.oo and sp.simplify(m117 - sp.Rational(1, 3)) == 0,
+              f"at n = 5: printed sign -> {p117}, Gaussian sign -> {m117} (= 1/(5-2))", refutes=False)])
+
+
+#: the grid of exact integrals: n = 1..16 / 1..40, the divergent n = 1, 2 (outside the domain) included
+_CHI2_INTEGER_N = per_profile([{"n": m} for m in range(1, 17)], [{"n": m} for m in range(1, 41)])
+
+
+def _chi2_exact_integrals(claim, ctx, points) -> Evidence:
+    """sympy's exact integral of 1/x against the chi^2_n density at each integer n (a user's n under --at)."""
     bad, rows = [], []
-    top = 16 if ctx.profile.name == "quick" else 40
-    for m in range(1, top + 1):
+    ns = [int(p["n"]) for p in points]
+    for m in ns:
         x = sp.Symbol("x", positive=True)
         val = sp.integrate(T.chi2_density(x, sp.Integer(m)) / x, (x, 0, sp.oo))
         want = sp.oo if m <= 2 else sp.Rational(1, m - 2)
         rows.append((m, str(val)))
         if sp.simplify(val - want) != 0 and val != want:
             bad.append((m, str(val)))
-    checks.append(Check(f"exact integrals for integer n = 1..{top}: 1/(n-2) for n >= 3, divergent for n = 1, 2",
-                        not bad, "all agree" if not bad else f"disagree at {bad[:3]}"))
-    details["integer n"] = rows
-    p117 = T.eq117_as_printed(+1, 5)
-    m117 = T.eq117_as_printed(-1, 5)
-    checks.append(Check("erratum (117): as printed, e^{+r^2/2} makes the integral diverge; e^{-r^2/2} gives 1/(n-2)",
-                        p117 == sp.oo and sp.simplify(m117 - sp.Rational(1, 3)) == 0,
-                        f"at n = 5: printed sign -> {p117}, Gaussian sign -> {m117} (= 1/(5-2))", refutes=False))
-    return Evidence(checks=checks, details=details)
-
+    span = f"1..{ns[-1]}" if ns == list(range(1, len(ns) + 1)) else ", ".join(map(str, ns))
+    return Evidence(checks=[Check(f"exact integrals for integer n = {span}: 1/(n-2) for n >= 3, divergent for n = 1, 2",
+                                  not bad, "all agree" if not bad else f"disagree at {bad[:3]}")],
+                    details={"integer n": rows})
 
 
 THM37_CHI2 = Claim(
@@ -205,12 +212,12 @@ THM37_CHI2 = Claim(
            "integral against the chi-square density for symbolic n (convergence condition n > 2 included), the "
            "paper's chain (119) with S_{n-1} = 2 pi^{n/2}/Gamma(n/2), and exact integrals for n = 1..40."),
     check=AllOf([
-        Custom(_chi2_checks),
+        Custom(_chi2_symbolic),
+        Custom(_chi2_exact_integrals, points=_CHI2_INTEGER_N),
         Identity("paper's (119): S_{n-1} Gamma(n/2-1)/(4 pi^{n/2}) = 1/(n-2)", T.inverse_chi2_mean_paper,
                  1 / (T.k - 2), {T.k: (2.5, 200)}),
     ]),
 )
-
 
 
 CLAIMS = [THM37, THM37_CHI2]

@@ -49,7 +49,6 @@ _RIDGE_SIZES = {"quick": (10, 20, 40), "standard": (10, 25, 50, 100), "full": (2
 _RIDGE_D = 6  # the risk depends on n only (rotation invariance); thm3.8.finite varies d on both sides of n
 
 
-
 def _ridge_limit_checks() -> list[Check]:
     """(128), evaluated by mpmath at n = 1e4, 2e4, 4e4 and extrapolated in 1/n, equals (15)."""
     out = []
@@ -66,12 +65,13 @@ def _ridge_limit_checks() -> list[Check]:
     return out
 
 
+_OPT_THETAS = per_profile((PI / 4,), (PI / 8, PI / 4), (PI / 8, PI / 4, 3 * PI / 8))
+
 
 def _finite_optimum(claim, ctx) -> Evidence:
     """Is lambda* = 0 at finite n?  Numeric argmin of the exact risk (128) (mpmath, bisection on its
     lambda-derivative) against our closed form lambda*_n = (sin^2 + sigma^2)/(n cos^2)."""
-    thetas = {"quick": (PI / 4,), "standard": (PI / 8, PI / 4), "full": (PI / 8, PI / 4, 3 * PI / 8)}.get(
-        ctx.profile.name, (PI / 8, PI / 4))
+    thetas = pick(ctx.profile, _OPT_THETAS)
     lam_star = sp.lambdify((W.n, T.theta, W.sigma), T.ridge_optimal_lambda_derived(), "mpmath")
     checks, rows = [], []
     for n_, sg in ((20, 1.0),):
@@ -88,7 +88,6 @@ def _finite_optimum(claim, ctx) -> Evidence:
                                 f"numeric argmin {mpmath.nstr(num, 10)}, closed form {mpmath.nstr(ana, 10)}; risk "
                                 f"{mpmath.nstr(r_opt, 10)} vs {mpmath.nstr(r_0, 10)} at lambda = 0", refutes=False))
     return Evidence(checks=checks, details={"finite-n optimal lambda": rows})
-
 
 
 THM38 = Claim(
@@ -135,16 +134,16 @@ _FIG2 = Figure(x="lam", xlabel=r"$\lambda$", ylabel=r"$E\,\mathcal{R}^\lambda_{l
                fine=[i * 0.05 for i in range(13)])
 
 
-
 _FINITE_POINTS = [{"n": n, "d": d, "lam": L, "theta": th, "sigma": s} for (n, d, L, th, s) in [
-            (3, 3, 0.3, PI / 4, 1.0), (5, 3, 0.1, PI / 4, 1.0), (5, 30, 1.0, HALF_PI, 0.2), (10, 4, 0.05, PI / 4, 2.0),
-            (10, 40, 0.5, PI / 8, 0.0), (10, 10, 0.0, PI / 3, 0.5), (30, 10, 0.2, 3 * PI / 8, 1.0),
-            (30, 60, 2.0, PI / 4, 0.5), (100, 8, 0.02, PI / 8, 0.2)]]
+    (3, 3, 0.3, PI / 4, 1.0), (5, 3, 0.1, PI / 4, 1.0), (5, 30, 1.0, HALF_PI, 0.2), (10, 4, 0.05, PI / 4, 2.0),
+    (10, 40, 0.5, PI / 8, 0.0), (10, 10, 0.0, PI / 3, 0.5), (30, 10, 0.2, 3 * PI / 8, 1.0),
+    (30, 60, 2.0, PI / 4, 0.5), (100, 8, 0.02, PI / 8, 0.2)]]
 
 _GRID = Expectation(points=_FINITE_POINTS, predicted=_ridge_finite, sampler=transfer_sampler, name="grid",
                     chunk=TRANSFER_CHUNK,
                     trials=trials_for_budget(per_profile(1.5e7, 8e7, 4e8),
-                                             per_profile((2000, 30000), (8000, 120000), (40000, 500000)), transfer_cost))
+                                             per_profile((2000, 30000), (8000, 120000), (40000, 500000)),
+                                             transfer_cost))
 _FIG2_MC = Expectation(points=_fig2_points, predicted=_ridge_finite, sampler=transfer_sampler, name="fig2",
                        vector="lam", chunk=TRANSFER_CHUNK, trials={"quick": 2000, "standard": 8000, "full": 4000},
                        figure=_FIG2)
