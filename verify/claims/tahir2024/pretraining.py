@@ -10,24 +10,23 @@ from __future__ import annotations
 import math
 
 import numpy as np
-import torch
 
 import numerics.deep_linear as DL
 from numerics.least_squares import min_norm_solve
 from numerics.sampling import gaussian_design, noisy_labels, unit_vectors
-from verify.claim import Claim, Domain, Kind, Param, Source
-from verify.context import pick
-from verify.evidence import Check, Evidence
-from verify.judge import Custom, Tol, label_of, stat_test
+from verify.kit import Check, Claim, Custom, Domain, Evidence, Kind, Param, Tol, label_of, per_profile, pick, stat_test
+
+from .common import DEPTH, SIGMA, src
 
 INIT = ("W_l(0) = alpha * Wbar_l with Wbar_l = c_l Q_l (Haar orthogonal Q_l, c_l = sqrt(1 + L - l)), which "
         "satisfies (22) with lambda = 1 (numerics.deep_linear.init_weights, kind='balanced_margin').")
-ALPHAS = {"quick": (1e-1, 1e-2, 1e-3), "standard": (1e-1, 1e-2, 1e-3, 1e-4), "full": (1e-1, 1e-2, 1e-3, 1e-4)}
-TRIALS = {"quick": 8, "standard": 24, "full": 64}
-DEPTHS = {"quick": (2, 3), "standard": (2, 3, 4), "full": (2, 3, 4)}
-
-_domain = Domain((Param("d", 2, math.inf, integer=True), Param("L", 2, math.inf, integer=True),
-                  Param("alpha", 0, math.inf, lower_open=True)))
+ALPHAS = per_profile((1e-1, 1e-2, 1e-3), (1e-1, 1e-2, 1e-3, 1e-4))
+TRIALS = per_profile(8, 24, 64)
+DEPTHS = per_profile((2, 3), (2, 3, 4))
+P_D = Param("d", 2, math.inf, integer=True, doc="width d_l = d")
+P_ALPHA = Param("alpha", 0, math.inf, lower_open=True, doc="initialization scale alpha > 0")
+_domain = Domain((P_D, DEPTH, P_ALPHA))
+_domain35 = Domain((P_D, Param("n", 1, math.inf, integer=True, doc="samples"), DEPTH, SIGMA, P_ALPHA))
 
 
 def _init_check(Ws0, alpha, lab) -> Check:
@@ -46,15 +45,19 @@ def _alpha_figure(title, ylabel, rows):
             "title": title, "logy": True, "logx": True, "series": series}
 
 
-def _approach(claim, ctx, configs, run, metric_names, tols, title):
-    """Run ``run(config, alpha, gen, trials) -> dict of per-trial metrics (and 'ok')`` for every
-    config and alpha; test the smallest alpha against 0 (one-sided margin) and check the trend."""
+def _approach(claim, ctx, points, run, metric_names, tols, title):
+    """Run ``run(config, alpha, gen, trials) -> dict of per-trial metrics (and 'ok')`` at every point
+    (a config and an alpha); per config, test the smallest alpha against 0 (one-sided margin) and
+    check the trend over the alphas."""
     ev = Evidence()
     trials = pick(ctx.profile, TRIALS)
-    alphas = pick(ctx.profile, ALPHAS)
+    configs: dict[str, tuple[dict, list]] = {}
+    for p in points:
+        cfg = {k: v for k, v in p.items() if k != "alpha"}
+        configs.setdefault(label_of(cfg), (cfg, []))[1].append(p["alpha"])
     rows = {m: {} for m in metric_names}
-    for cfg in configs:
-        lab = label_of(cfg)
+    for lab, (cfg, alphas) in configs.items():
+        alphas = sorted(alphas, reverse=True)
         means = {m: [] for m in metric_names}
         for a in alphas:
             gen, seed = ctx.generator(claim.id, lab, a)
@@ -89,25 +92,29 @@ def _approach(claim, ctx, configs, run, metric_names, tols, title):
 
 
 # ------------------------------------------------------------------ Lemma 3.3
-def _lemma33(claim, ctx) -> Evidence:
+def _lemma33_grid(profile):
+    return [{"d": d, "L": L, "alpha": a} for L in pick(profile, DEPTHS) for d in (8, 16) for a in (1e-2, 1.0)]
+
+
+def _lemma33(claim, ctx, points) -> Evidence:
     ev = Evidence()
     trials = pick(ctx.profile, TRIALS)
-    for L in pick(ctx.profile, DEPTHS):
-        for d in (8, 16):
-            for alpha in (1e-2, 1.0):
-                lab = label_of({"d": d, "L": L, "alpha": alpha})
-                gen, seed = ctx.generator(claim.id, lab)
-                bs = unit_vectors(trials, d, gen, dtype=ctx.dtype)
-                W0 = DL.init_weights(trials, d, L, alpha, gen, dtype=ctx.dtype)
-                ev.checks.append(_init_check(W0, alpha, lab))
-                res = DL.train(W0, "population", beta_s=bs, tol=1e-24, alpha=alpha)
-                if not bool(res.ok.all()):
-                    ev.checks.append(Check(lab, None, "did not converge", refutes=False))
-                    continue
-                ev.tests.append(stat_test(f"||beta(T) - beta_s||^2: {lab}", {"d": d, "L": L, "alpha": alpha},
-                                          0.0, DL.risk(res.beta, bs).cpu().numpy(), Tol(rel=0, abs=1e-6),
-                                          "stated", seed, {"steps_max": int(res.steps.max())}, margin=True))
-                ev.seeds.append(seed)
+    for p in points:
+        d, L, alpha = int(p["d"]), int(p["L"]), p["alpha"]
+        lab = label_of(p)
+        gen, seed = ctx.generator(claim.id, lab)
+        bs = unit_vectors(trials, d, gen, dtype=ctx.dtype)
+        W0 = DL.init_weights(trials, d, L, alpha, gen, dtype=ctx.dtype)
+        ev.checks.append(_init_check(W0, alpha, lab))
+        res = DL.train(W0, "population", beta_s=bs, tol=1e-24, alpha=alpha)
+        if not bool(res.ok.all()):
+            ev.checks.append(Check(lab, None, "did not converge", refutes=False))
+            continue
+        ev.tests.append(stat_test(f"||beta(T) - beta_s||^2: {lab}", dict(p), 0.0, DL.risk(res.beta, bs).cpu().numpy(),
+                                  Tol(rel=0, abs=1e-6), "stated", seed, {"steps_max": int(res.steps.max()),
+                                                                          "max_final_loss": float(res.loss.max())},
+                                  margin=True))
+        ev.seeds.append(seed)
     return ev
 
 
@@ -120,9 +127,12 @@ def _thm34_run(cfg, alpha, gen, trials):
             "1 - |u_1 . beta_s|": 1 - DL.feature_alignment(pre.Ws, bs)}
 
 
-def _thm34(claim, ctx):
-    cfgs = [{"d": 12, "L": L} for L in pick(ctx.profile, DEPTHS)]
-    return _approach(claim, ctx, cfgs, _thm34_run, ("rank-one distance of Phi", "1 - |u_1 . beta_s|"),
+def _thm34_grid(profile):
+    return [{"d": 12, "L": L, "alpha": a} for L in pick(profile, DEPTHS) for a in pick(profile, ALPHAS)]
+
+
+def _thm34(claim, ctx, points):
+    return _approach(claim, ctx, points, _thm34_run, ("rank-one distance of Phi", "1 - |u_1 . beta_s|"),
                      {"rank-one distance of Phi": 1e-3, "1 - |u_1 . beta_s|": 1e-3},
                      "Thm 3.4: hidden features sparsify to rank one along beta_s as alpha -> 0")
 
@@ -137,17 +147,20 @@ def _thm35_run(cfg, alpha, gen, trials):
     return {"ok": sc.ok, "steps": sc.steps, "||beta(T) - X^+ y||^2": (sc.beta - min_norm_solve(X, y)).square().sum(-1)}
 
 
-def _thm35(claim, ctx):
-    depths = pick(ctx.profile, {"quick": (2,), "standard": (2, 3), "full": (2, 3, 4)})
-    cfgs = [{"d": 12, "n": n, "L": L, "sigma": 0.5} for L in depths for n in (6, 18)]
-    return _approach(claim, ctx, cfgs, _thm35_run, ("||beta(T) - X^+ y||^2",), {"||beta(T) - X^+ y||^2": 1e-4},
+def _thm35_grid(profile):
+    return [{"d": 12, "n": n, "L": L, "sigma": 0.5, "alpha": a} for L in pick(profile, per_profile((2,), (2, 3), (2, 3, 4)))
+            for n in (6, 18) for a in pick(profile, ALPHAS)]
+
+
+def _thm35(claim, ctx, points):
+    return _approach(claim, ctx, points, _thm35_run, ("||beta(T) - X^+ y||^2",), {"||beta(T) - X^+ y||^2": 1e-4},
                      "Thm 3.5: gradient descent from small init reaches the min-norm solution X^+ y")
 
 
 CLAIMS = [
     Claim(
         id="tahir2024.lemma3.3", kind=Kind.LIMIT,
-        source=Source("tahir2024", "Lemma 3.3; proof App. B.2, eqs. (35)-(49)"),
+        source=src("Lemma 3.3; proof App. B.2, eqs. (35)-(49)"),
         statement=r"\lim_{t\to\infty}\beta(t)=\beta_s\ \text{under gradient flow on the population loss (4)}",
         assumptions="Initialization satisfying (22); x ~ N(0, I_d); d_l = d. " + INIT,
         domain=_domain,
@@ -156,11 +169,11 @@ CLAIMS = [
                "population loss also contains sigma^2/2, which the proof's 'L -> 0' omits: it converges to "
                "sigma^2/2, not 0). Tolerance 1e-6 on ||beta(T) - beta_s||^2, tested one-sided (the judge's float64 "
                "resolution is 1e-9)."),
-        check=Custom(_lemma33),
+        check=Custom(_lemma33, points=_lemma33_grid),
     ),
     Claim(
         id="tahir2024.thm3.4", kind=Kind.LIMIT,
-        source=Source("tahir2024", "Theorem 3.4 (Yun et al.); proof App. B.3, Lemma B.1, eqs. (50)-(77)"),
+        source=src("Theorem 3.4 (Yun et al.); proof App. B.3, Lemma B.1, eqs. (50)-(77)"),
         statement=r"\lim_{\alpha\to0}\lim_{t\to\infty}\Phi=\beta_s v_{L-1}^T,\quad\Phi=W_1W_2\cdots W_{L-1}",
         assumptions="Pretraining by gradient flow on the population loss (4) from alpha * Wbar with (22). " + INIT,
         domain=_domain,
@@ -168,18 +181,18 @@ CLAIMS = [
                "1 - |u_1 . beta_s| (u_1 the top left singular vector of Phi) after pretraining to convergence; "
                "the smallest alpha is tested one-sided against a tolerance of 1e-3, the trend and its log-log "
                "slope are reported (Lemma B.1 predicts O(alpha^2) corrections)."),
-        check=Custom(_thm34),
+        check=Custom(_thm34, points=_thm34_grid),
     ),
     Claim(
         id="tahir2024.thm3.5", kind=Kind.LIMIT,
-        source=Source("tahir2024", "Theorem 3.5 (Yun et al.); proof App. B.4, eqs. (78)-(90)"),
+        source=src("Theorem 3.5 (Yun et al.); proof App. B.4, eqs. (78)-(90)"),
         statement=r"\lim_{\alpha\to0}\lim_{t\to\infty}\beta(t)=\hat\beta=X^+y_t",
         assumptions="Gradient flow on the empirical loss (5) from alpha * Wbar with (22); n < d and n > d. " + INIT,
-        domain=_domain,
+        domain=_domain35,
         notes=("Scratch training simulated literally at decreasing alpha on both sides of n = d (d = 12, n = 6 "
                "and 18, sigma = 0.5), L = 2, 3; the squared distance of the end state to X^+ y is tested "
                "one-sided against 1e-4 at the smallest alpha. For n > d the least-squares solution is unique "
                "and reached at every alpha."),
-        check=Custom(_thm35),
+        check=Custom(_thm35, points=_thm35_grid),
     ),
 ]

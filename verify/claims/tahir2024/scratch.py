@@ -17,14 +17,14 @@ import sympy as sp
 
 from derivations import wishart as W
 from numerics.scratch import gd_vs_min_norm, min_norm_risk
-from verify.claim import Claim, Constraint, Domain, Kind, Param, Source
-from verify.evidence import Check, Evidence
-from verify.judge import AllOf, Asymptotic, Custom, Expectation, Figure, Identity, Tol
+from verify.kit import (AllOf, Asymptotic, Check, Claim, Constraint, Custom, Domain, Evidence, Expectation, Figure,
+                        Identity, Kind, Param, chunk_for, per_profile, trials_for_budget)
 
-SRC = Source("tahir2024", "Theorem 3.6, eq. (10); proof App. B.5, eqs. (91)-(103)")
-ASSUME = ("Assumption 3.1: x ~ N(0, I_d), n i.i.d. samples, Gaussian label noise of variance sigma^2 >= 0; "
-          "||beta_t|| = 1 (Assumption 3.2); the scratch model is the end state of gradient flow from small "
-          "initialization, i.e. beta_hat = X^+ y (Theorem 3.5).")
+from .common import DATA, GAMMA, N, SIGMA, src
+
+SRC = src("Theorem 3.6, eq. (10); proof App. B.5, eqs. (91)-(103)")
+ASSUME = (f"{DATA}; ||beta_t|| = 1 (Assumption 3.2); the scratch model is the end state of gradient flow from "
+          "small initialization, i.e. beta_hat = X^+ y (Theorem 3.5).")
 
 STATEMENT = (r"\mathbb{E}_{\mathcal D}\mathcal R_{sc}=\begin{cases}\frac{(1-\gamma)^2+\gamma\sigma^2}{1-\gamma}"
              r"&\gamma<1\\ \frac{\sigma^2}{\gamma-1}&\gamma>1\end{cases}")
@@ -58,20 +58,12 @@ def _sampler(p, trials, gen, ctx):
                          gen, ctx.dtype)
 
 
-def _chunk(p):  # keep one chunk of designs under ~40M doubles
-    return max(8, int(4e7 // (p["n"] * p["d"])))
-
+_chunk = chunk_for(4e7, lambda p: p["n"] * p["d"])  # keep one chunk of designs under ~40M doubles
 
 # Trials per point from a compute budget: the Gram solve costs ~ min(n,d)^2 max(n,d) flops, so
 # small designs (where the inverse-Wishart tails are heaviest) get many more trials.
-_BUDGET = {"quick": 4e9, "standard": 4e10, "full": 2e11}
-_TRIALS = {"quick": (2000, 40000), "standard": (5000, 200000), "full": (20000, 1000000)}
-
-
-def _trials(profile, p):
-    n, d = p["n"], p["d"]
-    lo, hi = _TRIALS[profile.name]
-    return int(min(hi, max(lo, _BUDGET[profile.name] / (2 * min(n, d) ** 2 * max(n, d) + 4 * n * d))))
+_trials = trials_for_budget(per_profile(4e9, 4e10, 2e11), per_profile((2000, 40000), (5000, 200000), (20000, 1000000)),
+                            lambda p: 2 * min(p["n"], p["d"]) ** 2 * max(p["n"], p["d"]) + 4 * p["n"] * p["d"])
 
 
 def _finite_value(p):
@@ -101,13 +93,11 @@ def _gd_reaches_min_norm(claim, ctx) -> Evidence:
 
 
 _finite_domain = Domain(
-    (Param("n", 1, float("inf"), integer=True), Param("d", 1, float("inf"), integer=True),
-     Param("sigma", 0, float("inf"), doc="label-noise standard deviation, sigma >= 0")),
+    (N, Param("d", 1, float("inf"), integer=True), SIGMA),
     (Constraint(lambda p: abs(p["n"] - p["d"]) > 1, "E R_sc is infinite for |n - d| <= 1 (inverse-Wishart mean)"),))
 
 _asym_domain = Domain(
-    (Param("gamma", 0, float("inf"), lower_open=True, doc="gamma = n/d > 0"),
-     Param("sigma", 0, float("inf"), doc="label-noise standard deviation, sigma >= 0")),
+    (GAMMA, SIGMA),
     (Constraint(lambda p: p["gamma"] != 1, "eq. (10) diverges at gamma = 1"),))
 
 _figure = Figure(x="gamma", xlabel=r"$\gamma = n/d$", ylabel=r"$E\,R_{sc}$", group=("sigma",),
@@ -135,7 +125,7 @@ CLAIMS = [
     Claim(
         id="tahir2024.thm3.6.finite",
         kind=Kind.EXACT,
-        source=Source("tahir2024", "Theorem 3.6 proof, eq. (95) with (96)-(97) evaluated at finite n, d"),
+        source=src("Theorem 3.6 proof, eq. (95) with (96)-(97) evaluated at finite n, d"),
         statement=FINITE_LATEX,
         assumptions=ASSUME,
         domain=_finite_domain,
@@ -179,7 +169,7 @@ CLAIMS = [
     Claim(
         id="tahir2024.thm3.6.stieltjes",
         kind=Kind.LIMIT,
-        source=Source("tahir2024", "Theorem 3.6 proof, App. B.5, eqs. (99)-(102)"),
+        source=src("Theorem 3.6 proof, App. B.5, eqs. (99)-(102)"),
         statement=(r"\lim_{z\to0}g_C(z)=\lim_{z\to0}\frac{z-(1-\gamma)-\sqrt{z-(1+\sqrt\gamma)^2}"
                    r"\sqrt{z-(1-\sqrt\gamma)^2}}{2\gamma z}=-\frac{1}{1-\gamma}\quad(\gamma<1)"),
         assumptions="C = X X^T/d, X n x d with i.i.d. N(0,1) entries, gamma = n/d < 1 (Marchenko-Pastur law).",
