@@ -95,18 +95,20 @@ class TrainResult:
 
 def train_gd(W: torch.Tensor, a: torch.Tensor, X: torch.Tensor, y: torch.Tensor, *, lr, steps: int,
              tol: float, record_every: int = 0, track_move: bool = False,
-             raise_on_fail: bool = True) -> TrainResult:
+             raise_on_fail: bool = True, ref: torch.Tensor | None = None) -> TrainResult:
     """Full-batch gradient descent W <- W - lr dL/dW on L = (1/2)||f(X) - y||^2 (002 §6.1; App. C eq. (4)),
     second layer a fixed.  Each network stops (its W is frozen) at the first step where L <= tol; the run ends
     when all have stopped or after ``steps`` steps.  ``lr`` is a float or a (B,) tensor.
 
     Raises :class:`numerics.NotConverged` (message with the final losses) if some network has L > tol at the
-    end and ``raise_on_fail``; otherwise returns the flags.
+    end and ``raise_on_fail``; otherwise returns the flags.  With ``track_move``, ``max_move`` is
+    max_k max_r ||w_r(k) - ref_r|| over the run (``ref`` defaults to the starting W; 002 Lemma 1 and Lemma 4
+    measure it from the random initialization W(0)).
     """
     B = W.shape[0]
     W = W.clone()
-    W0 = W.clone() if track_move else None
-    max_move = torch.zeros(B, dtype=W.dtype, device=W.device) if track_move else None
+    W0 = (W.clone() if ref is None else ref) if track_move else None
+    max_move = (W - W0).norm(dim=-1).amax(-1) if track_move else None
     lr_t = torch.as_tensor(lr, dtype=W.dtype, device=W.device).reshape(-1) * torch.ones(B, dtype=W.dtype, device=W.device)
     active = torch.ones(B, dtype=torch.bool, device=W.device)
     taken = torch.zeros(B, dtype=torch.long, device=W.device)
@@ -157,3 +159,56 @@ def ntk_gram_mc(B: int, m: int, X: torch.Tensor, gen: torch.Generator, *, Y: tor
     d = X.shape[-1]
     W, _ = init(B, m, d, gen, kappa=kappa, device=device, dtype=dtype)
     return gram_at(W, X.to(dtype), None if Y is None else Y.to(dtype))
+
+
+# ----------------------------------------------------------------------------- transfer (002 §6, App. C)
+def ntk_direction(W0: torch.Tensor, a: torch.Tensor, X: torch.Tensor, v: torch.Tensor) -> torch.Tensor:
+    """Z(0) v reshaped to weights (B, m, d): row r is (1/sqrt m) a_r sum_j 1{w_r(0) . x_j >= 0} v_j x_j
+    (002 App. C eq. (3)); with v = (H^inf)^{-1} y it is the infinite-training limit of vec(W(P) - W(0))
+    in eq. (5), so ||vec(W(P) - W(0)) - Z_P(0) (H_P^inf)^{-1} y_P|| is the ||epsilon|| of eq. (6).
+    v: (n,) or (B, n)."""
+    m = W0.shape[-2]
+    Xb = _batched_x(X, W0.shape[0])
+    I = (Xb @ W0.mT >= 0).to(W0.dtype)                          # (B, n, m)
+    vb = v.expand(W0.shape[0], -1) if v.dim() == 1 else v
+    return ((I * vb.unsqueeze(-1)).mT @ Xb) * (a / math.sqrt(m)).unsqueeze(-1)
+
+
+def transfer_runs(W0: torch.Tensor, a: torch.Tensor, XP: torch.Tensor, yP: torch.Tensor, XQ: torch.Tensor,
+                  yQ: torch.Tensor, *, lr_P: float, lr_Q: float, steps: int, tol: float,
+                  vP: torch.Tensor | None = None) -> dict:
+    """The literal procedure of 002 §6 for B networks: pretrain W(0) -> W(P) by gradient descent on the source
+    data (X_P, y_P) until L <= tol, then fine-tune W(P) -> W(Q) on the target data (X_Q, y_Q) until L <= tol
+    (same a, same loss (1/2)||f - y||^2).  Raises NotConverged if a phase does not reach tol in ``steps``.
+
+    Returns per-network tensors (B,) (and histories):
+      grad2_P, grad2_0  ||dL/dX^1||^2 on the target data at W(P) and at W(0) (= ||u_Q - y_Q||^2, Thm 1)
+      dist_QP           ||W(Q) - W(P)||_F (Thm 2);   dist_P0  ||W(P) - W(0)||_F (training from scratch on P)
+      move_P            max_k max_r ||w_{P,r}(k) - w_r(0)|| (Lemma 1);  move_Q0  max_k max_r ||w_{Q,r}(k) - w_r(0)|| (Lemma 4)
+      resP0, resQP      ||y_P - u_P(0)||, ||y_Q - u_Q(P)|| (the radii of Lemmas 1 and 4)
+      uQ0               u_Q(0) (B, n_Q)
+      histQ             fine-tuning losses (K+1, B) (Thm 3; frozen networks repeat their last value)
+      eps               ||vec(W(P) - W(0)) - Z_P(0) vP|| when vP = (H_P^inf)^{-1} y_P is given (eq. (6))
+      HPQ_P             H_PQ(P) = Z_P(0)^T Z_Q(P) (B, n_P, n_Q) (Lemma 3)
+      steps_P, steps_Q, loss_P, loss_Q
+    """
+    rP = train_gd(W0, a, XP, yP, lr=lr_P, steps=steps, tol=tol, track_move=True)
+    WP = rP.W
+    rQ = train_gd(WP, a, XQ, yQ, lr=lr_Q, steps=steps, tol=tol, track_move=True, ref=W0, record_every=1)
+    out = {
+        "grad2_P": activation_gradient_norm2(WP, a, XQ, yQ),
+        "grad2_0": activation_gradient_norm2(W0, a, XQ, yQ),
+        "dist_QP": (rQ.W - WP).flatten(1).norm(dim=-1),
+        "dist_P0": (WP - W0).flatten(1).norm(dim=-1),
+        "move_P": rP.max_move,
+        "move_Q0": rQ.max_move,
+        "resP0": (yP - forward(W0, a, XP)).norm(dim=-1),
+        "resQP": (yQ - forward(WP, a, XQ)).norm(dim=-1),
+        "uQ0": forward(W0, a, XQ),
+        "histQ": rQ.history,
+        "HPQ_P": gram_at(W0, XP, XQ, WP),
+        "steps_P": rP.steps, "steps_Q": rQ.steps, "loss_P": rP.loss, "loss_Q": rQ.loss,
+    }
+    if vP is not None:
+        out["eps"] = ((WP - W0) - ntk_direction(W0, a, XP, vP)).flatten(1).norm(dim=-1)
+    return out
