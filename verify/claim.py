@@ -92,6 +92,8 @@ class Param:
             raise DomainError(f"{self.name}={value!r} is not a number") from None
         if math.isnan(v):
             raise DomainError(f"{self.name} is NaN")
+        if math.isinf(v):
+            raise DomainError(f"{self.name}={value} is not finite: a simulation needs a finite point")
         if self.integer and v != int(v):
             raise DomainError(f"{self.name}={value} must be an integer")
         lo_bad = v < self.lower or (self.lower_open and v == self.lower)

@@ -28,9 +28,31 @@ class _Parser(argparse.ArgumentParser):
 _NUM = re.compile(r"^[0-9eE+\-*/(). pi]+$")
 
 
+def _arith(node) -> float:
+    """Evaluate a parsed arithmetic expression: numbers, pi, + - * / and parentheses (no powers, so
+    that e.g. 9**9**9 cannot stall the command line), in floating point."""
+    import ast
+    import math
+    import operator
+
+    ops = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv}
+    if isinstance(node, ast.Expression):
+        return _arith(node.body)
+    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool):
+        return float(node.value)
+    if isinstance(node, ast.Name) and node.id == "pi":
+        return math.pi
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.UAdd, ast.USub)):
+        v = _arith(node.operand)
+        return v if isinstance(node.op, ast.UAdd) else -v
+    if isinstance(node, ast.BinOp) and type(node.op) in ops:
+        return ops[type(node.op)](_arith(node.left), _arith(node.right))
+    raise ValueError("not an arithmetic expression")
+
+
 def parse_point(text: str) -> dict:
     """``'n=5,theta=pi/4,sigma=0.2'`` -> {'n': 5.0, 'theta': 0.785..., 'sigma': 0.2}."""
-    import math
+    import ast
 
     out = {}
     for part in filter(None, (s.strip() for s in text.split(","))):
@@ -39,10 +61,12 @@ def parse_point(text: str) -> dict:
         k, v = (s.strip() for s in part.split("=", 1))
         if not k.isidentifier() or not v or not _NUM.match(v):
             raise UsageError(f"cannot read the parameter {part!r} (numbers, pi, + - * / and parentheses only)")
+        if k in out:
+            raise UsageError(f"the parameter {k} is given twice in {text!r}")
         try:
-            out[k] = float(eval(v, {"__builtins__": {}}, {"pi": math.pi}))  # noqa: S307 (characters checked above)
-        except Exception:
-            raise UsageError(f"cannot evaluate {v!r} for {k}") from None
+            out[k] = _arith(ast.parse(v, mode="eval"))
+        except (SyntaxError, ValueError, ZeroDivisionError, OverflowError, RecursionError, MemoryError):
+            raise UsageError(f"cannot evaluate {v!r} for {k} (numbers, pi, + - * / and parentheses only)") from None
     return out
 
 
@@ -104,8 +128,12 @@ def _cmd_report(args) -> int:
     from .summary import print_summary
 
     doc = load_results(Path(args.out))
-    write_reports(doc, Path(args.out))
-    print_summary(doc)
+    try:
+        write_reports(doc, Path(args.out))
+        print_summary(doc)
+    except (KeyError, TypeError, AttributeError, IndexError) as e:  # a hand-edited or foreign results.json
+        raise UsageError(f"{Path(args.out) / 'results.json'} is not a results document of this tool "
+                         f"({type(e).__name__}: {e}); nothing was rewritten") from None
     return EXIT_OK
 
 

@@ -61,6 +61,15 @@ def load_results(out: Path) -> dict:
         doc = json.loads(p.read_text())
     except json.JSONDecodeError as e:
         raise ValueError(f"{p} is not valid JSON ({e.msg} at line {e.lineno})") from None
-    if "claims" not in doc:
+    if not isinstance(doc, dict) or not isinstance(doc.get("claims"), list):
         raise ValueError(f"{p} has no 'claims' list")
+    need = {"id": str, "kind": str, "source": dict, "statement": str, "verdict": str, "evidence": dict}
+    for i, c in enumerate(doc["claims"]):
+        bad = [k for k, t in need.items() if not isinstance(c, dict) or not isinstance(c.get(k), t)]
+        if bad:
+            raise ValueError(f"{p}: claim {i} lacks {', '.join(bad)}; not a results document of this tool")
+        if c["verdict"] not in ("confirmed", "refuted", "inconclusive"):
+            raise ValueError(f"{p}: claim {c['id']} has an unknown verdict {c['verdict']!r}")
+    if not isinstance(doc.get("meta", {}), dict):
+        raise ValueError(f"{p}: 'meta' is not an object")
     return doc
