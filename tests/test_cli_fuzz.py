@@ -23,7 +23,7 @@ from verify.report import write_reports
 CHEAP = ("tahir2024.thm3.6.stieltjes", "tahir2024.thm3.8.monotone")
 
 TOKENS = st.sampled_from([
-    "run", "list", "report", "calibrate", "--profile", "quick", "standard", "huge", "--seed", "-1", "1e3",
+    "run", "list", "report", "calibrate", "stability", "--profile", "quick", "standard", "huge", "--seed", "-1", "1e3",
     "99999999999999999999999", "--seeds", "0", "two", "--at", "--out", "--bogus", "--fail-on-refuted", "--device",
     "cuda:7", "nope", *CHEAP, "tahir2024.thm3.6", "nosuch.*", "", "*", "[", "n=", "gamma=nan", "gamma=inf",
     "gamma=1e999", "sigma=-0", "x=1", "gamma=((", "gamma=0.5,gamma=0.6", "gamma=9**9**9", "gamma=0.5", "theta=pi/3",
@@ -50,6 +50,7 @@ def test_cli_never_tracebacks(base, argv, broken, monkeypatch, capsys):
     cheap = tuple(c for c in verify.registry.all_claims() if c.id in CHEAP)
     monkeypatch.setattr(verify.registry, "all_claims", lambda: cheap)
     monkeypatch.setattr(verify.calibration, "calibrate", lambda **kw: 0)
+    monkeypatch.setattr(verify.calibration, "verdict_stability", lambda *a, **kw: {})
     work = base / "work"
     shutil.rmtree(work, ignore_errors=True)
     shutil.copytree(base / "good", work)

@@ -59,9 +59,50 @@ ASYM_MUTANTS: dict[str, sp.Expr] = {
 
 
 def _run_one(claim, ctx, alpha=api.ALPHA):
-    ev = claim.check.run(claim, ctx)
-    finalize([ev], alpha)
-    return decide(ev)[0]
+    """One claim judged as ``api.run`` judges it: Holm, then the replication of any rejection."""
+    res = api.ClaimResult(claim, claim.check.run(claim, ctx))
+    finalize([res.evidence], alpha)
+    api.replicate_rejections([res], ctx, alpha)
+    return decide(res.evidence)[0]
+
+
+def verdict_stability(patterns, profile: str = "quick", seeds: int = 20, first_seed: int = 0,
+                      out: Path | None = None) -> dict:
+    """Run a profile over many seeds and count, per claim, how often each verdict came out.
+
+    A pinned verdict that holds only for a lucky seed is a test that passes by chance: the target
+    is the same verdict at >= 19 of 20 seeds.  Writes ``stability_<profile>.json`` and prints a
+    markdown table (claim, verdict counts, agreement with seed ``first_seed``).
+    """
+    counts: dict[str, dict[str, int]] = {}
+    per_seed = []
+    t0 = time.time()
+    for k in range(first_seed, first_seed + seeds):
+        res = api.run(patterns, profile=profile, seed=k, progress=False)
+        row = {r.claim.id: r.verdict.value for r in res.claims}
+        per_seed.append({"seed": k, "verdicts": row})
+        for cid, v in row.items():
+            counts.setdefault(cid, {}).setdefault(v, 0)
+            counts[cid][v] += 1
+        print(f"seed {k}: " + ", ".join(f"{n} {v}" for v, n in sorted(
+            {v: sum(1 for x in row.values() if x == v) for v in set(row.values())}.items())), flush=True)
+    ref = per_seed[0]["verdicts"]
+    table = ["| claim | confirmed | inconclusive | refuted | same as seed %d |" % first_seed, "|---|---|---|---|---|"]
+    for cid in sorted(counts):
+        c = counts[cid]
+        same = sum(1 for r in per_seed if r["verdicts"].get(cid) == ref.get(cid))
+        table.append(f"| `{cid}` | {c.get('confirmed', 0)} | {c.get('inconclusive', 0)} | {c.get('refuted', 0)} | "
+                     f"{same}/{seeds}{'' if same >= 0.95 * seeds else ' ⚠'} |")
+    doc = {"profile": profile, "seeds": list(range(first_seed, first_seed + seeds)), "patterns": list(patterns or []),
+           "counts": counts, "per_seed": per_seed, "table": table, "seconds": round(time.time() - t0, 1),
+           "versions": api.versions()}
+    print("\n".join(table))
+    if out is not None:
+        Path(out).mkdir(parents=True, exist_ok=True)
+        path = Path(out) / f"stability_{profile}.json"
+        path.write_text(json.dumps(doc, indent=1))
+        print(f"wrote {path}")
+    return doc
 
 
 def _with_predicted(claim, predicted):

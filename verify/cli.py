@@ -94,7 +94,26 @@ def build_parser() -> argparse.ArgumentParser:
     cal.add_argument("--seed", type=int, default=0, help="the true form runs with seeds SEED+1000 ... SEED+1000+SEEDS-1")
     cal.add_argument("--skip-mutants", action="store_true", help="only the false-refutation rate")
     cal.add_argument("--out", default="benchmarks/results", help="folder for calibration_<profile>.json")
+    st = sub.add_parser("stability", help="run a profile over many seeds: how often each claim's verdict came out")
+    st.add_argument("patterns", nargs="*", help="glob over claim ids (default: all)")
+    st.add_argument("--profile", default="quick", choices=["quick", "standard", "full"])
+    st.add_argument("--seeds", type=int, default=20, help="number of seeds (SEED ... SEED+SEEDS-1)")
+    st.add_argument("--seed", type=int, default=0, help="first seed")
+    st.add_argument("--out", default="benchmarks/results", help="folder for stability_<profile>.json")
     return p
+
+
+def _cmd_stability(args) -> int:
+    from .calibration import verdict_stability
+    from .registry import select
+    from .report import check_writable
+
+    if args.seeds < 1:
+        raise UsageError(f"--seeds must be at least 1, not {args.seeds}")
+    select(args.patterns or None)  # an unknown pattern fails before any simulation
+    check_writable(Path(args.out))
+    verdict_stability(args.patterns or None, args.profile, args.seeds, args.seed, Path(args.out))
+    return EXIT_OK
 
 
 def _cmd_list(args) -> int:
@@ -153,7 +172,8 @@ def main(argv=None) -> int:
 
     try:
         args = build_parser().parse_args(argv)
-        return {"list": _cmd_list, "run": _cmd_run, "report": _cmd_report, "calibrate": _cmd_calibrate}[args.cmd](args)
+        return {"list": _cmd_list, "run": _cmd_run, "report": _cmd_report, "calibrate": _cmd_calibrate,
+                "stability": _cmd_stability}[args.cmd](args)
     except (UsageError, DomainError, UnknownClaim, FileNotFoundError, OSError, ValueError) as e:
         msg = str(e).splitlines()[0] if str(e) else type(e).__name__
         print(f"error: {msg}", file=sys.stderr)
