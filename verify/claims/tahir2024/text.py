@@ -45,9 +45,9 @@ P_GAMMA = Param("gamma", 0, INF, lower_open=True, doc="gamma = n/d > 0")
 P_SIGMA = Param("sigma", 0, INF, doc="label-noise standard deviation, sigma >= 0")
 P_THETA = Param("theta", 0, HALF_PI, doc="source-target angle, Assumption 3.2")
 NOT_ONE = Constraint(lambda p: p["gamma"] != 1, "gamma = 1: the scratch risk (10) diverges")
-EX = {"quick": 100, "standard": 1000, "full": 5000}          # hypothesis examples per search
-EX_SLOW = {"quick": 40, "standard": 300, "full": 1000}        # searches whose every example costs more
-MC_TRIALS = {"quick": 1000, "standard": 8000, "full": 20000}
+EX = {"quick": 100, "standard": 500, "full": 5000}          # hypothesis examples per search
+EX_SLOW = {"quick": 40, "standard": 150, "full": 1000}        # searches whose every example costs more
+MC_TRIALS = {"quick": 1000, "standard": 4000, "full": 20000}
 
 
 def _mc_ordering(rows, trials, sampler_label):
@@ -258,7 +258,7 @@ def _coupling_sampler(p, B, gen, ctx):
 _COUPLING = Expectation(
     points=[{"delta": 1.0, "theta": th, "d": 5} for th in (PI / 6, HALF_PI)],
     predicted=lambda p: float(TT.w1_upper_value(p["theta"])), sampler=_coupling_sampler, target="derived",
-    trials={"quick": 4000, "standard": 40000, "full": 200000},
+    trials={"quick": 4000, "standard": 20000, "full": 200000},
     name="coupling cost E|x^T(beta_s - beta_t)| = 2 sqrt(2/pi) sin(theta/2) (derived upper bound on W1)")
 
 FAR_W1 = Claim(
@@ -482,7 +482,7 @@ DD_OVER = Claim(
                        show=_dd_over_show, bounds={"sigma": (0.0, 20.0), "d": (1, 10)}),
         PropertySearch(examples=EX, name="corrected: the same for 0 < sigma < 1", holds=_dd_over_holds, refutes=False,
                        strategy=lambda: st.fixed_dictionaries({"sigma": st.floats(1e-6, 1.0, exclude_max=True)})),
-        Custom(_mc_ordering(_dd_rows_factory(6, 24), {"quick": 1500, "standard": 12000, "full": 40000}, "dd"),
+        Custom(_mc_ordering(_dd_rows_factory(6, 24), {"quick": 1500, "standard": 6000, "full": 40000}, "dd"),
                points=[{"sigma": 0.2, "d": 60}, {"sigma": 1.5, "d": 60}]),
     ]),
 )

@@ -99,7 +99,7 @@ def ordering_test(label: str, params: dict, diff, seed, *, target: str = "stated
     return StatTest(label=label, params=dict(params), predicted=0.0, estimate=m, stderr=se, trials=n, tol=0.0,
                     pvalue=p, target=target, seed=seed, df=n - 1, ci=(m - q * se, m + q * se), sided="upper",
                     extra=dict(extra or {}, claim="E[diff] > 0 (estimate shown is E[-diff] <= 0)",
-                               mean_diff=-m))
+                               mean_diff=-m), alternatives={"no difference (a tie)": 0.0})
 
 
 def per_trial_slopes(xs, ys) -> np.ndarray:
@@ -108,6 +108,11 @@ def per_trial_slopes(xs, ys) -> np.ndarray:
     ly = np.log(np.asarray(ys, dtype=np.float64))
     lxc = lx - lx.mean()
     return (ly - ly.mean(-1, keepdims=True)) @ lxc / (lxc @ lxc)
+
+
+def _neighbours(exponent: float) -> dict:
+    """The neighbouring orders a slope test must tell apart from the stated one."""
+    return {f"order {exponent - 1:g}": exponent - 1.0, f"order {exponent + 1:g}": exponent + 1.0}
 
 
 def _band_p(m: float, se: float, center: float, tol: float, df) -> float:
@@ -130,7 +135,7 @@ def slope_test_paired(label: str, params: dict, xs, ys, exponent: float, seed, *
     q = float(sps.t.ppf(0.975, n - 1))
     return StatTest(label=label, params=dict(params), predicted=float(exponent), estimate=m, stderr=se, trials=n,
                     tol=tol, pvalue=_band_p(m, se, exponent, tol, n - 1), target=target, seed=seed, df=n - 1,
-                    ci=(m - q * se, m + q * se),
+                    ci=(m - q * se, m + q * se), alternatives=_neighbours(exponent),
                     extra=dict(extra or {}, test=f"H0: |slope - {exponent}| <= {tol}", x=list(map(float, xs)),
                                mean_y=list(map(float, np.mean(ys, 0)))))
 
@@ -154,6 +159,7 @@ def slope_test_means(label: str, params: dict, xs, samples: list, exponent: floa
     return StatTest(label=label, params=dict(params), predicted=float(exponent), estimate=slope, stderr=se,
                     trials=int(sum(len(s) for s in samples)), tol=tol, pvalue=_band_p(slope, se, exponent, tol, None),
                     target=target, seed=seeds[0] if seeds else None, ci=(slope - 1.96 * se, slope + 1.96 * se),
+                    alternatives=_neighbours(exponent),
                     extra=dict(extra or {}, test=f"H0: |slope - {exponent}| <= {tol}", x=list(map(float, xs)),
                                means=list(map(float, means)),
                                stderrs=list(map(float, ses)), fit_chi2=chi2, fit_dof=len(xs) - 2, seeds=list(seeds)))
@@ -173,7 +179,8 @@ def slope_bound_test(label: str, params: dict, xs, ys, exponent: float, seed, *,
     p = float(sps.t.sf((-m + exponent - tol) / se, n - 1))
     return StatTest(label=label, params=dict(params), predicted=-float(exponent), estimate=-m, stderr=se, trials=n,
                     tol=tol, pvalue=p, target=target, seed=seed, df=n - 1, ci=(-m - q * se, -m + q * se),
-                    sided="upper", extra=dict(extra or {}, slope=m, slope_ci=(m - q * se, m + q * se),
+                    sided="upper", alternatives={f"order {exponent - 1:g} (the next weaker one), as -slope": 1.0 - exponent},
+                    extra=dict(extra or {}, slope=m, slope_ci=(m - q * se, m + q * se),
                                               claim=f"slope >= {exponent} (shown as -slope <= {-exponent})",
                                               x=list(map(float, xs)), mean_y=list(map(float, np.mean(ys, 0)))))
 
@@ -188,7 +195,7 @@ _PRETRAINED: dict = {}
 PRE_ALPHAS = {"quick": (1e-1, 10 ** -1.5, 1e-2), "standard": (1e-1, 10 ** -1.5, 1e-2, 10 ** -2.5),
               "full": (1e-1, 10 ** -1.5, 1e-2, 10 ** -2.5, 1e-3)}
 PRE_DEPTHS = {"quick": (2,), "standard": (2, 3), "full": (2, 3, 4)}
-PRE_TRIALS = {"quick": 8, "standard": 16, "full": 32}
+PRE_TRIALS = {"quick": 8, "standard": 12, "full": 32}
 PRE_D = 10
 
 

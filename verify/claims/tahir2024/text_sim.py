@@ -22,7 +22,7 @@ from verify.kit import (Check, Claim, Constraint, Custom, Domain, Evidence, Kind
 from .text_helpers import PI, PRE_ALPHAS, PRE_TRIALS, ordering_test, pretrained
 
 INF = math.inf
-K_TASKS = {"quick": 4, "standard": 8, "full": 16}
+K_TASKS = {"quick": 4, "standard": 6, "full": 16}
 
 
 def src(where: str) -> Source:
@@ -183,7 +183,7 @@ RIDGE_COMMUTES = Claim(
 
 MU_GRID = (0.25, 0.5, 0.75)
 MU_SIZES = {"quick": 40, "standard": 100, "full": 100}
-MU_TRIALS = {"quick": 60, "standard": 600, "full": 2000}
+MU_TRIALS = {"quick": 60, "standard": 200, "full": 1000}
 
 
 def _mu_monotone(claim, ctx, points):
@@ -192,6 +192,7 @@ def _mu_monotone(claim, ctx, points):
     B = pick(ctx.profile, MU_TRIALS)
     rows = []
     for p in points:
+        p = {**p, "c_law": "ones" if int(p["c_ones"]) else "normal"}
         samples = {}
         for mu in MU_GRID:
             gen, seed = ctx.generator(claim.id, p["c_law"], mu, size)
