@@ -74,6 +74,25 @@ def scratch_transfer_common(B: int, n: int, d: int, thetas: Sequence[float], sig
     return r_sc, r_lt
 
 
+def rank_one_transfer_risk(B: int, n: int, d: int, theta: float, sigma: float, gen: torch.Generator, *,
+                           dtype=torch.float64) -> torch.Tensor:
+    """Per trial the risk of linear transfer on the rank-one pretrained features (Thm 3.4), (B,).
+
+    Unit beta_s, beta_t at angle theta, X (n x d) Gaussian, y = X beta_t + sigma eps; the minimum-norm
+    last layer on Phi = (X beta_s) v^T gives beta_hat = (z^T y/||z||^2) beta_s, z = X beta_s (eqs.
+    (104)-(108); the exact rank-one pseudo-inverse, pinned to a generic pseudo-inverse in
+    tests/test_tahir_text.py).  Its mean is eq. (12)."""
+    bs = unit_vectors(B, d, gen, dtype=dtype)
+    bt = target_around(bs, theta, gen)
+    X = gaussian_design(B, n, d, gen, dtype=dtype)
+    y = torch.einsum("bnd,bd->bn", X, bt)
+    if sigma:
+        y = y + sigma * torch.randn(B, n, generator=gen, device=X.device, dtype=dtype)
+    z = torch.einsum("bnd,bd->bn", X, bs)
+    b = (z * y).sum(-1) / z.square().sum(-1)
+    return (b.unsqueeze(-1) * bs - bt).square().sum(-1)
+
+
 # ----------------------------------------------------------------------------- pretrained layers
 
 def layer_statistics(Ws: Sequence[torch.Tensor]) -> dict[str, torch.Tensor]:

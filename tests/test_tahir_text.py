@@ -109,6 +109,12 @@ def test_rank_one_transfer_matches_pseudo_inverse_draw_by_draw():
     assert torch.allclose(beta, ((z * y).sum(-1) / z.square().sum(-1)).unsqueeze(-1) * bs, atol=1e-12)
 
 
+def test_rank_one_transfer_risk_mean_is_eq12():
+    from numerics.tahir_text import rank_one_transfer_risk
+    x = rank_one_transfer_risk(20000, 12, 6, 0.8, 0.4, gen(9)).numpy()
+    assert abs(x.mean() - T.linear_transfer_risk_value(12, 0.8, 0.4)) < 5 * x.std() / math.sqrt(x.size)
+
+
 def test_target_around_angle():
     g = gen(5)
     bs = torch.nn.functional.normalize(torch.randn(50, 7, generator=g, dtype=torch.float64), dim=-1)

@@ -195,7 +195,7 @@ _PRETRAINED: dict = {}
 PRE_ALPHAS = {"quick": (1e-1, 10 ** -1.5, 1e-2), "standard": (1e-1, 10 ** -1.5, 1e-2, 10 ** -2.5),
               "full": (1e-1, 10 ** -1.5, 1e-2, 10 ** -2.5, 1e-3)}
 PRE_DEPTHS = {"quick": (2,), "standard": (2, 3), "full": (2, 3, 4)}
-PRE_TRIALS = {"quick": 8, "standard": 12, "full": 32}
+PRE_TRIALS = {"quick": 6, "standard": 12, "full": 32}
 PRE_D = 10
 
 
