@@ -247,7 +247,7 @@ KL_WITNESS = Claim(
               r"\alpha\ge\frac{\sigma\sqrt{2\delta}}{\|f\|_{L_2(p)}}-1\ (\alpha>-1);\ "
               r"e.g.\ \alpha\ge\frac{\sigma\sqrt{2\delta}}{\|f\|_{L_2(p)}}",
     check=AllOf([
-        Custom(_witness_search, why_no_points="the counterexample search covers the whole domain"),
+        Custom(_witness_search),
         Custom(_witness_at, points=[dict(s_f=1.0, sigma=1.0, delta=16.0, eta=1e-3)]),
     ]),
     notes="The proof ends 'we can choose g = -alpha f with alpha > sigma delta^{1/2}/||f||_{L2(p)}', read as: "
