@@ -649,15 +649,19 @@ def _irreducible_holds(p):
 IRREDUCIBLE = Claim(
     id="tahir2024.text.sec3_3.irreducible_sin2", kind=Kind.BOUND,
     source=src("Sec. 3.3 after Theorem 3.7: 'the main contribution to the generalization error is sin^2 theta, ... "
-               "This is an irreducible error that is the best case risk given that the features cannot change'"),
+               "This is an irreducible error that is the best case risk given that the features cannot change'; "
+               "Sec. 4: 'In the deep linear setting, ||P_perp f_t*||^2 = sin^2 theta'"),
     statement=(r"\min_b\|b\beta_s-\beta_t\|^2=\sin^2\theta\ \text{(best risk on the frozen features)},\quad "
                r"\mathbb E\mathcal R_{lt}\ge\sin^2\theta"),
     assumptions=ASSUME + " Finite n > 2.",
     domain=Domain((Param("n", 3, INF, integer=True), P_THETA, P_SIGMA)),
     stated=sp.sin(T.theta) ** 2,
     notes=("With the pretrained features frozen, every transferred predictor is b beta_s (eq. (107)); its risk 1 + b^2 "
-           "- 2 b cos theta is minimised at b = cos theta with value sin^2 theta (sympy), and (12) exceeds it by "
-           "(sigma^2 + sin^2 theta)/(n - 2) >= 0."),
+           "- 2 b cos theta is minimised at b = cos theta with value sin^2 theta (sympy) = ||beta_t - (beta_s^T beta_t) "
+           "beta_s||^2, the out-of-span norm of Sec. 4, and (12) exceeds it by (sigma^2 + sin^2 theta)/(n - 2) >= 0. "
+           "'Main contribution' is read in the large-n setting of the figures (n = gamma d, d = 500): at small n or "
+           "small theta the finite-sample term can dominate (at theta = 0 it is all of the risk); its 1/n order is "
+           "tahir2024.rate.sec3_3.one_over_n."),
     check=AllOf([
         Identity("min_b (1 + b^2 - 2 b cos theta) = sin^2 theta", _irreducible_lhs, sp.sin(T.theta) ** 2,
                  {T.theta: (0, HALF_PI)}),
