@@ -18,8 +18,11 @@ inputs, teachers, initialisations) and evaluates, on the same draws,
   (pretraining interpolant of theta_S on X_S, then interpolation of the residual on X), the end
   state of GD in the NTK regime, for a draw-by-draw comparison with the literal networks;
 * ||H(t) - H^inf||_op on the fine-tuning inputs at initialisation and after fine-tuning
-  (H(t)_ij = x_i^T x_j (1/m) sum_r 1{w_r^T x_i > 0} 1{w_r^T x_j > 0}), and the weight movement
-  max_r ||w_r(t) - w_r(init)||.
+  (H(t)_ij = x_i^T x_j (1/m) sum_r 1{w_r^T x_i >= 0} 1{w_r^T x_j >= 0}, numerics.two_layer.gram_at), and the
+  weight movement max_k max_r ||w_r(k) - w_r(init)|| over fine-tuning.
+
+The network, its initialisation, GD and the finite-width Gram are those of :mod:`numerics.two_layer` (shared
+with 002 §6); H^inf is :func:`derivations.kernels.ntk_relu_gram`.
 
 Learning rates are set per trial from H^inf (eta = 0.8 n / lambda_max(H^inf), the stable rate of the
 linearised dynamics u <- u - (2 eta/n) H (u - y)); GD stops when every trial's training loss is below
@@ -33,7 +36,10 @@ from dataclasses import dataclass
 import torch
 from torch import Tensor
 
+from derivations.kernels import ntk_relu_gram as ntk_gram_inf
 from numerics import NotConverged
+from numerics import two_layer as TL
+from numerics.least_squares import intra_op_threads
 
 
 def sphere(B: int, n: int, d: int, gen: torch.Generator, *, device=None, dtype=torch.float64) -> Tensor:
@@ -42,55 +48,20 @@ def sphere(B: int, n: int, d: int, gen: torch.Generator, *, device=None, dtype=t
     return x / x.norm(dim=-1, keepdim=True)
 
 
-def ntk_gram_inf(X: Tensor, Y: Tensor | None = None) -> Tensor:
-    """H^inf(X, Y)_ij = <x_i, y_j> (pi - arccos <x_i, y_j>) / (2 pi) for unit rows; (..., n, d) -> (..., n, n')."""
-    Y = X if Y is None else Y
-    G = X @ Y.transpose(-1, -2)
-    return G * (math.pi - torch.arccos(G.clamp(-1.0, 1.0))) / (2 * math.pi)
+def gd(W: Tensor, a: Tensor, X: Tensor, y: Tensor, lr: Tensor, *, steps: int, tol: float, ref: Tensor | None = None,
+       what: str = "GD") -> tuple[Tensor, Tensor, int, Tensor]:
+    """Full-batch GD on the paper's loss L = (1/n)||f(X) - y||^2 with rate ``lr`` (B,), run by
+    :func:`numerics.two_layer.train_gd` (loss (1/2)||f - y||^2): the same iterates with rate 2 lr / n.
 
-
-def init_net(B: int, m: int, d: int, gen: torch.Generator, *, kappa: float, device=None,
-             dtype=torch.float64) -> tuple[Tensor, Tensor]:
-    """W (B, m, d) with N(0, kappa^2) entries, a (B, m) uniform in {-1, +1}."""
-    W = kappa * torch.randn(B, m, d, generator=gen, device=device, dtype=dtype)
-    a = (2 * torch.randint(0, 2, (B, m), generator=gen, device=device) - 1).to(dtype)
-    return W, a
-
-
-def forward(W: Tensor, a: Tensor, X: Tensor) -> Tensor:
-    """f(X) = m^{-1/2} relu(X W^T) a: W (B, m, d), a (B, m), X (B, n, d) -> (B, n)."""
-    return (torch.relu(X @ W.transpose(-1, -2)) @ a.unsqueeze(-1)).squeeze(-1) / math.sqrt(W.shape[-2])
-
-
-def gd(W: Tensor, a: Tensor, X: Tensor, y: Tensor, lr: Tensor, *, steps: int, tol: float,
-       what: str = "GD") -> tuple[Tensor, Tensor, int]:
-    """Full-batch GD on L = (1/n)||f(X) - y||^2 over the first layer; lr (B,) per trial.
-
-    Stops when every trial's loss is <= tol * mean(y^2) (per trial); raises NotConverged after ``steps``.
-    Returns (W, final loss (B,), steps taken)."""
-    n, m = X.shape[-2], W.shape[-2]
-    scale = (2.0 / n / math.sqrt(m)) * lr.view(-1, 1, 1)
-    target = tol * (y ** 2).mean(-1).clamp_min(1e-30)
-    aT = a.unsqueeze(-2)
-    for t in range(steps + 1):
-        Z = X @ W.transpose(-1, -2)                         # (B, n, m)
-        f = (torch.relu(Z) @ a.unsqueeze(-1)).squeeze(-1) / math.sqrt(m)
-        r = f - y
-        loss = (r ** 2).mean(-1)
-        if bool((loss <= target).all()):
-            return W, loss, t
-        if t == steps:
-            break
-        G = ((r.unsqueeze(-1) * (Z > 0)) * aT).transpose(-1, -2) @ X   # (B, m, d)
-        W = W - scale * G
-    raise NotConverged(f"{what}: training loss {float(loss.max()):.3g} > {tol:g} x mean label^2 after {steps} "
-                       f"steps (worst trial)")
-
-
-def empirical_gram(W: Tensor, X: Tensor) -> Tensor:
-    """H(t)_ij = x_i^T x_j (1/m) sum_r 1{w_r^T x_i > 0} 1{w_r^T x_j > 0}: (B, m, d), (B, n, d) -> (B, n, n)."""
-    A = (X @ W.transpose(-1, -2) > 0).to(X.dtype)
-    return (X @ X.transpose(-1, -2)) * (A @ A.transpose(-1, -2)) / W.shape[-2]
+    Stops each network once (1/n)||f - y||^2 <= tol x min_b mean(y_b^2); raises NotConverged after ``steps``.
+    Returns (W, final loss (1/n)||f - y||^2 (B,), largest number of steps taken, max_k max_r ||w_r(k) - ref_r||)."""
+    n = X.shape[-2]
+    thr = 0.5 * n * tol * float((y ** 2).mean(-1).min().clamp_min(1e-30))
+    try:
+        r = TL.train_gd(W, a, X, y, lr=2.0 * lr / n, steps=steps, tol=thr, track_move=True, ref=ref)
+    except NotConverged as e:
+        raise NotConverged(f"{what}: {e}") from None
+    return r.W, 2.0 * r.loss / n, int(r.steps.max()), r.max_move
 
 
 def kernel_interpolant(Xtr: Tensor, r: Tensor, Xev: Tensor) -> Tensor:
@@ -123,14 +94,14 @@ class FinetuneRun:
     delta: Tensor         # ||theta_T - theta_S||
     gram_init: Tensor     # ||H(init) - H^inf||_op on the fine-tuning inputs (largest n), (B,)
     gram_end: Tensor      # ||H(end of fine-tuning) - H^inf||_op, (B, len(ns), len(dists))
-    move: Tensor          # max_r ||w_r(end) - w_r(init)||, (B, len(ns), len(dists))
+    move: Tensor          # max over fine-tuning steps k of max_r ||w_r(k) - w_r(init)||, (B, len(ns), len(dists))
     pre_risk: Tensor      # ramp risk of the pretrained network against theta_S, (B,)
     pre_loss: Tensor      # final pretraining loss, (B,)
     ft_loss: Tensor       # final fine-tuning losses, (B, len(ns), len(dists))
     steps: dict           # steps taken: {"pretrain": int, (n, "finetune"): int}
 
 
-def finetune_trials(B: int, m: int, d: int, n_S: int, ns, dists, gen: torch.Generator, *, kappa: float,
+def _finetune_trials(B: int, m: int, d: int, n_S: int, ns, dists, gen: torch.Generator, *, kappa: float,
                     theta_S_norm: float = 0.5, n_test: int = 2000, tol: float = 1e-6, max_steps: int = 20000,
                     lr_factor: float = 0.8, device=None, dtype=torch.float64) -> FinetuneRun:
     """B independent literal runs of §6: pretraining on theta_S, then fine-tuning on theta_T for every
@@ -148,20 +119,20 @@ def finetune_trials(B: int, m: int, d: int, n_S: int, ns, dists, gen: torch.Gene
     XS = sphere(B, n_S, d, gen, **kw)
     X = sphere(B, nmax, d, gen, **kw)
     Xt = sphere(B, n_test, d, gen, **kw)
-    W0, a = init_net(B, m, d, gen, kappa=kappa, **kw)
+    W0, a = TL.init(B, m, d, gen, kappa=kappa, **kw)
 
     yS = (XS @ theta_S.unsqueeze(-1)).squeeze(-1)
     lrS = lr_factor * n_S / torch.linalg.eigvalsh(ntk_gram_inf(XS))[:, -1]
-    WS, pre_loss, st_pre = gd(W0, a, XS, yS, lrS, steps=max_steps, tol=tol, what="pretraining")
+    WS, pre_loss, st_pre, _ = gd(W0, a, XS, yS, lrS, steps=max_steps, tol=tol, what="pretraining")
     steps = {"pretrain": st_pre}
-    ft_S = forward(WS, a, Xt)
+    ft_S = TL.forward(WS, a, Xt)
     yt_S = (Xt @ theta_S.unsqueeze(-1)).squeeze(-1)
     pre_risk = (ft_S - yt_S).abs().clamp(max=1).mean(-1)
-    f0X = forward(WS, a, X)                                   # outputs of the pretrained net on X
+    f0X = TL.forward(WS, a, X)                                   # outputs of the pretrained net on X
     kS_X = kernel_interpolant(XS, yS, X)                       # reduced path: pretrained function on X
     kS_t = kernel_interpolant(XS, yS, Xt)
     Hinf = ntk_gram_inf(X)
-    gram_init = torch.linalg.matrix_norm(empirical_gram(W0, X) - Hinf, ord=2)
+    gram_init = torch.linalg.matrix_norm(TL.gram_at(W0, X) - Hinf, ord=2)
 
     shape = (B, len(ns), len(dists))
     out = {k: torch.empty(shape, **kw) for k in ("risk", "risk_sq", "risk_kernel", "q", "q_lin", "gram_end",
@@ -174,10 +145,10 @@ def finetune_trials(B: int, m: int, d: int, n_S: int, ns, dists, gen: torch.Gene
         y = (Xn.unsqueeze(1) @ thT.unsqueeze(-1)).squeeze(-1)                                  # (B, S, n)
         # fine-tune every distance at once: batch (B*S)
         rep = lambda t: t.unsqueeze(1).expand(B, S, *t.shape[1:]).reshape(B * S, *t.shape[1:])  # noqa: E731
-        W, loss, st = gd(rep(WS), rep(a), rep(Xn), y.reshape(B * S, n), rep(lr), steps=max_steps, tol=tol,
-                         what=f"fine-tuning (n={n})")
+        W, loss, st, move = gd(rep(WS), rep(a), rep(Xn), y.reshape(B * S, n), rep(lr), steps=max_steps, tol=tol,
+                               ref=rep(W0), what=f"fine-tuning (n={n})")
         steps[(n, "finetune")] = st
-        ft = forward(W, rep(a), rep(Xt)).view(B, S, n_test)
+        ft = TL.forward(W, rep(a), rep(Xt)).view(B, S, n_test)
         yt = thT @ Xt.transpose(-1, -2)                                                          # (B, S, n_test)
         err = ft - yt
         out["risk"][:, i] = err.abs().clamp(max=1).mean(-1)
@@ -191,14 +162,14 @@ def finetune_trials(B: int, m: int, d: int, n_S: int, ns, dists, gen: torch.Gene
         res_k = y - kS_X[:, :n].unsqueeze(1)
         fk = kS_t.unsqueeze(1) + kernel_interpolant(rep(Xn), res_k.reshape(B * S, n), rep(Xt)).view(B, S, n_test)
         out["risk_kernel"][:, i] = (fk - yt).abs().clamp(max=1).mean(-1)
-        out["gram_end"][:, i] = torch.linalg.matrix_norm(empirical_gram(W, rep(X)) - rep(Hinf), ord=2).view(B, S)
-        out["move"][:, i] = (W - rep(W0)).norm(dim=-1).amax(-1).view(B, S)
+        out["gram_end"][:, i] = torch.linalg.matrix_norm(TL.gram_at(W, rep(X)) - rep(Hinf), ord=2).view(B, S)
+        out["move"][:, i] = move.view(B, S)
     delta = torch.tensor(dists, **kw).expand(B, len(ns), S).clone()
     return FinetuneRun(ns=ns, dists=dists, delta=delta, gram_init=gram_init, pre_risk=pre_risk, pre_loss=pre_loss,
                        steps=steps, **out)
 
 
-def kernel_finetune_trials(B: int, d: int, n_S: int, ns, dists, gen: torch.Generator, *, theta_S_norm: float = 0.5,
+def _kernel_finetune_trials(B: int, d: int, n_S: int, ns, dists, gen: torch.Generator, *, theta_S_norm: float = 0.5,
                            n_test: int = 2000, exact_pretraining: bool = False, device=None,
                            dtype=torch.float64) -> dict:
     """The reduced path of :func:`finetune_trials` alone (m -> inf, kappa -> 0), with the same draws in the
@@ -240,3 +211,22 @@ def kernel_finetune_trials(B: int, d: int, n_S: int, ns, dists, gen: torch.Gener
         out["q_lin"][:, i] = quad_form(rep(Xn), lin.reshape(B * S, n)).view(B, S)
     out["delta"] = torch.tensor(dists, **kw).expand(B, len(ns), S).clone()
     return out
+
+
+_ONE_THREAD_WHY = """  Runs on one intra-op torch thread (numerics.least_squares.intra_op_threads): these are many
+    small ops on (B, n, m) tensors with n <= 40; on the 2 shared cores a two-thread run was measured 9x slower in
+    CPU time (4.65 s vs 0.53 s for 3 networks of width 1280, under a load average of 14)."""
+
+
+def finetune_trials(*args, **kwargs) -> FinetuneRun:
+    with intra_op_threads(1):
+        return _finetune_trials(*args, **kwargs)
+
+
+def kernel_finetune_trials(*args, **kwargs) -> dict:
+    with intra_op_threads(1):
+        return _kernel_finetune_trials(*args, **kwargs)
+
+
+finetune_trials.__doc__ = _finetune_trials.__doc__ + _ONE_THREAD_WHY
+kernel_finetune_trials.__doc__ = _kernel_finetune_trials.__doc__ + _ONE_THREAD_WHY
