@@ -1,0 +1,3 @@
+"""General identities (not a paper): Hermite expansions of activations and the infinite-width kernels they give,
+each object computed exactly (sympy), in high precision (mpmath) and by Monte Carlo (torch).  Used by
+000 §6, 001 App. C, 002 §6 and 003 (derivations/hermite.py, derivations/kernels.py)."""
