@@ -277,7 +277,7 @@ def train(Ws: Sequence[torch.Tensor], loss: str = "population", *, beta_s: torch
           lr: float | torch.Tensor | None = None, lr_scale: float = 1.0, max_move: float | None = 1e-3,
           max_steps: int = 100_000, tol: float | None = 1e-10, floor: str | float | torch.Tensor = "auto",
           gtol: float | None = None, fast_rtol: float = 1e-2, refresh: int = 10, power_iters: int = 20,
-          chunk: int | None = None, alpha: float | None = None) -> TrainResult:
+          chunk: int | None = None, alpha: float | None = None, freeze: int = 0) -> TrainResult:
     """Full-batch gradient descent (the discretisation of gradient flow (6)) on loss (4) or (5).
 
     Ws        initial weights (not modified).
@@ -317,18 +317,28 @@ def train(Ws: Sequence[torch.Tensor], loss: str = "population", *, beta_s: torch
         used, so do not use gtol from a small-init saddle (the gradient is O(alpha) there).
     chunk     process the trials in chunks of this size (same results; keeps the working set in
               cache for large d).
+    freeze    (with trainable="all") keep the first ``freeze`` layers W_1..W_freeze fixed and train
+              the others (fine-tuning with frozen first layers, Thm 5.5 of 000_efaf07e323d59f0e.txt);
+              0 (default) trains every layer.  The step-size bound K of the full network is kept (a
+              principal block of the Hessian has a smaller norm, so it is still stable); the floor of
+              ``tol`` is 0, and ``gtol`` tests the gradient at the input of layer freeze+1,
+              (W_1...W_freeze)^T g = F^T r/n with F = X W_1...W_freeze, projected on the right singular
+              vectors of F with singular value >= fast_rtol * sigma_1(F) (as for "last").
     Returns a :class:`TrainResult`; ``lr`` holds the last step size of each trial.
     """
     if loss not in ("population", "empirical"):
         raise ValueError(f"loss must be 'population' or 'empirical', not {loss!r}")
     if trainable not in ("all", "last"):
         raise ValueError(f"trainable must be 'all' or 'last', not {trainable!r}")
+    if freeze and (trainable != "all" or not 0 <= freeze < len(Ws)):
+        raise ValueError(f"freeze={freeze} needs trainable='all' and 0 <= freeze < L={len(Ws)}")
     if loss == "population" and beta_s is None:
         raise ValueError("the population loss (4) needs beta_s")
     if loss == "empirical" and (X is None or y is None):
         raise ValueError("the empirical loss (5) needs X and y")
     kw = dict(loss=loss, trainable=trainable, lr_scale=lr_scale, max_move=max_move, max_steps=max_steps,
-              tol=tol, gtol=gtol, fast_rtol=fast_rtol, refresh=refresh, power_iters=power_iters, alpha=alpha)
+              tol=tol, gtol=gtol, fast_rtol=fast_rtol, refresh=refresh, power_iters=power_iters, alpha=alpha,
+              freeze=freeze)
     B = Ws[0].shape[0]
     if chunk is not None and B > chunk:
         parts = []
@@ -345,7 +355,7 @@ def train(Ws: Sequence[torch.Tensor], loss: str = "population", *, beta_s: torch
 
 
 def _train(Ws, loss, beta_s, X, y, trainable, lr, lr_scale, max_move, max_steps, tol, floor, gtol,
-           fast_rtol, refresh, power_iters, alpha) -> TrainResult:
+           fast_rtol, refresh, power_iters, alpha, freeze=0) -> TrainResult:
     """The gradient-descent loop of :func:`train` (one chunk of trials)."""
     Ws = [W.clone() for W in Ws]
     L = len(Ws)
@@ -362,7 +372,7 @@ def _train(Ws, loss, beta_s, X, y, trainable, lr, lr_scale, max_move, max_steps,
     if isinstance(floor, str):
         if floor != "auto":
             raise ValueError("floor must be 'auto', a number or a tensor")
-        if loss == "empirical" and trainable == "all":
+        if loss == "empirical" and trainable == "all" and not freeze:
             floor_t = least_squares_floor(X, y)
         else:
             floor_t = torch.zeros(B, dtype=dt, device=dev)
@@ -375,6 +385,14 @@ def _train(Ws, loss, beta_s, X, y, trainable, lr, lr_scale, max_move, max_steps,
         _, S, Vh = torch.linalg.svd(F, full_matrices=False)
         keep = (S >= fast_rtol * S[..., :1]).to(dt)  # (B, k)
         fast_proj = Vh.mT * keep.unsqueeze(-2)      # (B, d, k): kept right singular vectors
+    elif gtol is not None and freeze:
+        P = Ws[0]
+        for W in Ws[1:freeze]:
+            P = P @ W
+        F = X @ P if loss == "empirical" else P
+        _, S, Vh = torch.linalg.svd(F, full_matrices=False)
+        keep = (S >= fast_rtol * S[..., :1]).to(dt)
+        fast_proj = Vh.mT * keep.unsqueeze(-2)
 
     fixed = lr is not None
     if fixed:
@@ -406,11 +424,14 @@ def _train(Ws, loss, beta_s, X, y, trainable, lr, lr_scale, max_move, max_steps,
             gn = [an[l] * sn[l] for l in range(L - 1)] + [an[-1]]
             gth = gn[-1]
             if trainable == "all":
-                for l in range(L - 1):
+                for l in range(freeze, L - 1):
                     gth = torch.hypot(gth, gn[l])
         done = (cur_loss - floor_t) <= tol if tol is not None else torch.zeros(B, dtype=torch.bool, device=dev)
         if gtol is not None:
-            g2 = _mtv(fast_proj, a[-1]).square().sum(-1) if fast_proj is not None else gth.square()
+            if fast_proj is not None:
+                g2 = _mtv(fast_proj, a[freeze] if freeze else a[-1]).square().sum(-1)
+            else:
+                g2 = gth.square()
             done |= g2 <= gtol * cur_loss
         converged |= active & done
         active &= ~done
@@ -430,7 +451,7 @@ def _train(Ws, loss, beta_s, X, y, trainable, lr, lr_scale, max_move, max_steps,
             lr_t = new_lr if all_active else torch.where(active, new_lr, lr_t)
         step = lr_t if all_active else torch.where(active, lr_t, torch.zeros_like(lr_t))
         if trainable == "all":
-            for l in range(L - 1):  # W_l <- W_l - lr a_l s_l^T (in place, on our clones)
+            for l in range(freeze, L - 1):  # W_l <- W_l - lr a_l s_l^T (in place, on our clones)
                 Ws[l].baddbmm_((-step).view(B, 1, 1) * a[l].unsqueeze(-1), s[l].unsqueeze(-2))
                 if not fixed:
                     norms[l] = norms[l] + step * gn[l]
@@ -602,3 +623,76 @@ def finetune_end_state_balanced(X: torch.Tensor, y: torch.Tensor, beta_s: torch.
     c = perp.norm(dim=-1) / s0 ** (L - 1)
     sc = finetune_scale(b.square().sum(-1), c.square(), L)
     return b + ((sc / s0) ** (L - 1)).unsqueeze(-1) * perp
+
+
+# ----------------------------------------------------------------------------- 000 §5 (Shachaf et al.)
+# Additions for 000_efaf07e323d59f0e.txt §5: an exactly 0-balanced initialization, the balancedness
+# error of Definition 5.1, fine-tuning with frozen first layers (Thm 5.5), and the end states (5), (6).
+# The paper's loss is 1/n ||X beta - y||^2, ours 1/(2n) ||.||^2: a constant rescaling of time, so the
+# gradient-flow end states are the same.
+
+def init_balanced_rank_one(B: int, d: int, L: int, scale: float, gen: torch.Generator, *,
+                           dtype=torch.float64, device=None) -> Weights:
+    """Exactly 0-balanced weights (Definition 5.1, eq. (4)): W_l = scale u_l u_{l+1}^T (l < L),
+    W_L = scale u_L, u_l independent uniform unit vectors; then W_l^T W_l = scale^2 u_{l+1} u_{l+1}^T =
+    W_{l+1} W_{l+1}^T exactly.  (With d_L = 1 every 0-balanced network is of this rank-one form.)"""
+    device = device or gen.device
+    us = [unit_vectors(B, d, gen, device=device, dtype=dtype) for _ in range(L)]
+    Ws = [scale * us[l].unsqueeze(-1) * us[l + 1].unsqueeze(-2) for l in range(L - 1)]
+    Ws.append(scale * us[-1].unsqueeze(-1))
+    return Ws
+
+
+def balancedness_error(Ws: Sequence[torch.Tensor]) -> torch.Tensor:
+    """max_l ||W_l^T W_l - W_{l+1} W_{l+1}^T||_F per trial (B,): 0 iff 0-balanced (eq. (4));
+    the delta of delta-approximate balancedness (Arora et al. [32]) up to the norm used."""
+    D = invariants(Ws)
+    if not D:
+        return torch.zeros(Ws[0].shape[0], dtype=Ws[0].dtype, device=Ws[0].device)
+    return torch.stack([Dl.flatten(1).norm(dim=-1) for Dl in D], -1).amax(-1)
+
+
+def pretrain_from(Ws: Sequence[torch.Tensor], beta_s: torch.Tensor, *, tol: float = 1e-20, **train_kw) -> TrainResult:
+    """Perfect pretraining (Assumption 3.2 of 000) from given weights: GD on the population loss
+    1/2||beta - beta_s||^2 (x ~ N(0, I)) until the excess is <= tol."""
+    return train(Ws, "population", beta_s=beta_s, tol=tol, **train_kw)
+
+
+def finetune_frozen(pre, X: torch.Tensor, y: torch.Tensor, k: int, *, alpha: float | None = None,
+                    gtol: float = 1e-20, tol: float | None = None, **train_kw) -> TrainResult:
+    """Fine-tuning with the first k layers frozen (Thm 5.5 of 000): GD on (5) over W_{k+1}..W_L.
+
+    The model cannot interpolate in general (it is c <x, theta_S> for exactly balanced pretrained
+    weights), so the stopping rule is the relative stationarity test ``gtol`` on the fast subspace of
+    F = X W_1...W_k (see :func:`train`, ``freeze``)."""
+    Ws, a, up = _unpack(pre, alpha)
+    res = train(Ws, "empirical", X=X, y=y, alpha=a, gtol=gtol, tol=tol, freeze=k, **train_kw)
+    return _with_upstream(res, up)
+
+
+def end_state_eq5(X: torch.Tensor, y: torch.Tensor, theta_S: torch.Tensor, L: int) -> torch.Tensor:
+    """Eq. (5) of 000, solved: beta = X^+ y + k P_perp theta_S, k = (||beta||/||theta_S||)^{(L-1)/L}.
+
+    X^+ y = P_par theta_T for noiseless labels y = X theta_T (the paper's setting); with noisy labels
+    X^+ y is the natural reading (extension).  k = x^{(L-1)/2} with x the unique positive root of
+    ||theta_S||^2 x^L - ||P_perp theta_S||^2 x^{L-1} - ||X^+ y||^2
+    (derivations.deep_linear.shachaf_eq5_scalar_polynomial).  For n >= d (P_perp = 0) it is X^+ y."""
+    from derivations.deep_linear import shachaf_eq5_k
+
+    b = min_norm_solve(X, y)
+    perp = row_space_split(X, theta_S)[1]
+    k = shachaf_eq5_k(perp.square().sum(-1), b.square().sum(-1), theta_S.square().sum(-1), L)
+    return b + k.unsqueeze(-1) * perp
+
+
+def end_state_eq6(X: torch.Tensor, y: torch.Tensor, theta_S: torch.Tensor) -> torch.Tensor:
+    """Eq. (6) of 000: beta = X^+ y + (||X^+ y|| / ||P_par theta_S||) P_perp theta_S (X^+ y = P_par theta_T)."""
+    b = min_norm_solve(X, y)
+    par, perp = row_space_split(X, theta_S)
+    k = b.norm(dim=-1) / par.norm(dim=-1)
+    return b + k.unsqueeze(-1) * perp
+
+
+def end_state_eq142(X: torch.Tensor, y: torch.Tensor, theta_S: torch.Tensor) -> torch.Tensor:
+    """001's eq. (142) (same as :func:`finetune_end_state_stated`), named for side-by-side use."""
+    return finetune_end_state_stated(X, y, theta_S)

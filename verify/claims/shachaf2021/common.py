@@ -1,0 +1,58 @@
+"""Paper-level pieces shared by the §4-5 claim modules of 000_efaf07e323d59f0e.txt (Shachaf, Brutzkus,
+Globerson, NeurIPS 2021): assumption texts, the SOURCE helper, teacher draws and one-sided ordering tests.
+"""
+from __future__ import annotations
+
+import dataclasses
+import math
+
+import torch
+
+from numerics.sampling import unit_vectors
+from verify.kit import Source, StatTest, Tol, stat_test
+
+PAPER = "shachaf2021"
+
+
+def src(where: str) -> Source:
+    return Source(PAPER, where)
+
+
+A31 = "Assumption 3.1: X X^T is non-singular (rows of X linearly independent; n < d)."
+A32 = "Assumption 3.2 (perfect pretraining): f(x, Theta_S) = x^T theta_S."
+A33 = "Assumption 3.3 (zero train loss): lim_t L(Theta(t)) = 0."
+NOISELESS = "Labels y = X theta_T (noiseless linear teacher, §3)."
+LIN_SETTING = (f"Linear regression f(x) = x^T w, fine-tuned by gradient descent on L(w) = (1/n)||X w - y||^2 from "
+               f"w(0) = theta_S (§3-4). {NOISELESS} {A31} {A32} {A33}")
+GAUSS_ANISO = ("Rows of X i.i.d. N(0, Sigma), Sigma = diag(lambda) (the eigenbasis V = I without loss of generality: a "
+               "Gaussian design is rotation invariant).")
+DEEP_SETTING = ("Deep linear network f(x) = x^T W_1 ... W_L (§5) with d_j = d (j < L), d_L = 1; weights 0-balanced "
+                "before pretraining (Definition 5.1), or approximately balanced from a near-zero initialization; "
+                "pretraining = gradient descent on the population loss 1/2||beta - theta_S||^2 (x ~ N(0, I)) to "
+                "theta_S (Assumption 3.2); fine-tuning = gradient descent on (1/2n)||X beta - y||^2 over all layers "
+                "(the paper's (1/n) is a time rescaling, same end state), adaptive steps approximating gradient "
+                f"flow (numerics.deep_linear.train). {NOISELESS} {A31} {A33}")
+LITERAL_GD_NOTE = ("Literal procedure: numerics.deep_linear (pretrain_from / finetune / finetune_frozen), batched over "
+                   "draws; a draw whose pretraining or fine-tuning did not reach its stopping rule makes its point "
+                   "undecided (never evidence).")
+
+
+def unit(B: int, d: int, gen: torch.Generator, dtype=torch.float64) -> torch.Tensor:
+    return unit_vectors(B, d, gen, dtype=dtype)
+
+
+def pair_at_angle(B: int, d: int, cos_: float, gen: torch.Generator, dtype=torch.float64):
+    """Unit vectors (u, w) with <u, w> = cos_, uniformly rotated: (B, d) each."""
+    u = unit_vectors(B, d, gen, dtype=dtype)
+    z = torch.randn(B, d, generator=gen, dtype=dtype)
+    z = z - (z * u).sum(-1, keepdim=True) * u
+    z = z / z.norm(dim=-1, keepdim=True)
+    return u, cos_ * u + math.sqrt(max(0.0, 1 - cos_**2)) * z
+
+
+def less_than_zero(label: str, params: dict, samples, seed, extra=None) -> StatTest:
+    """A one-sided Monte Carlo test of an ordering 'E[samples] < 0' (e.g. samples = R_A - R_B for
+    'A has the lower risk').  Rejected (refutes, through Holm) when the mean is significantly > 0;
+    agrees when the whole 95% interval is below 0 (sided='upper' with predicted 0, tolerance 0)."""
+    t = stat_test(label, params, 0.0, samples, Tol(rel=0.0, abs=0.0), "stated", seed, extra, margin=True)
+    return dataclasses.replace(t, sided="upper", tol=0.0)
