@@ -215,3 +215,114 @@ def finetune_scale_mp(b2, c2, L_: int, dps: int = 50) -> mp.mpf:
             else:
                 lo = mid
         return +mp.sqrt((lo + hi) / 2)
+
+
+# =============================================================================================
+# 000_efaf07e323d59f0e.txt (Shachaf, Brutzkus, Globerson), §5: Theorem 5.2, eqs. (5)-(8)
+# =============================================================================================
+# Notation of that paper: r = ||lim beta(t)||, sS = ||theta_S||, cperp2 = ||P_perp theta_S||^2,
+# bpar2 = ||P_par theta_T||^2 (= ||X^+ y||^2 for noiseless labels), apar2 = ||P_par theta_S||^2.
+r_, sS, k_ = sp.symbols("r s_S k", positive=True)
+x_ = sp.Symbol("x", positive=True)
+cperp2, bpar2, apar2 = sp.symbols("c_perp2 b_par2 a_par2", positive=True)
+alpha_ = sp.Symbol("alpha", positive=True)
+
+
+@lru_cache(maxsize=None)
+def shachaf_eq5_norm_equation() -> sp.Expr:
+    """Squared norm of both sides of (5) (P_perp theta_S is orthogonal to P_par theta_T):
+    r^2 = (r/||theta_S||)^{2(L-1)/L} ||P_perp theta_S||^2 + ||P_par theta_T||^2; returned as lhs - rhs."""
+    return r_**2 - (r_ / sS) ** (2 * (L - 1) / L) * cperp2 - bpar2
+
+
+@lru_cache(maxsize=None)
+def shachaf_eq5_scalar_polynomial() -> sp.Expr:
+    """(5)'s norm equation after r = ||theta_S|| x^{L/2} (so that the factor of (5) is k = x^{(L-1)/2}):
+    p(x) = s_S^2 x^L - c_perp2 x^{L-1} - b_par2.
+
+    Unique positive root: p(x) = x^{L-1}(s_S^2 x - c_perp2) - b_par2 < 0 on (0, c_perp2/s_S^2] and
+    p'(x) = x^{L-2}(L s_S^2 x - (L-1) c_perp2) > 0 for x >= c_perp2/s_S^2, p -> oo: one sign change
+    (:func:`shachaf_eq5_uniqueness`).  Same polynomial as :func:`finetune_scale_polynomial` with
+    u = x, c^2 = c_perp2/s_S^2, b^2 = b_par2/s_S^2 (our derived end state of 001's Thm 3.9).
+    """
+    return sS**2 * x_**L - cperp2 * x_ ** (L - 1) - bpar2
+
+
+def shachaf_eq5_substitution_check() -> sp.Expr:
+    """norm equation at r = s_S x^{L/2} minus the polynomial: simplifies to 0."""
+    sub = shachaf_eq5_norm_equation().subs(r_, sS * x_ ** (L / 2))
+    return sp.simplify(sp.powsimp(sp.expand_power_base(sub, force=True), force=True) - shachaf_eq5_scalar_polynomial())
+
+
+def shachaf_eq5_uniqueness() -> dict:
+    """The facts behind the unique positive root, as sympy expressions that must simplify as stated:
+    'factor': p(x) - (x^{L-1}(s^2 x - c) - b) == 0; 'derivative': p'(x) - x^{L-2}(L s^2 x - (L-1) c) == 0;
+    'at_left': p(c/s^2) = -b (< 0)."""
+    p = shachaf_eq5_scalar_polynomial()
+    return {"factor": sp.simplify(p - (x_ ** (L - 1) * (sS**2 * x_ - cperp2) - bpar2)),
+            "derivative": sp.simplify(sp.diff(p, x_) - x_ ** (L - 2) * (L * sS**2 * x_ - (L - 1) * cperp2)),
+            "at_left": sp.simplify(p.subs(x_, cperp2 / sS**2))}
+
+
+@lru_cache(maxsize=None)
+def shachaf_eq5_in_k() -> sp.Expr:
+    """(5)'s norm equation in the factor k = (r/s_S)^{(L-1)/L} itself (r = s_S k^{L/(L-1)}):
+    s_S^2 k^{2L/(L-1)} - c_perp2 k^2 - b_par2."""
+    return sS**2 * k_ ** (2 * L / (L - 1)) - cperp2 * k_**2 - bpar2
+
+
+@lru_cache(maxsize=None)
+def shachaf_eq6_derived() -> sp.Expr:
+    """Our L -> oo limit of (5): the equation tends to (s_S^2 - c_perp2) k^2 = b_par2, i.e.
+    k = sqrt(b_par2/(s_S^2 - c_perp2)) = ||P_par theta_T|| / ||P_par theta_S||  (s_S^2 - c_perp2 = a_par2)."""
+    lim = sp.limit(shachaf_eq5_in_k(), L, sp.oo)
+    at = {sS: 2, cperp2: 1, bpar2: 1}  # s_S^2 > c_perp2: pick the positive root
+    sol = [s_ for s_ in sp.solve(sp.Eq(lim, 0), k_) if s_.subs(at).is_positive]
+    return sp.simplify(sol[0].subs(sS, sp.sqrt(apar2 + cperp2))) if sol else sp.nan
+
+
+@lru_cache(maxsize=None)
+def shachaf_eq6_stated() -> sp.Expr:
+    """The factor of P_perp theta_S in (6), as stated: ||P_par theta_T|| / ||P_par theta_S||."""
+    return sp.sqrt(bpar2) / sp.sqrt(apar2)
+
+
+def shachaf_eq5_k_mp(cperp2_, bpar2_, sS2_, L_: int, dps: int = 40):
+    """The factor k = x^{(L-1)/2} of (5), x the positive root of :func:`shachaf_eq5_scalar_polynomial`,
+    in mpmath (``finetune_scale_mp`` on the normalised polynomial); k = 1 for L = 1."""
+    if int(L_) == 1:
+        return mp.mpf(1)
+    with mp.workdps(dps + 10):
+        sS2_ = mp.mpf(sS2_)
+        sroot = finetune_scale_mp(mp.mpf(bpar2_) / sS2_, mp.mpf(cperp2_) / sS2_, int(L_), dps)  # sqrt(x)
+        return +(sroot ** (int(L_) - 1))
+
+
+def shachaf_eq5_k(cperp2_, bpar2_, sS2_, L_: int) -> torch.Tensor:
+    """Batched torch version of :func:`shachaf_eq5_k_mp` (tensors of shape (B,))."""
+    if int(L_) == 1:
+        return torch.ones_like(torch.as_tensor(cperp2_, dtype=torch.float64))
+    sS2_ = torch.as_tensor(sS2_, dtype=torch.float64)
+    sroot = finetune_scale(torch.as_tensor(bpar2_, dtype=torch.float64) / sS2_,
+                           torch.as_tensor(cperp2_, dtype=torch.float64) / sS2_, int(L_))
+    return sroot ** (int(L_) - 1)
+
+
+@lru_cache(maxsize=None)
+def shachaf_eq8_stated() -> sp.Expr:
+    """Eq. (8): R(gamma) = ((alpha-1)/alpha)^2 ||Sigma^{1/2} P_perp theta_T||^2 (the latter as symbol Q)."""
+    return ((alpha_ - 1) / alpha_) ** 2 * sp.Symbol("Q", nonnegative=True)
+
+
+@lru_cache(maxsize=None)
+def shachaf_eq8_derived() -> sp.Expr:
+    """From (2) with theta_S = theta_T/alpha: P_perp(theta_T - theta_S) = (1 - 1/alpha) P_perp theta_T,
+    so R = (1 - 1/alpha)^2 Q."""
+    return sp.simplify((1 - 1 / alpha_) ** 2 * sp.Symbol("Q", nonnegative=True))
+
+
+@lru_cache(maxsize=None)
+def shachaf_thm53_k_derived() -> sp.Expr:
+    """(6) with theta_T = alpha theta_S: k = ||P_par alpha theta_S||/||P_par theta_S|| = alpha, so
+    beta = alpha P_perp theta_S + alpha P_par theta_S = theta_T and R(beta) = 0."""
+    return sp.simplify(shachaf_eq6_stated().subs(bpar2, alpha_**2 * apar2))
