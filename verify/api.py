@@ -160,12 +160,16 @@ def replicate_rejections(results: list[ClaimResult], ctx: Context, alpha: float)
 
 
 def run(patterns=None, profile: str = "standard", seed: int = 0, device: str = "cpu", at=None,
-        progress: bool = True, alpha: float = ALPHA, on_claim=None) -> RunResult:
+        progress: bool = True, alpha: float = ALPHA, on_claim=None, cache_dir=None, resume: bool = False) -> RunResult:
     """Run the selected claims and return verdicts with their evidence.
 
     ``at`` (a list of parameter dicts) replaces every selected claim's grid and is
     validated against each claim's domain first (DomainError on bad input, before any
     simulation).  Holm's correction is applied across every Monte Carlo test of the run.
+
+    ``cache_dir``: each finished claim's raw evidence is stored there (:mod:`verify.cache`);
+    with ``resume=True`` a claim whose entry matches (same id, code, profile, seed, points and
+    versions) is read back instead of simulated.  Holm, replication and verdicts are redone.
     """
     claims = select(patterns)
     ctx = make_context(profile, seed, device, at, progress)
@@ -179,16 +183,34 @@ def run(patterns=None, profile: str = "standard", seed: int = 0, device: str = "
             for p in at:
                 c.domain.validate(p)
     t0, started = time.time(), datetime.now(timezone.utc).isoformat()
-    results = []
+    results, resumed = [], []
+    store = None
+    if cache_dir is not None:
+        from .cache import Cache, key as cache_key
+
+        store, vers = Cache(cache_dir), versions()
     for c in claims:
         t = time.time()
+        k = cache_key(c, ctx, vers) if store is not None else None
+        hit = store.get(c, k) if (store is not None and resume) else None
+        if hit is not None:
+            ev, secs = hit
+            resumed.append(c.id)
+            results.append(ClaimResult(c, ev, seconds=secs))
+            if on_claim:
+                on_claim(results[-1])
+            continue
         try:
             ev = c.check.run(c, ctx)
+            ok = True
         except (KeyboardInterrupt, DomainError):
             raise
         except Exception as e:  # a broken check is reported, never silently passed
+            ok = False
             ev = Evidence(checks=[Check("check raised an error", None, f"{type(e).__name__}: {e}", refutes=False,
                                         extra={"traceback": traceback.format_exc()})])
+        if store is not None and ok:
+            store.put(c, k, ev, time.time() - t)
         results.append(ClaimResult(c, ev, seconds=time.time() - t))
         if on_claim:
             on_claim(results[-1])
@@ -202,5 +224,5 @@ def run(patterns=None, profile: str = "standard", seed: int = 0, device: str = "
             "alpha_familywise": alpha, "multiple_testing": "Holm over all Monte Carlo tests of the run",
             "patterns": list(patterns or []), "at": at, "versions": versions(),
             "n_tests": sum(len(r.evidence.tests) for r in results)}
-    timing = {"started": started, "seconds": round(time.time() - t0, 2)}
+    timing = {"started": started, "seconds": round(time.time() - t0, 2), "resumed_from_cache": resumed}
     return RunResult(results, meta, timing)

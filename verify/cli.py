@@ -86,6 +86,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="evaluate at this parameter point instead of the claim's grid (repeatable)")
     r.add_argument("--fail-on-refuted", action="store_true", help="exit 1 if a claim is refuted")
     r.add_argument("--no-progress", action="store_true")
+    r.add_argument("--resume", action="store_true",
+                   help="reuse the claims an earlier or interrupted run finished (cache in OUT/.cache), "
+                        "unless their code, profile, seed, points or library versions changed")
     rp = sub.add_parser("report", help="re-render the reports from a saved results.json (no simulation)")
     rp.add_argument("--out", default="reports")
     cal = sub.add_parser("calibrate", help="false-refutation rate of true forms and refutation rate of mutants")
@@ -133,10 +136,13 @@ def _cmd_run(args) -> int:
     check_writable(out)  # fail before simulating
     at = [parse_point(a) for a in args.at] if args.at else None
     result = api.run(args.patterns or None, profile=args.profile, seed=args.seed, device=args.device, at=at,
-                     progress=not args.no_progress and sys.stderr.isatty())
+                     progress=not args.no_progress and sys.stderr.isatty(), cache_dir=out / ".cache",
+                     resume=args.resume)
     doc = result.to_json()
     write_reports(doc, out)
     print_summary(doc)
+    if doc["timing"].get("resumed_from_cache"):
+        print(f"\nresumed {len(doc['timing']['resumed_from_cache'])} claim(s) from {out / '.cache'}")
     print(f"\nwrote {out / 'results.json'}, {out / 'report.md'}, {out / 'report.tex'} and figures")
     refuted = doc["meta"]["counts"]["refuted"]
     return EXIT_REFUTED if (args.fail_on_refuted and refuted) else EXIT_OK

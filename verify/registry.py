@@ -14,6 +14,9 @@ class UnknownClaim(LookupError):
     """A pattern that matches no registered claim."""
 
 
+_MODULE: dict[str, str] = {}  # claim id -> the module that declares it
+
+
 @lru_cache(maxsize=1)
 def all_claims() -> tuple[Claim, ...]:
     found: dict[str, Claim] = {}
@@ -23,7 +26,14 @@ def all_claims() -> tuple[Claim, ...]:
             if c.id in found:
                 raise ValueError(f"duplicate claim id {c.id} in {mod.name}")
             found[c.id] = c
+            _MODULE[c.id] = mod.name
     return tuple(sorted(found.values(), key=lambda c: c.id))
+
+
+def module_of(claim_id: str) -> str:
+    """The module whose ``CLAIMS`` declares ``claim_id`` (for the resume cache's code hash)."""
+    all_claims()
+    return _MODULE[claim_id]
 
 
 def select(patterns: list[str] | tuple[str, ...] | None = None) -> list[Claim]:

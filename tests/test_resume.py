@@ -1,0 +1,72 @@
+"""run --resume: an interrupted run's finished claims are reused; a kill leaves reports and cache whole."""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from verify import api
+from verify.cache import Cache, key
+from verify.registry import select
+
+FAST, SLOW = "tahir2024.thm3.6.stieltjes", "tahir2024.thm3.6.finite"
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _cli(out, *extra):
+    return [sys.executable, "-m", "verify", "run", FAST, SLOW, "--profile", "quick", "--seed", "5",
+            "--out", str(out), "--no-progress", *extra]
+
+
+def _strip(doc):
+    doc = dict(doc)
+    doc.pop("timing")
+    return json.dumps(doc, sort_keys=True)
+
+
+def test_kill_then_resume(tmp_path):
+    out = tmp_path / "r"
+    # an earlier report in the folder, which a killed run must leave byte-identical
+    subprocess.run([sys.executable, "-m", "verify", "run", FAST, "--profile", "quick", "--out", str(out),
+                    "--no-progress"], cwd=ROOT, check=True, capture_output=True)
+    before = {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()}
+    old = set((out / ".cache").glob("*.json"))
+    proc = subprocess.Popen(_cli(out), cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.time() + 600
+    while time.time() < deadline and proc.poll() is None:  # wait for the fast claim's new entry
+        if any(p.name.startswith(FAST + ".") for p in set((out / ".cache").glob("*.json")) - old):
+            break
+        time.sleep(0.1)
+    assert proc.poll() is None, "the run finished before it could be killed"
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    assert {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()} == before, "a kill damaged the reports"
+    for p in (out / ".cache").glob("*.json"):
+        json.loads(p.read_text())  # every cache entry is whole
+    assert not list((out / ".cache").glob(".partial-*"))
+    # resume: the finished claim is read back, the other simulated; the result is what a fresh run gives
+    res = subprocess.run(_cli(out, "--resume"), cwd=ROOT, capture_output=True, text=True)
+    assert res.returncode == 0, res.stderr
+    resumed = json.loads((out / "results.json").read_text())
+    assert resumed["timing"]["resumed_from_cache"] == [FAST]
+    fresh = api.run([FAST, SLOW], profile="quick", seed=5, progress=False).to_json()
+    assert _strip(resumed) == _strip(json.loads(json.dumps(fresh)))
+
+
+def test_changed_code_or_seed_is_recomputed(tmp_path):
+    c = select([FAST])[0]
+    ctx = api.make_context("quick", 1, progress=False)
+    v = api.versions()
+    k = key(c, ctx, v)
+    assert key(c, api.make_context("quick", 2, progress=False), v) != k
+    assert key(c, api.make_context("standard", 1, progress=False), v) != k
+    store = Cache(tmp_path)
+    assert store.get(c, k) is None
+    ev = c.check.run(c, ctx)
+    store.put(c, k, ev, 1.0)
+    assert store.get(c, k)[0].to_json() == ev.to_json()
+    assert store.get(c, "other-code-hash") is None
