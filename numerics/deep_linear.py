@@ -30,6 +30,7 @@ from typing import Sequence
 
 import torch
 
+from . import step_budget
 from .least_squares import min_norm_solve, ridge_solve
 from .sampling import unit_vectors
 
@@ -412,6 +413,7 @@ def _train(Ws, loss, beta_s, X, y, trainable, lr, lr_scale, max_move, max_steps,
     active = torch.ones(B, dtype=torch.bool, device=dev)
     converged = torch.zeros(B, dtype=torch.bool, device=dev)
     steps = torch.zeros(B, dtype=torch.int64, device=dev)
+    max_steps = step_budget(max_steps, 100_000)  # lowered inside numerics.capped_steps (forced non-convergence)
     for k in range(max_steps + 1):
         s, beta = _suffixes(Ws)
         cur_loss, g = _loss_and_grad_beta(beta, loss, beta_s, X, y)
