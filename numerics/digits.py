@@ -122,11 +122,18 @@ def finetune_min_distance(theta_S: Tensor, X: Tensor, y: Tensor) -> Tensor:
     return theta_S + (torch.linalg.pinv(X) @ r.unsqueeze(-1)).squeeze(-1)
 
 
+def ridge_fit(X: Tensor, y: Tensor, lam: float) -> Tensor:
+    """(X^T X / N + lam I)^{-1} X^T y / N: a ridge teacher (a sensitivity variant, not the main reading)."""
+    N, d = X.shape
+    return torch.linalg.solve(X.T @ X / N + lam * torch.eye(d, dtype=X.dtype, device=X.device), X.T @ y / N)
+
+
 def _table1_repetition(ns, gen: torch.Generator, *, K: int = 20, samples: int = 25, m: int = 2, c: float = 1.0,
-                      delta: float = 1.0, device=None, dtype=torch.float64) -> dict:
+                      delta: float = 1.0, ridge: float | None = None, device=None, dtype=torch.float64) -> dict:
     """One repetition of Table 1's computation: a fresh train/test split, K random source-target pairs of
     disjoint binary tasks, ``samples`` fine-tuning draws of each n per pair.
 
+    ``ridge``: teachers by ridge regression with this lambda instead of minimum-norm least squares.
     Returns {predictor: [R^2 at each n]} plus "error": the K mean errors at each n (K x len(ns))."""
     X, labels = load_digits_unit(device=device, dtype=dtype)
     train = _split(labels, gen)
@@ -136,7 +143,8 @@ def _table1_repetition(ns, gen: torch.Generator, *, K: int = 20, samples: int = 
 
     def fit(a_, b_):
         if (a_, b_) not in fits:
-            fits[(a_, b_)] = min_norm_fit(*_task(X, labels, train, a_, b_))
+            Xa, ya = _task(X, labels, train, a_, b_)
+            fits[(a_, b_)] = min_norm_fit(Xa, ya) if ridge is None else ridge_fit(Xa, ya, ridge)
         return fits[(a_, b_)]
     preds = {k: torch.empty(K, len(ns), dtype=dtype) for k in PREDICTORS}
     for k in range(K):

@@ -23,6 +23,7 @@ SOURCE_TABLE = {"norm": (0.69, 0.68, 0.66, 0.64, 0.62), "bartlett": (0.73, 0.75,
                 "ours": (0.86, 0.89, 0.84, 0.75, 0.69)}
 LABELS = {"norm": "||theta_T - theta_S||^2", "bartlett": "bound adapted from [25]", "ours": "ours, (3) at m=2"}
 REPS = per_profile(10, 40, 200)       # repetitions of the R^2 computation (the source: 10)
+RIDGE_REPS = per_profile(0, 10, 40)  # repetitions of the ridge-teacher sensitivity variant (details only)
 K, SAMPLES = 20, 25                  # pairs per R^2, fine-tuning draws per pair (as in the source)
 
 
@@ -54,6 +55,15 @@ def _table1(claim, ctx, points) -> Evidence:
         LABELS[k]: {str(n): (float(A[k][:, j].mean()), float(se[k][j])) for j, n in enumerate(ns)} for k in A}
     ev.details["source Table 1 (MNIST)"] = {LABELS[k]: dict(zip(map(str, NS), v)) for k, v in SOURCE_TABLE.items()}
     ev.details["repetitions"] = reps
+    # sensitivity to the unspecified teacher estimate (reported, not judged): ridge teachers, lambda = 1e-3
+    rr = pick(ctx.profile, RIDGE_REPS)
+    if rr:
+        rgen, rseed = ctx.generator(claim.id, "ridge variant")
+        rres = [DG.table1_repetition(ns, rgen, K=K, samples=SAMPLES, ridge=1e-3, device=ctx.device, dtype=ctx.dtype)
+                for _ in range(rr)]
+        ev.seeds.append(rseed)
+        ev.details["sensitivity (not judged): mean R^2 with ridge teachers, lambda = 1e-3"] = {
+            LABELS[k]: dict(zip(map(str, ns), np.array([r[k] for r in rres]).mean(0).tolist())) for k in DG.PREDICTORS}
     err = torch.stack([r["error"] for r in res]).mean(0)
     ev.details["mean 0-1 fine-tuning error per n (mean over pairs and repetitions)"] = dict(
         zip(map(str, ns), err.mean(0).tolist()))
@@ -95,7 +105,7 @@ TABLE1 = Claim(
            "||theta_T - theta_S||^2 (their ratio g depends only on the target covariance, which varies little "
            "between digit pairs), and 'ours' is higher by 0.005-0.03.  The ordering is sensitive to the "
            "unspecified teacher estimate: with ridge teachers (lambda = 1e-3) ||theta_T - theta_S||^2 reaches "
-           "R^2 of about 0.5 at n = 10 and exceeds (3) (measured during development, not part of the check)."),
+           "R^2 of about 0.5 at n = 10 and exceeds (3) (reported in the details at standard, not judged)."),
     check=Custom(_table1, points=_points),
 )
 
