@@ -1,0 +1,258 @@
+"""Population loss and population spherical gradient of rank-1 fine-tuning
+(003_83d15a9763fa9a30.txt, Dayi & Chen, Prop. 1, App. A.1, A.4; Remark 3; Claim 2 / Prop. 3).
+
+Almost all mathematics of the source was lost in extraction; the forms here are *derived* by us from
+the surviving definitions (the reading is in ``verify/claims/dayi2024/common.py``).  No torch here.
+
+Model (normalization choices are parameters, see below)::
+
+    f_v(x) = a sum_i sigma(<w_i + xi v_i z, x>),   ||w_i|| = 1,   z perp span(W),  ||z|| = 1
+    teacher v = c, z = u;  student v = c^ (frozen), z = u^;  c, c^ in {+-1/sqrt k}^k.
+
+Every neuron then has norm r = sqrt(1 + xi^2/k) (c_i^2 = 1/k and z perp w_i), so
+E[sigma(<a, x>) sigma(<b, x>)] = sum_p beta_p^2 rho^p with rho = <a, b>/r^2 and beta_p the Hermite
+coefficients of sigma(r .) (``derivations.hermite.coefficient(act, p, scale=r)``).  With
+m = <u^, u> and G = W W^T,
+
+    rho_ij(m) = (G_ij + xi^2 c^_i c_j m) / r^2                                         (cross overlaps)
+    L(m)      = const - 2 a^2 sum_ij sum_p beta_p^2 rho_ij(m)^p                          (loss of squared error)
+    grad^S L  = -phi(m) (u - m u^),   phi(m) = -L'(m)
+              = (2 a^2 xi^2 / r^2) sum_ij c^_i c_j K'(rho_ij(m)),  K'(rho) = sum_{p>=1} p beta_p^2 rho^{p-1}.   (Prop. 1)
+
+K'(rho) is the dual kernel of sigma' (``hermite.dual_series`` of the coefficients sqrt(q+1) beta_{q+1}),
+r^2 E[sigma'(r g1) sigma'(r g2)] for corr(g1, g2) = rho.  Closed forms: ReLU r^2 (pi - arccos rho)/(2 pi);
+erf r^2 (4/pi) / sqrt((1 + 2 r^2)^2 - 4 r^4 rho^2).
+
+Normalizations (each a keyword): output scale ``a`` (default 1), ``half`` (loss (1/2)(f - f*)^2 halves phi),
+and the activation's inner scale: sigma(z) = base(z / inner); inner = r is the normalized-neuron model
+sigma(<a, x>/||a||), whose beta_p are those of base itself.  beta_p are always those of
+z -> sigma(r z) = base((r/inner) z): ``scale = r / inner``.
+
+Orthonormal rows (G = I), t = xi^2/k, A = <c^, c>, B = (1^T c^)(1^T c) (App. A.4; derived here)::
+
+    phi(m) = (2 a^2 xi^2/r^2) sum_p p beta_p^2 r^{-2(p-1)} [ A sum_{q even < p-1} C(p-1, q) (t m)^q
+              + sum_{q odd < p-1} C(p-1, q)(t m)^q + (t m)^{p-1} (B if p-1 even else k) ]
+
+so odd powers of m have non-negative coefficients and even powers are non-negative combinations of A and B.
+
+>>> import sympy as sp
+>>> float(relu_kprime(sp.Rational(1, 2), 1))   # (pi - arccos(1/2)) / (2 pi) = 1/3
+0.3333333333333333
+>>> phi_orthonormal_series([0, 0, 0, 1], 3, 1, A, B, m)   # beta_3 = 1 only, k = 3, xi = 1
+3*(9*A + 6*m + B*m**2)/32
+"""
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+from typing import Callable, Sequence
+
+import mpmath
+import numpy as np
+import sympy as sp
+
+from derivations import hermite as H
+
+m = sp.Symbol("m", real=True)
+rho = sp.Symbol("rho", real=True)
+A, B = sp.symbols("A B", real=True)       # <c^, c> and (1^T c^)(1^T c)
+t = sp.Symbol("t", positive=True)          # xi^2 / k
+
+# ----------------------------------------------------------------------------- activations
+#: polynomial activations as sympy expressions in hermite.x (normalized Hermite sums)
+POLY: dict[str, sp.Expr] = {
+    "h2": H.he(2), "h3": H.he(3), "h4": H.he(4), "h5": H.he(5), "h6": H.he(6),
+    "h2+h3": H.he(2) + H.he(3), "h1+h3": H.he(1) + H.he(3),
+}
+#: activations whose K' has a closed form here
+CLOSED = ("relu", "erf")
+
+
+def activation_expr(name: str, inner=1) -> sp.Expr:
+    """sympy expression of sigma(z) = base(z / inner) in hermite.x."""
+    base = POLY[name] if name in POLY else H.ACTIVATIONS[name]
+    return base.subs(H.x, H.x / sp.sympify(inner))
+
+
+def radius(k, xi):
+    """r = sqrt(1 + xi^2/k): the norm of every student and teacher neuron."""
+    return sp.sqrt(1 + sp.sympify(xi) ** 2 / k)
+
+
+@lru_cache(maxsize=None)
+def betas_exact(name: str, scale, K: int | None = None) -> tuple:
+    """Exact Hermite coefficients beta_0..beta_K of z -> base(scale z) (sympy; polynomials: all of them)."""
+    expr = POLY.get(name)
+    if expr is not None:
+        deg = sp.degree(expr, H.x)
+        return tuple(sp.nsimplify(H.coefficient(expr, p, scale=scale)) for p in range(deg + 1))
+    return tuple(H.coefficient(name, p, scale=scale) for p in range(K + 1))
+
+
+@lru_cache(maxsize=None)
+def betas_mp(name: str, scale: float, K: int = 40, dps: int = 30) -> tuple:
+    """beta_0..beta_K of base(scale .) by mpmath (``hermite.coefficients_mp``)."""
+    if name in POLY:
+        ex = betas_exact(name, sp.nsimplify(scale) if isinstance(scale, float) else scale)
+        return tuple(mpmath.mpf(sp.N(b, dps)) for b in ex) + (mpmath.mpf(0),) * max(0, K + 1 - len(ex))
+    return tuple(H.coefficients_mp(name, K, scale=scale, dps=dps))
+
+
+def kprime_series(betas: Sequence, rho_):
+    """K'(rho) = sum_{p>=1} p beta_p^2 rho^{p-1}, as the dual series of sigma'
+    (``hermite.dual_series`` of the coefficients sqrt(q+1) beta_{q+1})."""
+    sq = sp.sqrt if any(isinstance(b, sp.Basic) for b in betas) else (
+        mpmath.sqrt if any(isinstance(b, mpmath.mpf) for b in betas) else math.sqrt)
+    d = [sq(q + 1) * betas[q + 1] for q in range(len(betas) - 1)]
+    return H.dual_series(d, d, rho_)
+
+
+def relu_kprime(rho_, r):
+    """K' of ReLU at radius r: r^2 (pi - arccos rho)/(2 pi) (sympy or float)."""
+    if isinstance(rho_, sp.Basic) or isinstance(r, sp.Basic):
+        return sp.sympify(r) ** 2 * (sp.pi - sp.acos(rho_)) / (2 * sp.pi)
+    return r * r * (np.pi - np.arccos(np.clip(rho_, -1.0, 1.0))) / (2 * np.pi)
+
+
+def erf_kprime(rho_, r):
+    """K' of erf at radius r: r^2 E[erf'(r g1) erf'(r g2)] = r^2 (4/pi)/sqrt((1+2r^2)^2 - 4 r^4 rho^2)."""
+    if isinstance(rho_, sp.Basic) or isinstance(r, sp.Basic):
+        r = sp.sympify(r)
+        return r ** 2 * 4 / sp.pi / sp.sqrt((1 + 2 * r ** 2) ** 2 - 4 * r ** 4 * rho_ ** 2)
+    return r * r * (4 / np.pi) / np.sqrt((1 + 2 * r * r) ** 2 - 4 * r ** 4 * rho_ * rho_)
+
+
+def kprime_function(name: str, r: float, inner: float = 1.0, *, K: int = 60) -> Callable:
+    """A float function rho -> K'(rho) (numpy-vectorized) for activation ``name`` of inner scale ``inner``
+    on neurons of norm r: closed form for relu/erf, exact polynomial for Hermite sums, else the
+    Hermite series truncated at K (mpmath coefficients)."""
+    scale = r / inner
+    if name == "relu":
+        return lambda x: relu_kprime(x, 1.0) * scale * scale
+    if name == "erf":
+        return lambda x: erf_kprime(x, scale)
+    bet = betas_mp(name, float(scale), K) if name not in POLY else tuple(
+        mpmath.mpf(sp.N(b, 30)) for b in betas_exact(name, sp.nsimplify(scale)))
+    coeffs = np.array([float((q + 1) * bet[q + 1] ** 2) for q in range(len(bet) - 1)])
+    return lambda x: np.polynomial.polynomial.polyval(x, coeffs)
+
+
+# ----------------------------------------------------------------------------- Prop. 1
+def cross_overlaps(mv, G, c, c_hat, xi, k):
+    """rho_ij(m) = (G_ij + xi^2 c^_i c_j m)/r^2 (numpy, float): returns (k, k) or (..., k, k)."""
+    G = np.asarray(G, dtype=float)
+    r2 = G[0, 0] + xi * xi / k                 # = 1 + xi^2/k under Assumption 1; xi^2 in the GLM limit W = 0
+    mv = np.asarray(mv, dtype=float)[..., None, None]
+    return (G + xi * xi * np.outer(c_hat, c) * mv) / r2
+
+
+def phi_value(mv, G, c, c_hat, xi, kprime: Callable, *, out_scale: float = 1.0, half: bool = False):
+    """phi(m) of Prop. 1 (float, numpy-vectorized in m): (2 a^2 xi^2/r^2) sum_ij c^_i c_j K'(rho_ij(m))."""
+    c, c_hat = np.asarray(c, float), np.asarray(c_hat, float)
+    k = len(c)
+    r2 = float(np.asarray(G, dtype=float)[0, 0]) + xi * xi / k
+    R = cross_overlaps(mv, G, c, c_hat, xi, k)
+    tot = (np.outer(c_hat, c) * kprime(R)).sum(axis=(-1, -2))
+    return (1.0 if half else 2.0) * out_scale ** 2 * xi * xi / r2 * tot
+
+
+def phi_stated(G, c, c_hat, xi, betas, *, out_scale=1, half=False) -> sp.Expr:
+    """Prop. 1's phi as an exact sympy expression in m (betas: sympy list, finite for polynomial sigma;
+    or the string "relu" for the closed form)."""
+    G = sp.Matrix(G)
+    k = len(c)
+    xi = sp.sympify(xi)
+    r2 = G[0, 0] + xi ** 2 / k
+    tot = 0
+    for i in range(k):
+        for j in range(k):
+            rij = (G[i, j] + xi ** 2 * c_hat[i] * c[j] * m) / r2
+            kp = relu_kprime(rij, sp.sqrt(r2)) if betas == "relu" else kprime_series(betas, rij)
+            tot += c_hat[i] * c[j] * kp
+    return (sp.Integer(1) if half else sp.Integer(2)) * sp.sympify(out_scale) ** 2 * xi ** 2 / r2 * tot
+
+
+def loss_stated(G, c, c_hat, xi, betas, *, out_scale=1) -> sp.Expr:
+    """The m-dependent part of the population loss, -2 a^2 sum_ij sum_p beta_p^2 rho_ij^p (sympy);
+    Prop. 1 says phi = -dL/dm (checked symbolically in the claims)."""
+    G = sp.Matrix(G)
+    k = len(c)
+    xi = sp.sympify(xi)
+    r2 = G[0, 0] + xi ** 2 / k
+    tot = 0
+    for i in range(k):
+        for j in range(k):
+            rij = (G[i, j] + xi ** 2 * c_hat[i] * c[j] * m) / r2
+            tot += H.dual_series(betas, betas, rij)
+    return -2 * sp.sympify(out_scale) ** 2 * tot
+
+
+# ----------------------------------------------------------------------------- orthonormal expansion (App. A.4)
+def phi_orthonormal_series(betas: Sequence, k: int, xi, A_=A, B_=B, m_=m, *, out_scale=1, half=False) -> sp.Expr:
+    """phi(m) for orthonormal rows in terms of A = <c^, c> and B = (1^T c^)(1^T c) (derived; see module doc)."""
+    xi = sp.sympify(xi)
+    tt = xi ** 2 / k
+    r2 = 1 + tt
+    tot = 0
+    for p in range(1, len(betas)):
+        if betas[p] == 0:
+            continue
+        inner = 0
+        for q in range(p):
+            term = sp.binomial(p - 1, q) * (tt * m_) ** q
+            if q == p - 1:
+                inner += term * (B_ if q % 2 == 0 else k)
+            elif q % 2 == 0:
+                inner += term * A_
+            else:
+                inner += term
+        tot += p * betas[p] ** 2 * r2 ** (-(p - 1)) * inner
+    return sp.expand((sp.Integer(1) if half else 2) * sp.sympify(out_scale) ** 2 * xi ** 2 / r2 * tot)
+
+
+def power_coefficients_orthonormal(betas: Sequence, k: int, xi, *, out_scale=1, half=False) -> list:
+    """Coefficients [a_0, a_1, ...] of phi(m) = sum_q a_q m^q (orthonormal rows), each linear in A, B."""
+    expr = sp.expand(phi_orthonormal_series(betas, k, xi, out_scale=out_scale, half=half))
+    P = sp.Poly(expr, m)
+    deg = P.degree()
+    return [sp.expand(P.coeff_monomial(m ** q)) for q in range(deg + 1)]
+
+
+# ----------------------------------------------------------------------------- GLM limit (Remark 3)
+def phi_glm(betas: Sequence, m_=m):
+    """k = 1, W = 0, c = c^ = 1, r = xi: phi(m) = 2 sum_p p beta_p^2 m^{p-1} with beta of sigma(xi .)."""
+    return 2 * kprime_series(betas, m_)
+
+
+# ----------------------------------------------------------------------------- Claim 2 construction
+def claim2_features(k: int, c: Sequence[float], d: int | None = None) -> tuple[np.ndarray, np.ndarray, float]:
+    """Claim 2 (§3.5): unit rows w_i in R^d, d >= k(k-1)/2 + 1, and u = e_d perp W with
+    <w_i + xi c_i u, w_j + xi c_j u> = 0 for i != j at xi = sqrt(k/(k-1)): each pair {i, j} gets its own
+    coordinate carrying +-1/sqrt(k-1) with <w_i, w_j> = -xi^2 c_i c_j.  Returns (W (k, d), u (d,), xi)."""
+    n_pairs = k * (k - 1) // 2
+    d = n_pairs + 1 if d is None else d
+    if d < n_pairs + 1:
+        raise ValueError(f"Claim 2 needs d >= k(k-1)/2 + 1 = {n_pairs + 1}, got d={d}")
+    W = np.zeros((k, d))
+    col = 0
+    v = 1 / math.sqrt(k - 1)
+    for i in range(k):
+        for j in range(i + 1, k):
+            sgn = -np.sign(c[i] * c[j])          # <w_i, w_j> = W[i,col] W[j,col] = -sign(c_i c_j)/(k-1)
+            W[i, col] = v
+            W[j, col] = v * sgn
+            col += 1
+    u = np.zeros(d)
+    u[-1] = 1.0
+    return W, u, math.sqrt(k / (k - 1))
+
+
+def phi_prop3(mv, c, c_hat, p: int):
+    """Prop. 3 (derived): on the Claim-2 instance with sigma(r .) = h_p (beta_q = delta_qp, r = xi),
+    phi(m) = 2p sum_ij c^_i c_j rho_ij^{p-1}, rho_ii = (k-1)/k + c^_i c_i m, rho_ij = c_j (c^_i m - c_i)."""
+    c, c_hat = np.asarray(c, float), np.asarray(c_hat, float)
+    k = len(c)
+    mv = np.asarray(mv, float)[..., None, None]
+    R = np.outer(c_hat, c) * mv - np.outer(c, c) * (1 - np.eye(k))
+    R = R + np.eye(k) * (k - 1) / k
+    return 2 * p * (np.outer(c_hat, c) * R ** (p - 1)).sum(axis=(-1, -2))
