@@ -83,6 +83,10 @@ def _points(profile):
     return [{"d": PRE_D, "L": L} for L in pick(profile, PRE_DEPTHS)]
 
 
+QUANTITY = {"rem": "||W_l - s_l u_l v_l^T||_F", "rem_sq": "||W_l||_F^2 - ||W_l||_op^2",
+            "misalign": "1 - (v_l^T u_(l+1))^2"}
+
+
 def _layer_rate(quantity: str, exponent: float, kind: str, bound_check=None):
     """A Custom check: per (d, L) and layer l < L, the log-log slope of ``quantity`` (a key of
     numerics.tahir_text.layer_statistics) in alpha against ``exponent`` ('bound': one-sided,
@@ -98,7 +102,8 @@ def _layer_rate(quantity: str, exponent: float, kind: str, bound_check=None):
                 lab = label_of({"d": d, "L": L, "layer": l + 1})
                 rows[lab] = (list(alphas), list(map(float, ys.mean(0))))
                 test = slope_bound_test if kind == "bound" else slope_test_paired
-                ev.tests.append(test(f"log-log slope in alpha of {quantity}: {lab}", {"d": d, "L": L, "layer": l + 1},
+                ev.tests.append(test(f"log-log slope in alpha of {QUANTITY[quantity]}: {lab}",
+                                     {"d": d, "L": L, "layer": l + 1},
                                      alphas, ys, exponent, seed))
                 if bound_check is not None:
                     worst = 0.0
@@ -110,7 +115,8 @@ def _layer_rate(quantity: str, exponent: float, kind: str, bound_check=None):
                     ev.checks.append(Check(f"the stated inequality with its constant, every trial and alpha: {lab}", ok,
                                            f"largest (measured / stated bound) = {worst:.3g} at alphas "
                                            + ", ".join(f"{a:.3g}" for a in alphas)))
-        ev.figures.append(_figure(f"{claim.id}: {quantity} against alpha", quantity, rows, exponent))
+        ev.figures.append(_figure(f"{claim.id}: {QUANTITY[quantity]} against alpha", QUANTITY[quantity], rows,
+                                  exponent))
         return ev
     return fn
 

@@ -18,7 +18,7 @@ from scipy import stats as sps
 from derivations import transfer as T
 from numerics.tahir_text import pretrain_with_init
 from derivations import wishart as W
-from verify.kit import StatTest
+from verify.kit import Constraint, Evidence, Param, Source, StatTest, label_of, pick
 
 HALF_PI = math.pi / 2
 PI = math.pi
@@ -211,3 +211,41 @@ def pretrained(ctx, d: int, L: int, alpha: float, B: int):
         gen, _ = ctx.generator("tahir2024.pretrain", key_label)
         _PRETRAINED[key] = pretrain_with_init(B, d, L, alpha, gen, dtype=ctx.dtype) + (seed,)
     return _PRETRAINED[key]
+
+
+# ----------------------------------------------------------------------------- shared declarations of the text claims
+
+INF = math.inf
+DPS = 50
+ASSUME = ("Assumption 3.1 (x ~ N(0, I_d), n i.i.d. target samples, Gaussian label noise sigma >= 0), Assumption 3.2 "
+          "(unit teachers at angle theta in [0, pi/2]); pretraining with alpha -> 0 (Thm 3.4); transferability (7) "
+          "in the limit n, d -> oo at gamma = n/d, eq. (13) (linear transfer) and (17) (fine-tuning).")
+
+
+def src(where: str) -> Source:
+    return Source("tahir2024", where)
+
+
+P_GAMMA = Param("gamma", 0, INF, lower_open=True, doc="gamma = n/d > 0")
+P_SIGMA = Param("sigma", 0, INF, doc="label-noise standard deviation, sigma >= 0")
+P_THETA = Param("theta", 0, HALF_PI, doc="source-target angle, Assumption 3.2")
+NOT_ONE = Constraint(lambda p: p["gamma"] != 1, "gamma = 1: the scratch risk (10) diverges")
+EX = {"quick": 60, "standard": 500, "full": 5000}          # hypothesis examples per search
+EX_SLOW = {"quick": 30, "standard": 150, "full": 1000}        # searches whose every example costs more
+MC_TRIALS = {"quick": 1000, "standard": 4000, "full": 20000}
+
+
+def mc_ordering(rows, trials, sampler_label):
+    """Custom(fn, points=...) checking, per point, an ordering E[diff] > 0 from ``rows(point, B, gen)``."""
+    def fn(claim, ctx, points):
+        ev = Evidence()
+        B = pick(ctx.profile, trials)
+        for p in points:
+            gen, seed = ctx.generator(claim.id, sampler_label, label_of(p))
+            diff, what = rows(p, B, gen, ctx)
+            ev.tests.append(ordering_test(f"{what}: {label_of(p)}", p, diff.detach().cpu().numpy(), seed))
+            ev.seeds.append(seed)
+        return ev
+    return fn
+
+

@@ -12,7 +12,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-import torch
 
 from derivations import transfer as T
 from numerics.tahir_text import exact_solve_transfer, out_of_span_fraction_trials
