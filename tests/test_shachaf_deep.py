@@ -1,0 +1,110 @@
+"""Tests of the §5 pieces of 000_efaf07e323d59f0e.txt added to numerics/deep_linear.py (frozen first layers,
+exactly 0-balanced init, end states (5), (6)) and derivations/deep_linear.py (the fixed point of (5))."""
+from __future__ import annotations
+
+import math
+
+import mpmath as mp
+import pytest
+import torch
+
+import numerics.deep_linear as DL
+from derivations import deep_linear as DD
+from numerics.sampling import gaussian_design, noisy_labels, unit_vectors
+
+F64 = torch.float64
+
+
+@pytest.fixture(autouse=True)
+def _one_thread():
+    old = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(old)
+
+
+def gen(seed):
+    return torch.Generator().manual_seed(seed)
+
+
+def _data(B, d, n, g, scale_T=2.0, sigma=0.0):
+    bs = unit_vectors(B, d, g)
+    bt = scale_T * unit_vectors(B, d, g)
+    X = gaussian_design(B, n, d, g)
+    return bs, bt, X, noisy_labels(X, bt, sigma, g)
+
+
+@pytest.mark.parametrize("L", [2, 3, 5])
+def test_exactly_balanced_init(L):
+    Ws = DL.init_balanced_rank_one(4, 7, L, 0.7, gen(0))
+    assert float(DL.balancedness_error(Ws).max()) < 1e-14
+    assert float(DL.balancedness_error(DL.init_weights(4, 7, L, 0.1, gen(1))).min()) > 1e-3
+
+
+def test_freeze_zero_is_the_default_and_frozen_layers_do_not_move():
+    g = gen(2)
+    bs, bt, X, y = _data(3, 6, 3, g)
+    pre = DL.pretrain_from(DL.init_weights(3, 6, 3, 0.05, g), bs)
+    a = DL.train(pre.Ws, "empirical", X=X, y=y, max_steps=50, tol=None)
+    b = DL.train(pre.Ws, "empirical", X=X, y=y, max_steps=50, tol=None, freeze=0)
+    assert all(torch.equal(u, v) for u, v in zip(a.Ws, b.Ws))
+    c = DL.train(pre.Ws, "empirical", X=X, y=y, max_steps=50, tol=None, freeze=2)
+    assert torch.equal(c.Ws[0], pre.Ws[0]) and torch.equal(c.Ws[1], pre.Ws[1])
+    assert not torch.equal(c.Ws[2], pre.Ws[2])
+    with pytest.raises(ValueError):
+        DL.train(pre.Ws, "empirical", X=X, y=y, freeze=3)
+
+
+def test_frozen_first_layer_from_exact_balance_gives_c_theta_S():
+    g = gen(3)
+    bs, bt, X, y = _data(6, 8, 3, g)
+    pre = DL.pretrain_from(DL.init_balanced_rank_one(6, 8, 3, 0.5, g), bs)
+    for k in (1, 2):
+        fr = DL.finetune_frozen(pre, X, y, k)
+        assert bool(fr.ok.all())
+        beta = fr.beta
+        z = torch.einsum("bnd,bd->bn", X, bs)
+        c = (z * y).sum(-1) / z.square().sum(-1)
+        assert float((beta - c.unsqueeze(-1) * bs).norm(dim=-1).max()) < 1e-6
+
+
+@pytest.mark.parametrize("L", [2, 4])
+def test_literal_gd_reaches_eq5(L):
+    g = gen(10 + L)
+    bs, bt, X, y = _data(6, 8, 3, g)
+    pre = DL.pretrain_from(DL.init_balanced_rank_one(6, 8, L, 0.5, g), bs)
+    ft = DL.finetune(pre, X, y)
+    assert bool(ft.ok.all())
+    e5 = DL.end_state_eq5(X, y, bs, L)
+    assert float(((ft.beta - e5).norm(dim=-1) / e5.norm(dim=-1)).max()) < 5e-3
+    e142 = DL.end_state_eq142(X, y, bs)
+    assert float(((ft.beta - e142).norm(dim=-1) / e142.norm(dim=-1)).median()) > 1e-2
+
+
+def test_eq5_is_our_derived_end_state_of_001_and_tends_to_eq6():
+    g = gen(4)
+    bs, bt, X, y = _data(20, 9, 4, g, sigma=0.3)
+    for L in (2, 3, 7):
+        assert torch.allclose(DL.end_state_eq5(X, y, bs, L), DL.finetune_end_state_balanced(X, y, bs, L), atol=1e-10)
+    e6 = DL.end_state_eq6(X, y, bs)
+    errs = [float((DL.end_state_eq5(X, y, bs, L) - e6).norm(dim=-1).max()) for L in (10, 100, 1000)]
+    assert errs[2] < errs[1] < errs[0] and errs[2] < 0.2 * errs[0]
+    # L = 1: eq. (1)
+    from numerics.linear_finetune import end_state_eq1
+    Xn = gaussian_design(5, 3, 9, g)
+    bt2 = unit_vectors(5, 9, g)
+    assert torch.allclose(DL.end_state_eq5(Xn, noisy_labels(Xn, bt2, 0.0, g), bs[:5], 1),
+                          end_state_eq1(Xn, bs[:5], bt2), atol=1e-10)
+
+
+def test_fixed_point_torch_vs_mpmath_and_the_polynomial():
+    import sympy as sp
+
+    p = sp.lambdify((DD.x_, DD.sS, DD.cperp2, DD.bpar2, DD.L), DD.shachaf_eq5_scalar_polynomial(), modules="mpmath")
+    for (c2, b2, s2, L) in [(0.5, 0.3, 1.0, 3), (0.9, 2.0, 1.0, 8), (2.0, 0.01, 4.0, 2)]:
+        k_mp = DD.shachaf_eq5_k_mp(c2, b2, s2, L)
+        k_t = float(DD.shachaf_eq5_k(torch.tensor([c2]), torch.tensor([b2]), torch.tensor([s2]), L)[0])
+        assert abs(k_t - float(k_mp)) < 1e-10
+        x = k_mp ** (mp.mpf(2) / (L - 1))
+        with mp.workdps(40):
+            assert abs(p(x, mp.sqrt(s2), c2, b2, L)) < mp.mpf(10) ** -30

@@ -1,0 +1,182 @@
+"""Figure 2 of 000_efaf07e323d59f0e.txt (§5.3): the effect of depth (2a) and of the source/target norms (2b).
+
+- ``fig2a``  theta_T = alpha theta_S + eps (eps standard Gaussian with ||eps|| ~ 0.5 ||theta_S||), n = d/10:
+             "when alpha ~ 1 there is no difference between models of different depth. However, as alpha
+             increases, adding depth has a positive effect on fine-tuning accuracy";
+- ``fig2b``  ||theta_hat_T - theta_hat_S|| ~ 0.1, a 7-layer model; theta_T = alpha theta_hat_T (||theta_S|| = 1) or
+             theta_S = alpha theta_hat_S (||theta_T|| = 1): "increasing the norm of the target vector harms
+             generalization much more than increasing the norm of the source vector".
+
+The paper does not give d (nor the depths of 2a): we use d = 50 (quick), 100 (standard), 400 (full), n = d/10
+and depths L in {1, 2, 3, 5, 7}.  The fine-tuned predictor of each draw is the end state (5) solved as a fixed
+point (the fast path; literal gradient descent agrees with it in shachaf2021.thm5.2), Sigma = I, so its risk
+is ||beta - theta_T||^2.  All depths and scales of one draw share X, theta_S and eps (common random numbers):
+the ordering tests are on per-draw differences.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import torch
+
+import numerics.deep_linear as DL
+from numerics.sampling import gaussian_design, unit_vectors
+from verify.kit import (AllOf, Check, Claim, Custom, Domain, Evidence, Figure, FigureSweep, Kind, Param, label_of,
+                        per_profile, pick)
+
+from .common import DEEP_SETTING, less_than_zero, pair_at_angle, src
+
+DIMS = per_profile(50, 100, 400)
+DEPTHS = (1, 2, 3, 5, 7)
+ALPHAS_A = (1.0, 2.0, 4.0, 8.0)
+TRIALS = per_profile(200, 400, 400)
+
+
+def fig2a_risks(B, d, alphas, depths, gen, dtype=torch.float64) -> torch.Tensor:
+    """(B, len(alphas), len(depths)) risks ||beta_L - theta_T||^2 with theta_T = alpha theta_S + eps."""
+    n = max(1, d // 10)
+    tS = unit_vectors(B, d, gen, dtype=dtype)
+    eps = 0.5 * torch.randn(B, d, generator=gen, dtype=dtype) / math.sqrt(d)   # ||eps|| ~ 0.5 ||theta_S||
+    X = gaussian_design(B, n, d, gen, dtype=dtype)
+    out = torch.empty(B, len(alphas), len(depths), dtype=dtype)
+    for i, a in enumerate(alphas):
+        tT = a * tS + eps
+        y = torch.einsum("bnd,bd->bn", X, tT)
+        for j, L in enumerate(depths):
+            out[:, i, j] = (DL.end_state_eq5(X, y, tS, L) - tT).square().sum(-1)
+    return out
+
+
+def _fig2a_check(claim, ctx) -> Evidence:
+    ev = Evidence()
+    d, B = pick(ctx.profile, DIMS), pick(ctx.profile, TRIALS)
+    gen, seed = ctx.generator(claim.id, f"d={d}")
+    R = fig2a_risks(B, d, ALPHAS_A, DEPTHS, gen, ctx.dtype)
+    mean = R.mean(0)
+    # (i) alpha > 1: adding depth helps (R_{L'} - R_L < 0 for consecutive depths, per draw)
+    for i, a in enumerate(ALPHAS_A):
+        if a <= 1:
+            continue
+        for j in range(len(DEPTHS) - 1):
+            pp = {"alpha": a, "L": DEPTHS[j + 1], "vs_L": DEPTHS[j], "d": d, "n": d // 10}
+            ev.tests.append(less_than_zero(f"R_L{DEPTHS[j + 1]} - R_L{DEPTHS[j]} < 0: alpha={a:g}", pp,
+                                           (R[:, i, j + 1] - R[:, i, j]).cpu().numpy(), seed))
+    # (ii) alpha ~ 1: the spread across depths is smaller than at every larger alpha (relative to R_1)
+    spread = ((R.amax(-1) - R.amin(-1)) / R[:, :, 0]).mean(0)
+    ok = all(float(spread[0]) < float(spread[i]) for i in range(1, len(ALPHAS_A)))
+    ev.checks.append(Check("alpha = 1: the relative spread of E R across depths is the smallest of all alphas", ok,
+                           "mean (max_L R - min_L R)/R_1: " + ", ".join(f"alpha={a:g}: {float(s):.3g}"
+                                                                       for a, s in zip(ALPHAS_A, spread))))
+    ev.details["E R by alpha (rows) and depth L = 1, 2, 3, 5, 7 (columns)"] = mean.tolist()
+    ev.seeds.append(seed)
+    return ev
+
+
+def _sweep_a(p, B, gen, ctx):
+    d = int(p["d"])
+    return fig2a_risks(B, d, (float(p["alpha"]),), (int(p["L"]),), gen, ctx.dtype)[:, 0, 0]
+
+
+SWEEP_A = {prof: [{"L": L, "alpha": a, "d": d} for L in DEPTHS for a in (0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0)]
+           for prof, d in DIMS.items()}
+_fig_a = Figure(x="alpha", xlabel="alpha (theta_T = alpha theta_S + eps)", ylabel="population risk", group=("L",),
+                logy=True, title="Figure 2a regenerated: n = d/10, eq. (5) per draw (literal GD agrees: thm5.2)")
+
+
+# ------------------------------------------------------------------ 2b
+SCALES = (1.0, 2.0, 4.0, 8.0)
+L7 = 7
+
+
+def fig2b_risks(B, d, scales, gen, dtype=torch.float64, frac=0.1) -> torch.Tensor:
+    """(B, len(scales), 2): risk at depth 7 with the target scaled ([..., 0]) or the source scaled ([..., 1]);
+    n = frac d samples."""
+    n = max(1, round(frac * d))
+    cos = 1 - 0.1**2 / 2                          # ||theta_hat_T - theta_hat_S|| = 0.1
+    hS, hT = pair_at_angle(B, d, cos, gen, dtype)
+    X = gaussian_design(B, n, d, gen, dtype=dtype)
+    out = torch.empty(B, len(scales), 2, dtype=dtype)
+    for i, a in enumerate(scales):
+        for k, (tS, tT) in enumerate(((hS, a * hT), (a * hS, hT))):
+            y = torch.einsum("bnd,bd->bn", X, tT)
+            out[:, i, k] = (DL.end_state_eq5(X, y, tS, L7) - tT).square().sum(-1)
+    return out
+
+
+FRACS_B = (0.1, 0.3, 0.5)
+
+
+def _fig2b_check(claim, ctx) -> Evidence:
+    ev = Evidence()
+    d, B = pick(ctx.profile, DIMS), pick(ctx.profile, TRIALS)
+    for frac in FRACS_B:
+        gen, seed = ctx.generator(claim.id, f"d={d}, n/d={frac:g}")
+        R = fig2b_risks(B, d, SCALES, gen, ctx.dtype, frac)
+        for i, a in enumerate(SCALES):
+            if a <= 1:
+                continue
+            pp = {"scale": a, "d": d, "n": max(1, round(frac * d)), "L": L7}
+            # the harm of scaling: increase of the risk over scale 1, target-scaled minus source-scaled
+            harm_T = R[:, i, 0] - R[:, 0, 0]
+            harm_S = R[:, i, 1] - R[:, 0, 1]
+            ev.tests.append(less_than_zero(f"harm(source x{a:g}) - harm(target x{a:g}) < 0: n={pp['n']}", pp,
+                                           (harm_S - harm_T).cpu().numpy(), seed,
+                                           {"E R target scaled": float(R[:, i, 0].mean()),
+                                            "E R source scaled": float(R[:, i, 1].mean())}))
+        ev.details[f"E R (target scaled, source scaled) by scale 1, 2, 4, 8; n/d = {frac:g}"] = R.mean(0).tolist()
+        ev.seeds.append(seed)
+    return ev
+
+
+def _sweep_b(p, B, gen, ctx):
+    return fig2b_risks(B, int(p["d"]), (float(p["scale"]),), gen, ctx.dtype, float(p["frac"]))[:, 0, int(p["scaled"])]
+
+
+SWEEP_B = {prof: [{"scaled": k, "frac": f, "scale": a, "d": d} for k in (0, 1) for f in (0.1, 0.5)
+                  for a in (1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0)] for prof, d in DIMS.items()}
+_fig_b = Figure(x="scale", xlabel="scaling factor", ylabel="population risk (L = 7)", group=("scaled", "frac"),
+                logy=True, title="Figure 2b regenerated: scaled=0 target norm scaled, scaled=1 source norm scaled; n = frac d")
+
+CLAIMS = [
+    Claim(
+        id="shachaf2021.fig2a", kind=Kind.ORDERING,
+        source=src("§5.3 and Figure 2(a): 'when alpha ~ 1, there is no difference between models of different depth. "
+                   "However, as alpha increases, adding depth has a positive effect on fine-tuning accuracy'"),
+        statement=(r"\alpha>1:\ \mathbb E R_{L+1}<\mathbb E R_L;\quad \alpha\approx1:\ \mathbb E R_L\ "
+                   r"\text{(nearly) independent of } L"),
+        assumptions=DEEP_SETTING + " theta_T = alpha theta_S + eps, eps ~ N(0, 0.25/d I) (||eps|| ~ 0.5 ||theta_S||), "
+                                   "n = d/10, Sigma = I.",
+        domain=Domain(()),
+        notes=("Depth read on the end state (5) per draw at L in {1, 2, 3, 5, 7} (the paper's depths are not given; "
+               "d neither: 50/100/400 by profile). 'Adding depth has a positive effect' is tested one-sided for each "
+               "consecutive pair of depths at alpha in {2, 4, 8}; 'no difference at alpha ~ 1' is read comparatively: "
+               "the relative spread of the risk across depths is smaller at alpha = 1 than at every larger alpha "
+               "(at alpha = 1 the two tasks still differ by eps, so depth is not exactly irrelevant)."),
+        check=AllOf([Custom(_fig2a_check),
+                     FigureSweep(points=SWEEP_A, sampler=_sweep_a, figure=_fig_a, trials=per_profile(100, 200, 200),
+                                 name="figure 2a")]),
+    ),
+    Claim(
+        id="shachaf2021.fig2b", kind=Kind.ORDERING,
+        source=src("§5.3 and Figure 2(b): 'increasing the norm of the target vector harms generalization much more than "
+                   "increasing the norm of the source vector, as the theorem predicts, even for a relatively shallow "
+                   "model'"),
+        statement=(r"a>1:\ \mathbb E R(\theta_T\to a\hat\theta_T)-\mathbb E R(1)>\mathbb E R(\theta_S\to a\hat\theta_S)"
+                   r"-\mathbb E R(1)\quad(L=7)"),
+        assumptions=DEEP_SETTING + " ||theta_hat_T - theta_hat_S|| = 0.1; the unscaled vector has norm 1; n = d/10; "
+                                   "Sigma = I; depth 7.",
+        domain=Domain(()),
+        notes=("'Harms generalization' read as the increase of the risk over the unscaled (scale 1) value; tested "
+               "one-sided per draw (same X and directions) at scales 2, 4, 8. The paper does not give n for Figure 2b: "
+               "we test n/d in {0.1 (the sample size of Figure 2a), 0.3, 0.5}. At depth 7 the factor of (5) is "
+               "x^3, x ~ ||P_perp theta_S||^2/||theta_S||^2 ~ 1 - n/d for a large source norm, so with few samples "
+               "the scaled source's null-space component is barely shrunk and the source scaling harms as much as "
+               "or more than the target scaling; the L -> infinity statement (Thm 5.4, thm5.4.source_norm) does not "
+               "carry over to L = 7 at n = d/10. 'Much more' is not quantified; the two risks by scale are in the "
+               "details. End state (5) at L = 7 per draw (checked against literal GD in thm5.2)."),
+        check=AllOf([Custom(_fig2b_check),
+                     FigureSweep(points=SWEEP_B, sampler=_sweep_b, figure=_fig_b, trials=per_profile(100, 200, 200),
+                                 name="figure 2b")]),
+    ),
+]
