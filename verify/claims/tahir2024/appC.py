@@ -253,7 +253,8 @@ MERCER = Claim(
     check=AllOf([
         Custom(_mercer_exact, points=MERCER_GRID),
         Expectation(points=MERCER_GRID, predicted=lambda p, inst: 1.0, instance=_mercer_instance,
-                    sampler=lambda p, B, g, c, inst: eigenfunction_norm_trials(B, MERCER_INNER, inst["W"], inst["a"], g),
+                    sampler=lambda p, B, g, c, inst: eigenfunction_norm_trials(B, MERCER_INNER, inst["W"], inst["a"],
+                                                                               g),
                     trials=MERCER_TRIALS, chunk=500, name="||psi_l||^2_{L2(p)} = 1"),
         Expectation(points=MERCER_GRID, predicted=lambda p, inst: inst["lam2"] * inst["psi_x0"],
                     instance=_mercer_instance,
