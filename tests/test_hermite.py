@@ -92,3 +92,51 @@ def test_dual_series_monte_carlo(r):
     z2 = r * z1 + math.sqrt(1 - r * r) * torch.randn(200_000, generator=g, dtype=torch.float64)
     v = torch.relu(z1) * torch.tanh(z2)
     assert abs(v.mean().item() - H.dual_series(a, b, r)) < 5 * v.std().item() / math.sqrt(v.numel()) + 1e-6
+
+
+# ----------------------------------------------------------------------------- kernels (derivations/kernels.py)
+from derivations import kernels as kn  # noqa: E402
+from numerics import hermite as NH  # noqa: E402
+
+
+@pytest.mark.parametrize("n", [0, 1, 2])
+def test_arccos_kernel_value_pinned_to_sympy(n):
+    f = sp.lambdify(kn.u, kn.arccos_kernel(n), modules="math")
+    U = torch.linspace(-1, 1, 41, dtype=torch.float64)
+    got = kn.arccos_kernel_value(n, U)
+    assert all(abs(got[i].item() - f(U[i].item())) < 1e-13 for i in range(41))
+
+
+def test_overlap_unchanged_and_ntk_closed_form():
+    U = torch.linspace(-1, 1, 21, dtype=torch.float64)
+    old = (torch.sqrt(1 - U * U) + U * (math.pi - torch.arccos(U))) / (2 * math.pi)   # the former arccos_overlap body
+    assert torch.equal(kn.arccos_overlap(U), old)
+    g = torch.Generator().manual_seed(0)
+    X = torch.randn(5, 4, generator=g, dtype=torch.float64)
+    X = X / X.norm(dim=-1, keepdim=True)
+    f = sp.lambdify(kn.u, kn.NTK_RELU_STATED, modules="math")
+    H = kn.ntk_relu_gram(X)
+    G = X @ X.T
+    # (arccos amplifies a rounding of u = 1 - 1e-16 to 1.5e-8: compare at 1e-8)
+    assert all(abs(H[i, j].item() - f(max(-1.0, min(1.0, G[i, j].item())))) < 1e-8 for i in range(5) for j in range(5))
+    # non-unit inputs: the expectation scales with the norms (|x||y| u k_0(u))
+    assert torch.allclose(kn.ntk_relu_gram(2 * X, 3 * X), 6 * H)
+    assert torch.allclose(kn.arccos_kernel_gram(1, X), kn.gram(X, X))
+
+
+def test_kernel_monte_carlo():
+    g = torch.Generator().manual_seed(1)
+    for n in (0, 1):
+        v = NH.arccos_kernel_trials(2000, n, 0.3, 5, 200, g)
+        assert abs(v.mean().item() - float(kn.arccos_kernel(n).subs(kn.u, 0.3))) < 5 * v.std().item() / math.sqrt(2000)
+    v = NH.ntk_entry_trials(2000, -0.4, 5, 200, g)
+    assert abs(v.mean().item() - float(kn.NTK_RELU_STATED.subs(kn.u, -0.4))) < 5 * v.std().item() / math.sqrt(2000)
+    c = NH.coefficient_trials(400, "relu", 2, 2000, g)
+    assert abs(c.mean().item() - 1 / (2 * math.sqrt(math.pi))) < 5 * c.std().item() / math.sqrt(400)
+
+
+def test_numerics_hermite_polynomials():
+    t = torch.linspace(-3, 3, 13, dtype=torch.float64)
+    for k in range(7):
+        f = sp.lambdify(H.x, H.he(k), modules="math")
+        assert torch.allclose(NH.hermite_normalized(k, t), torch.tensor([f(v) for v in t.tolist()], dtype=torch.float64))

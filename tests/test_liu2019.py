@@ -1,0 +1,83 @@
+"""liu2019 pieces: the Gram matrices and transformed labels of 002 §6.1, the transfer procedure of App. C against its
+linearised (infinite-width) limit, and the table arithmetic."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+import torch
+
+from derivations import kernels as kn
+from numerics import two_layer as TL
+from verify.claims.liu2019 import common as C
+from verify.claims.liu2019 import table as T
+
+
+def _inst(seed=0, **kw):
+    p = {"phi": 1.0, "c": 1.0, "n_P": 4, "n_Q": 4, "d": 8, **kw}
+    return C.instance(p, torch.Generator().manual_seed(seed))
+
+
+def test_instance_definitions():
+    inst = _inst()
+    assert (inst["yP"].abs() <= 1).all() and (inst["yQ"].abs() <= 1).all()
+    assert torch.allclose(inst["XP"].norm(dim=-1), torch.ones(4, dtype=torch.float64))
+    # y_{P->Q} = H_PQ^T H_P^-1 y_P, as §6.1 defines it
+    assert torch.allclose(inst["yPQ"], inst["HPQ"].T @ torch.linalg.inv(inst["HP"]) @ inst["yP"])
+    # the Gram matrices are the closed form of §6.1 on unit inputs
+    G = inst["XP"] @ inst["XQ"].T
+    assert torch.allclose(inst["HPQ"], G * (math.pi - torch.arccos(G.clamp(-1, 1))) / (2 * math.pi))
+    assert inst["lamP"] > 0 and inst["lamQ"] > 0
+
+
+def test_same_task_transfers_labels():
+    """phi = 0 and X_Q = X_P: y_{P->Q} = y_Q exactly (H_PQ = H_P)."""
+    inst = _inst()
+    HP = kn.ntk_relu_gram(inst["XP"])
+    assert torch.allclose(HP.T @ torch.linalg.solve(HP, inst["yP"]), inst["yP"])
+
+
+def test_transfer_runs_approach_linearised_limit():
+    """At large width and small kappa, u_Q(P) is close to y_{P->Q} and ||W(Q)-W(P)||_F to the Thm 2 bound."""
+    inst = _inst(3, c=0.5)
+    g = torch.Generator().manual_seed(1)
+    with TL.one_thread():
+        W0, a = TL.init(4, 8192, 8, g, kappa=0.05)
+        r = TL.transfer_runs(W0, a, inst["XP"], inst["yP"], inst["XQ"], inst["yQ"], lr_P=1 / inst["lmaxP"],
+                             lr_Q=1 / inst["lmaxQ"], steps=5000, tol=1e-10, vP=inst["vP"])
+    lim = float(((inst["yQ"] - inst["yPQ"]) ** 2).sum())
+    assert abs(float(r["grad2_P"].mean()) - lim) < 0.1 * lim + 0.02
+    assert abs(float(r["dist_QP"].mean()) - inst["thm2_bound"]) < 0.1 * inst["thm2_bound"]
+    assert float(r["eps"].mean()) < 0.3 * float(r["dist_P0"].mean())
+
+
+def test_nested_sweep_shares_neurons():
+    inst = _inst(2)
+    g1, g2 = torch.Generator().manual_seed(5), torch.Generator().manual_seed(5)
+    r1 = TL.transfer_sweep(2, [64, 128], [0.3, 0.3], inst["XP"], inst["yP"], inst["XQ"], inst["yQ"], g1,
+                           lr_P=1 / inst["lmaxP"], lr_Q=1 / inst["lmaxQ"], steps=5000, tol=1e-8)
+    r2 = TL.transfer_sweep(2, [64], [0.3], inst["XP"], inst["yP"], inst["XQ"], inst["yQ"], g2,
+                           lr_P=1 / inst["lmaxP"], lr_Q=1 / inst["lmaxQ"], steps=5000, tol=1e-8)
+    assert r1[0]["m"] == 64 and r1[1]["m"] == 128
+    assert torch.isfinite(r1[1]["dist_QP"]).all() and torch.isfinite(r2[0]["dist_QP"]).all()
+
+
+def test_slope_helpers_recover_known_slope():
+    rng = np.random.default_rng(0)
+    ms = np.array([256, 512, 1024, 2048, 4096])
+    Y = np.exp(rng.normal(0, 0.1, (40, 5))) * ms ** -0.5
+    s, se, ci, _ = C.slope_of_means(ms, Y, 1)
+    assert abs(s + 0.5) < 0.05 and ci[0] < -0.5 < ci[1] + 0.05
+    t = C.slope_upper_test("t", {}, ms, Y, 0.0, 1)
+    assert t.ci[1] < 0 and t.pvalue > 0.05
+    L, se, ci, _ = C.extrapolate(ms, 2.0 + ms ** -0.25 + 0 * Y, 1)
+    assert abs(L - 2.0) < 1e-9
+
+
+@pytest.mark.parametrize("ds", list(T.TABLE2))
+def test_table2_decreased_percentage(ds):
+    e_sc, stated = T.TABLE2[ds]
+    lo, hi = T._interval(lambda ft, sc: 100 * (sc - ft) / sc, T.TABLE1[ds][2], e_sc)
+    agrees = lo - 0.005 <= stated <= hi + 0.005
+    assert agrees == (ds in ("Webcam", "Caltech-101"))
