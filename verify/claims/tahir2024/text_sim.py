@@ -12,9 +12,13 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import torch
 
+import numerics.deep_linear as DL
 from derivations import transfer as T
-from numerics.tahir_text import exact_solve_transfer, out_of_span_fraction_trials
+from numerics.least_squares import min_norm_solve
+from numerics.sampling import gaussian_design
+from numerics.tahir_text import exact_solve_transfer, out_of_span_fraction_trials, target_around
 from verify.kit import (Check, Claim, Constraint, Custom, Domain, Evidence, Kind, Param, Source, Tol, label_of, pick,
                         stat_test)
 
@@ -181,6 +185,97 @@ RIDGE_COMMUTES = Claim(
 )
 
 
+# ============================================================================ Sec. 3.4, fine-tuning end states
+
+FT_ALPHA = 1e-2   # one alpha of the shared pretraining grid (text_helpers.PRE_ALPHAS)
+
+
+def _finetune_runs(claim, ctx, p):
+    """Fine-tuning (all layers, gradient descent on (5)) from the shared pretraining at FT_ALPHA on one
+    target set per pretrained network; returns (||beta_ft - X^+ y||^2 (B,), seed) or a Check."""
+    d, L, n = int(p["d"]), int(p["L"]), int(p["n"])
+    B = pick(ctx.profile, PRE_TRIALS)
+    bs, _, pre, _ = pretrained(ctx, d, L, FT_ALPHA, B)
+    gen, seed = ctx.generator(claim.id, label_of(p))
+    bt = target_around(bs, p["theta"], gen)
+    X = gaussian_design(B, n, d, gen, dtype=bs.dtype)
+    y = torch.einsum("bnd,bd->bn", X, bt) + p["sigma"] * torch.randn(B, n, generator=gen, dtype=bs.dtype,
+                                                                       device=bs.device)
+    ft = DL.finetune(pre, X, y)
+    if not bool(ft.ok.all()):
+        return Check(f"fine-tuning {label_of(p)}", None, f"{int((~ft.ok).sum())} of {B} runs did not converge; "
+                     f"final excess loss {float(ft.excess.max()):.3g}", refutes=False), seed
+    return (ft.beta - min_norm_solve(X, y)).square().sum(-1).cpu().numpy(), seed
+
+
+def _forgets(claim, ctx, points):
+    ev = Evidence()
+    for p in points:
+        dist, seed = _finetune_runs(claim, ctx, p)
+        ev.seeds.append(seed)
+        if isinstance(dist, Check):
+            ev.checks.append(dist)
+            continue
+        ev.tests.append(stat_test(f"||beta_ft - X^+ y||^2 after fine-tuning, n > d: {label_of(p)}", p, 0.0, dist,
+                                  Tol(rel=0, abs=1e-6, resolution=0.0), "stated", seed, margin=True))
+    return ev
+
+
+def _bias_away(claim, ctx, points):
+    ev = Evidence()
+    for p in points:
+        dist, seed = _finetune_runs(claim, ctx, p)
+        ev.seeds.append(seed)
+        if isinstance(dist, Check):
+            ev.checks.append(dist)
+            continue
+        ev.tests.append(ordering_test(f"E||beta_ft - X^+ y||^2 - 1e-3 > 0 (fine-tuning does not reach the min-norm "
+                                      f"solution), n < d: {label_of(p)}", p, dist - 1e-3, seed))
+    return ev
+
+
+_FT_DOMAIN = Domain((Param("n", 1, INF, integer=True), Param("d", 2, INF, integer=True),
+                     Param("L", 2, INF, integer=True), Param("theta", 0, PI / 2), Param("sigma", 0, INF)))
+_FT_DEPTHS = {"quick": (2,), "standard": (2, 3), "full": (2, 3, 4)}
+
+FORGETS = Claim(
+    id="tahir2024.text.sec3_4.gamma_gt1_forgets", kind=Kind.LIMIT,
+    source=src("Sec. 3.4 after eq. (17): 'When the model is underparameterized gamma > 1, there is a unique global "
+               "minimum in the space of beta = W_1 W_2 ... W_L. Since gradient flow converges to a global minimum "
+               "(Theorem 3.5), fine tuning loses the memory of the pretrained initialization leading to zero "
+               "transferability (white region in Fig. 3(b))'"),
+    statement=r"n>d:\ \lim_{t\to\infty}\beta_{ft}(t)=X^+y_t=\hat\beta_{sc}\ \text{(every draw), so }\mathcal T_{ft}=0",
+    assumptions="Fine-tuning by gradient flow on (5) over all layers from the pretrained weights (Sec. 3.4); n > d.",
+    domain=_FT_DOMAIN,
+    notes=("Exact at finite size, draw by draw, not only in expectation: for n > d the least-squares problem has one "
+           "minimiser X^+ y, so the fine-tuned and the scratch predictors coincide and T_ft = 0 identically. "
+           "Simulated literally: pretraining on the source (shared, alpha = 1e-2), then gradient descent on the target "
+           "loss over all layers to an excess loss <= 1e-10; ||beta_ft - X^+ y||^2 is tested one-sided against "
+           "1e-6 (the descent's own tolerance gives about 1e-9). d = 10, n = 20, theta = pi/3, sigma = 0.5; L = 2 "
+           "(standard: also L = 3)."),
+    check=Custom(_forgets, points=lambda prof: [{"n": 20, "d": 10, "L": L, "theta": PI / 3, "sigma": 0.5}
+                                                for L in pick(prof, _FT_DEPTHS)]),
+)
+
+BIAS_AWAY = Claim(
+    id="tahir2024.text.sec3_4.bias_away_from_min_norm", kind=Kind.ORDERING,
+    source=src("Sec. 3.4 after eq. (17): 'When the network is overparameterized, however, there is a subspace of "
+               "global minima. We show in Section B.8 that the pretrained initialization induces an implicit bias of "
+               "gradient flow away from the minimum norm solution'"),
+    statement=r"n<d:\ \lim_{t\to\infty}\beta_{ft}(t)\ne X^+y_t\quad(\mathbb E\|\beta_{ft}-X^+y\|^2>0)",
+    assumptions="As tahir2024.text.sec3_4.gamma_gt1_forgets; n < d.",
+    domain=_FT_DOMAIN,
+    notes=("Read as: the fine-tuned end state is not the minimum-norm interpolator. Its distance to X^+ y is "
+           "s^{2(L-1)} ||(I - P_row(X)) beta_s||^2 by our derivation (tahir2024.thm3.9.end_state), about 1 - gamma. "
+           "Tested on the literal fine-tuning (shared pretraining at alpha = 1e-2, gradient descent over all layers) "
+           "by an ordering test of E||beta_ft - X^+ y||^2 against 1e-3, far above the descent's convergence error "
+           "(~1e-9), so a run that ended at the minimum-norm solution would reject it. d = 10, n = 5, theta = pi/3, "
+           "sigma = 0.5; L = 2 (standard: also 3)."),
+    check=Custom(_bias_away, points=lambda prof: [{"n": 5, "d": 10, "L": L, "theta": PI / 3, "sigma": 0.5}
+                                                  for L in pick(prof, _FT_DEPTHS)]),
+)
+
+
 # ============================================================================ Sec. 4, Fig. 4(d)
 
 MU_GRID = (0.25, 0.5, 0.75)
@@ -233,4 +328,4 @@ MU_MONOTONE = Claim(
 )
 
 
-CLAIMS = [ORDER_OF_LIMITS, RIDGE_COMMUTES, MU_MONOTONE]
+CLAIMS = [ORDER_OF_LIMITS, RIDGE_COMMUTES, FORGETS, BIAS_AWAY, MU_MONOTONE]
