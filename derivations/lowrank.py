@@ -256,3 +256,32 @@ def phi_prop3(mv, c, c_hat, p: int):
     R = np.outer(c_hat, c) * mv - np.outer(c, c) * (1 - np.eye(k))
     R = R + np.eye(k) * (k - 1) / k
     return 2 * p * (np.outer(c_hat, c) * R ** (p - 1)).sum(axis=(-1, -2))
+
+
+# ----------------------------------------------------------------------------- Eq. (11), Thm 9
+def moment_matrix(G, kprime: Callable, r2: float):
+    """M_ij = K'(G_ij / r^2) = sum_p p beta_p^2 (G_ij/r^2)^{p-1} (Eq. (11) as reconstructed); phi(0) = (2 xi^2/r^2) c^T M c."""
+    return kprime(np.asarray(G, float) / r2)
+
+
+def relu_kernel(rho_, r):
+    """K(rho) = sum_p beta_p^2 rho^p for ReLU at radius r: r^2 (sqrt(1 - rho^2) + rho (pi - arccos rho))/(2 pi)."""
+    rho_ = np.clip(rho_, -1.0, 1.0)
+    return r * r * (np.sqrt(1 - rho_ * rho_) + rho_ * (np.pi - np.arccos(rho_))) / (2 * np.pi)
+
+
+def thm9_error_relu(G, c, xi, mv):
+    """E (f_cand - f*)^2 for the candidate of Thm 9 (a_{i,s} = 1{s = sqrt(k) c_i}, i.e. the student with c^ = c)
+    at overlap m, ReLU, exactly: 2 sum_ij [K((G_ij + xi^2 c_i c_j)/r^2) - K((G_ij + xi^2 c_i c_j m)/r^2)]."""
+    c = np.asarray(c, float)
+    k = len(c)
+    G = np.asarray(G, float)
+    r2 = G[0, 0] + xi * xi / k
+    r = math.sqrt(r2)
+    cc = np.outer(c, c)
+    return float(2 * (relu_kernel((G + xi * xi * cc) / r2, r) - relu_kernel((G + xi * xi * cc * mv) / r2, r)).sum())
+
+
+def thm9_bound_relu(k, xi, mv):
+    """The bound of Thm 9's proof: 2 k xi^2 (1 - m) E[sigma'(r Z)^2] = k xi^2 (1 - m) for ReLU (E[step^2] = 1/2)."""
+    return 2 * k * xi * xi * (1 - mv) * 0.5

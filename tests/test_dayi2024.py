@@ -1,0 +1,153 @@
+"""dayi2024 (003, Dayi & Chen): derivations/lowrank.py (sympy / float) <-> numerics/spherical_sgd.py (torch):
+Prop. 1's phi in its three forms, the activations, and the exact-in-law overlap chain against the literal
+d-dimensional online SGD of eq. (4), draw by draw."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+import sympy as sp
+import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import stats as sps
+
+from derivations import hermite as H
+from derivations import lowrank as LR
+from numerics import spherical_sgd as S
+
+SLOW = settings(max_examples=10, deadline=None)
+
+
+@pytest.mark.parametrize("name", ["relu", "erf", "tanh", "sigmoid", "h3", "h2+h3", "h4"])
+def test_activation_matches_sympy(name):
+    z = torch.linspace(-3, 3, 41, dtype=torch.float64)
+    for inner in (1.0, 1.3):
+        act = S.Activation(name, inner)
+        expr = LR.activation_expr(name, sp.nsimplify(inner))
+        f = sp.lambdify(H.x, expr, modules="math")
+        df = sp.lambdify(H.x, sp.diff(expr, H.x), modules="math")
+        for zi, fi, dfi in zip(z.tolist(), act.f(z).tolist(), act.df(z).tolist()):
+            assert abs(fi - f(zi)) < 1e-10
+            if name != "relu" or abs(zi) > 1e-9:
+                assert abs(dfi - float(df(zi))) < 1e-10
+
+
+@SLOW
+@given(k=st.integers(2, 6), xi=st.floats(0.3, 3.0), m=st.floats(-0.95, 0.95), seed=st.integers(0, 10 ** 6))
+def test_phi_float_equals_sympy_and_series(k, xi, m, seed):
+    """phi_value (float) = phi_stated (sympy, ReLU closed form) and, for h2+h3 on orthonormal rows, the (A, B) series."""
+    rng = np.random.default_rng(seed)
+    c = rng.choice([-1.0, 1.0], k) / math.sqrt(k)
+    ch = rng.choice([-1.0, 1.0], k) / math.sqrt(k)
+    r = math.sqrt(1 + xi * xi / k)
+    a = float(LR.phi_value(m, np.eye(k), c, ch, xi, LR.kprime_function("relu", r)))
+    b = float(LR.phi_stated(sp.eye(k), list(c), list(ch), xi, "relu").subs(LR.m, m))
+    assert abs(a - b) < 1e-9 * (1 + abs(b))
+    betas = [float(v) for v in LR.betas_exact("h2+h3", sp.sqrt(1 + sp.nsimplify(xi) ** 2 / k))]
+    a2 = float(LR.phi_value(m, np.eye(k), c, ch, xi, LR.kprime_function("h2+h3", r)))
+    ser = LR.phi_orthonormal_series([sp.Float(v, 30) for v in betas], k, sp.Float(xi, 30))
+    b2 = float(ser.subs({LR.A: float(c @ ch), LR.B: float(c.sum() * ch.sum()), LR.m: m}))
+    assert abs(a2 - b2) < 1e-8 * (1 + abs(b2))
+
+
+def test_kprime_closed_forms_match_series():
+    for name in ("relu", "erf"):
+        for scale in (1.0, 1.4):
+            bet = LR.betas_mp(name, scale, 60)
+            for rho in (-0.6, 0.0, 0.3, 0.7):
+                ser = float(LR.kprime_series(list(bet), mpmath_f(rho)))
+                closed = float(LR.kprime_function(name, scale)(np.array(rho)))
+                assert abs(ser - closed) < 1e-6 * (1 + abs(closed)), (name, scale, rho)
+
+
+def mpmath_f(x):
+    import mpmath
+    return mpmath.mpf(x)
+
+
+def test_gradient_monte_carlo_matches_prop1():
+    """Mean per-sample spherical gradient along e = (u - m u^)/|.| vs -phi(m) sqrt(1 - m^2), ReLU, within 5 SE."""
+    g = torch.Generator().manual_seed(3)
+    k, xi, m = 3, 1.5, 0.5
+    inst = S.instance(k, 12, g, m=m)
+    act = S.Activation("relu")
+    v = S.gradient_projection_trials(200_000, inst["W"], inst["c"], inst["u"], inst["c_hat"], inst["u_hat"], xi, act,
+                                     inst["e"], g)
+    phi = LR.phi_value(m, np.eye(k), inst["c"][0].numpy(), inst["c_hat"][0].numpy(), xi,
+                       LR.kprime_function("relu", math.sqrt(1 + xi * xi / k)))
+    se = v.std().item() / math.sqrt(len(v))
+    assert abs(v.mean().item() + phi * math.sqrt(1 - m * m)) < 5 * se
+    # and the component along a direction perp to W, u, u^ has mean 0
+    w = S.perpendicular_unit(torch.cat([inst["W"], inst["u"][:, None], inst["u_hat"][:, None]], 1), g)
+    v2 = S.gradient_projection_trials(100_000, inst["W"], inst["c"], inst["u"], inst["c_hat"], inst["u_hat"], xi, act,
+                                      w, g)
+    assert abs(v2.mean().item()) < 5 * v2.std().item() / math.sqrt(len(v2))
+
+
+@pytest.mark.parametrize("name,sep", [("relu", False), ("h3", True), ("erf", False)])
+def test_overlap_chain_equals_literal_sgd_draw_by_draw(name, sep):
+    """The chain fed with the projections of the literal inputs reproduces the literal eq. (4) overlaps."""
+    g = torch.Generator().manual_seed(11)
+    R, k, d, xi, eta = 4, 3, 20, 1.2, 0.02
+    if sep:
+        G = torch.tensor([[1.0, 0.3, -0.2], [0.3, 1.0, 0.1], [-0.2, 0.1, 1.0]], dtype=torch.float64)
+        W = S.gram_features(R, G, d, g)
+    else:
+        W = S.orthonormal_features(R, k, d, g)
+    u = S.perpendicular_unit(W, g)
+    c, ch = S.rademacher_c(R, k, g), S.rademacher_c(R, k, g)
+    uh = S.perpendicular_unit(W, g)
+    act = S.Activation(name)
+    m = (uh * u).sum(-1)
+    eta_t = torch.full((R,), eta, dtype=torch.float64)
+    for _ in range(300):
+        x = torch.randn(R, d, generator=g, dtype=torch.float64)
+        s, a, b, q = S.chain_inputs_from_x(x, W, u, uh)
+        m = S.overlap_step(m, s, a, b, q, c, ch, xi, act, eta_t)
+        gr = S.spherical_gradients(x[None], W, c, u, ch, uh, xi, act)[0]
+        uh = uh - eta * gr
+        uh = uh / uh.norm(dim=-1, keepdim=True)
+        assert torch.allclose(m, (uh * u).sum(-1), atol=1e-9, rtol=0)
+    assert float((uh * u).sum(-1).abs().max()) > 0.05   # the runs moved
+
+
+def test_literal_online_sgd_matches_chain_in_law():
+    """online_sgd (literal, d-dimensional) and overlap_chain (exact in law) give the same distribution of m_T."""
+    g = torch.Generator().manual_seed(5)
+    R, k, d, xi, eta, T = 300, 3, 16, 1.0, 0.03, 150
+    W = S.orthonormal_features(R, k, d, g)
+    u = S.perpendicular_unit(W, g)
+    c = torch.tensor([[1.0, 1.0, -1.0]], dtype=torch.float64).repeat(R, 1) / math.sqrt(3)
+    ch = torch.tensor([[1.0, 1.0, 1.0]], dtype=torch.float64).repeat(R, 1) / math.sqrt(3)
+    u0 = S.at_overlap(u, W, 0.2, g)
+    act = S.Activation("relu")
+    lit = S.online_sgd(W, c, u, ch, u0, xi, act, eta, T, g, stop_when_all_hit=False)
+    ch_res = S.overlap_chain(torch.full((R,), 0.2, dtype=torch.float64), torch.eye(k, dtype=torch.float64), c, ch, xi,
+                             act, eta, d, T, g, stop_when_all_hit=False)
+    assert sps.ks_2samp(lit.m_final.numpy(), ch_res.m_final.numpy()).pvalue > 1e-3
+
+
+def test_initial_overlaps_law():
+    g = torch.Generator().manual_seed(2)
+    d, k = 30, 4
+    m0 = S.initial_overlaps(4000, d, k, g).numpy()
+    W = S.orthonormal_features(4000, k, d, g)
+    u, u0 = S.perpendicular_unit(W, g), S.perpendicular_unit(W, g)
+    lit = (u * u0).sum(-1).numpy()
+    assert sps.ks_2samp(m0, lit).pvalue > 1e-3
+
+
+def test_claim2_construction():
+    rng = np.random.default_rng(0)
+    for k in (3, 5, 6):
+        c = rng.choice([-1.0, 1.0], k) / math.sqrt(k)
+        W, u, xi = LR.claim2_features(k, c)
+        T = W + xi * np.outer(c, u)
+        assert np.allclose(np.linalg.norm(W, axis=1), 1) and np.allclose(W @ u, 0)
+        assert np.allclose(T @ T.T, xi * xi * np.eye(k))
+        ch = rng.choice([-1.0, 1.0], k) / math.sqrt(k)
+        r = math.sqrt(1 + xi * xi / k)
+        ms = np.linspace(-0.9, 0.9, 7)
+        assert np.allclose(LR.phi_prop3(ms, c, ch, 3), LR.phi_value(ms, W @ W.T, c, ch, xi, LR.kprime_function("h3", r, r)))
