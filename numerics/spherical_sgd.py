@@ -301,3 +301,181 @@ def population_loss_mc(n: int, W: Tensor, c: Tensor, u: Tensor, c_hat: Tensor, u
     else:
         f_hat, _ = network(x, W, c_hat, u_hat, xi_t[:, None], act, out_scale)
     return ((f_hat - f_star) ** 2).mean(0)
+
+
+# ----------------------------------------------------------------------------- the overlap chain (fast path)
+# Why m_t alone is a Markov chain (exact in law, not an approximation): the law of x ~ N(0, I_d) is
+# invariant under every rotation fixing span(W) and u, and eq. (4) commutes with those rotations; the
+# state (u^ relative to W and u) modulo them is m = <u^, u> alone.  Write u^ = m u + sqrt(1-m^2) e and
+# P_perp x = a u + b e + y with y perp {W, u, e}: then s = W x ~ N(0, W W^T), a, b ~ N(0, 1) and
+# ||y||^2 ~ chi^2_{d-k-2} are independent of each other and of the past, and eq. (4) gives
+#   U = m - eta coef (a - su m),  E = sqrt(1-m^2) - eta coef (b - su sqrt(1-m^2)),  Y^2 = eta^2 coef^2 ||y||^2,
+#   m' = U / sqrt(U^2 + E^2 + Y^2),   su = <u^, x> = m a + sqrt(1-m^2) b.
+# :func:`overlap_step` is this map; :func:`chain_inputs_from_x` extracts (s, a, b, ||y||^2) from a literal
+# input, so the test suite checks the chain draw by draw against :func:`online_sgd` (tests/test_dayi2024.py).
+def overlap_step(m: Tensor, s: Tensor, a: Tensor, b: Tensor, q: Tensor, c: Tensor, c_hat: Tensor, xi,
+                 act: Activation, eta: Tensor, *, out_scale: float = 1.0, half: bool = False,
+                 f_star: Tensor | None = None) -> Tensor:
+    """One step of eq. (4) written on m: m (R,), s (R, k), a, b, q (R,) -> m' (R,); ``xi`` a float or (R,).
+    ``f_star`` (R,) = sum_i sigma(s_i + xi c_i a) (the teacher output / a) may be passed precomputed."""
+    xc = xi[:, None] if isinstance(xi, Tensor) else xi
+    sq = torch.sqrt(torch.clamp(1 - m * m, min=0.0))
+    su = m * a + sq * b
+    if f_star is None:
+        f_star = act.f(s + xc * c * a[:, None]).sum(-1)
+    z = s + (xc * c_hat) * su[:, None]
+    coef = (act.f(z).sum(-1) - f_star) * (act.df(z) * c_hat).sum(-1)
+    ec = ((1.0 if half else 2.0) * out_scale * out_scale) * (xi * eta) * coef
+    U = m - ec * (a - su * m)
+    E = sq - ec * (b - su * sq)
+    return U / torch.sqrt(U * U + E * E + ec * ec * q)
+
+
+def chain_inputs_from_x(x: Tensor, W: Tensor, u: Tensor, u_hat: Tensor) -> tuple[Tensor, Tensor, Tensor, Tensor]:
+    """(s, a, b, ||y||^2) of one literal input x (R, d) relative to the current frame (W, u, u^)."""
+    m = (u_hat * u).sum(-1)
+    e = u_hat - m[:, None] * u
+    e = e / e.norm(dim=-1, keepdim=True)
+    s = torch.einsum("rd,rkd->rk", x, W)
+    xp = project_perp(x, W)
+    a = (xp * u).sum(-1)
+    b = (xp * e).sum(-1)
+    y = xp - a[:, None] * u - b[:, None] * e
+    return s, a, b, (y * y).sum(-1)
+
+
+def overlap_chain(m0: Tensor, gram: Tensor, c: Tensor, c_hat: Tensor, xi: float | Tensor, act: Activation,
+                  eta: float | Tensor, d: int | Tensor, steps: int, gen: torch.Generator, *,
+                  thresholds: Sequence[float] = (0.5, 0.9), direction: Tensor | None = None,
+                  out_scale: float = 1.0, half: bool = False, chunk: int = 512, n_record: int = 100,
+                  stop_when_all_hit: bool = True, rank_w: int | None = None) -> SGDResult:
+    """Online spherical SGD (eq. (4)) for R runs, simulated exactly in law through m_t (see above).
+
+    m0 (R,) initial overlaps; gram (k, k) or (R, k, k) the features' Gram matrix W W^T; c, c_hat (R, k); xi float or (R,);
+    eta float or (R,); d int or (R,) (runs of different dimensions share one tensor); ``direction``
+    (R,) +-1: hitting times are first t with direction * m_t >= threshold (-1: censored at ``steps``).
+    ``rank_w``: dimension of span(W) (default k; 0 for the GLM limit W = 0, gram = 0).
+    Cost per step O(R k), independent of d.
+    """
+    R, k = c.shape
+    dev, dt = c.device, c.dtype
+    gram = gram.to(dev, dt)
+    L = _sqrt_psd(gram)
+    if L.dim() == 2:
+        L = L.expand(R, k, k)
+    eta = torch.as_tensor(eta, dtype=dt, device=dev).expand(R).clone()
+    rank_w = k if rank_w is None else rank_w
+    dof = torch.as_tensor(d, dtype=dt, device=dev).expand(R) - rank_w - 2
+    if bool((dof <= 0).any()):
+        raise ValueError("the overlap chain needs d >= rank(W) + 3 (a nonzero component y perp W, u, u^)")
+    direction = torch.ones(R, dtype=dt, device=dev) if direction is None else direction.to(dev, dt)
+    thr = torch.tensor(list(thresholds), dtype=dt, device=dev)
+    hits = torch.full((R, len(thresholds)), -1, dtype=torch.int64, device=dev)
+    m = m0.to(dev, dt).clone()
+    rec_every = max(1, steps // max(1, n_record))
+    rec_steps, rec_m = [0], [m.clone()]
+    alpha = (dof / 2).expand(chunk, R).contiguous()
+    t0 = 0
+    while t0 < steps:
+        S = min(chunk, steps - t0)
+        g = torch.randn(S, R, k + 2, generator=gen, device=dev, dtype=dt)
+        s_all = torch.einsum("srj,rkj->srk", g[..., :k], L)
+        a_all, b_all = g[..., k], g[..., k + 1]
+        q_all = 2 * torch._standard_gamma(alpha[:S], generator=gen)   # chi^2_{d-k-2} = 2 Gamma((d-k-2)/2)
+        xc = xi[:, None] if isinstance(xi, Tensor) else xi
+        fs_all = act.f(s_all + xc * c * a_all[..., None]).sum(-1)
+        ms = torch.empty(S, R, dtype=dt, device=dev)
+        with torch.inference_mode():
+            for j in range(S):
+                m = overlap_step(m, s_all[j], a_all[j], b_all[j], q_all[j], c, c_hat, xi, act, eta,
+                                 out_scale=out_scale, half=half, f_star=fs_all[j])
+                ms[j] = m
+        reached = (direction[None, :] * ms)[:, :, None] >= thr[None, None, :]
+        first = torch.argmax(reached.to(torch.int8), dim=0) + t0 + 1
+        new = reached.any(0) & (hits < 0)
+        hits[new] = first[new]
+        for j in range(S):
+            if (t0 + j + 1) % rec_every == 0:
+                rec_steps.append(t0 + j + 1)
+                rec_m.append(ms[j])
+        t0 += S
+        if stop_when_all_hit and bool((hits >= 0).all()):
+            break
+    return SGDResult(tuple(float(v) for v in thresholds), hits.cpu(), m.cpu(), torch.tensor(rec_steps),
+                     torch.stack(rec_m, 1).cpu(), t0, {})
+
+
+def initial_overlaps(R: int, d: int | Tensor, rank_w: int, gen: torch.Generator, *, device=None,
+                     dtype=torch.float64) -> Tensor:
+    """m_0 = <u^_0, u> for u^_0 uniform on the unit sphere of span(W)^perp (dimension d - rank_w):
+    m_0 = g_1 / ||g|| with g ~ N(0, I_{d-rank_w}), i.e. g_1 / sqrt(g_1^2 + chi^2_{d-rank_w-1}) -> (R,)."""
+    device = device or gen.device
+    g1 = torch.randn(R, generator=gen, device=device, dtype=dtype)
+    dof = torch.as_tensor(d, dtype=dtype, device=device).expand(R) - rank_w - 1
+    q = 2 * torch._standard_gamma((dof / 2).contiguous(), generator=gen)
+    return g1 / torch.sqrt(g1 * g1 + q)
+
+
+def coef_second_moment(n: int, gram: Tensor, c: Tensor, c_hat: Tensor, xi: float | Tensor, act: Activation,
+                       gen: torch.Generator, *, m: float = 0.0, out_scale: float = 1.0, half: bool = False) -> Tensor:
+    """E[coef(x)^2] at overlap m, per run (n inputs each) -> (R,).  coef is the scalar with
+    g = coef (P_perp x - <u^, x> u^); E||g||^2 = E[coef^2 (||P_perp x||^2 - <u^,x>^2)] ~ (d - k - 1) E[coef^2],
+    so this is the constant C of Condition 2 per unit dimension (the step-size scale of Thm 7)."""
+    R, k = c.shape
+    dev, dt = c.device, c.dtype
+    L = _sqrt_psd(gram.to(dev, dt))
+    if L.dim() == 2:
+        L = L.expand(R, k, k)
+    g = torch.randn(n, R, k + 2, generator=gen, device=dev, dtype=dt)
+    s = torch.einsum("srj,rkj->srk", g[..., :k], L)
+    a, b = g[..., k], g[..., k + 1]
+    su = m * a + math.sqrt(1 - m * m) * b
+    xc = xi[:, None] if isinstance(xi, Tensor) else xi
+    f_star = act.f(s + xc * c * a[..., None]).sum(-1)
+    z = s + xc * c_hat * su[..., None]
+    coef = ((1.0 if half else 2.0) * out_scale * out_scale) * xi * (act.f(z).sum(-1) - f_star) * (act.df(z) * c_hat).sum(-1)
+    return (coef * coef).mean(0)
+
+
+def _sqrt_psd(gram: Tensor) -> Tensor:
+    """A square root L with L L^T = gram, also for singular PSD gram (e.g. W = 0 in the GLM limit)."""
+    vals, vecs = torch.linalg.eigh(gram)
+    return vecs * torch.sqrt(torch.clamp(vals, min=0.0))[..., None, :]
+
+
+# ----------------------------------------------------------------------------- Monte Carlo of Prop. 1 / Remark 1
+def gradient_projection_trials(B: int, W: Tensor, c: Tensor, u: Tensor, c_hat: Tensor, u_hat: Tensor, xi: float,
+                               act: Activation, v: Tensor, gen: torch.Generator, *, out_scale: float = 1.0,
+                               half: bool = False) -> Tensor:
+    """<g(x), v> for B fresh inputs of one instance (W (1, k, d), c, c_hat (1, k), u, u_hat, v (1, d)) -> (B,),
+    g the literal per-sample spherical gradient (:func:`spherical_gradients`).  Its mean is
+    <grad^S L(u^), v> = -phi(m) <u - m u^, v> by Prop. 1."""
+    x = torch.randn(B, 1, W.shape[-1], generator=gen, device=W.device, dtype=W.dtype)
+    g = spherical_gradients(x, W, c, u, c_hat, u_hat, xi, act, out_scale=out_scale, half=half)
+    return (g * v).sum(-1)[:, 0]
+
+
+def first_moment_trials(B: int, W: Tensor, c: Tensor, u: Tensor, xi: float, act: Activation, gen: torch.Generator,
+                        *, out_scale: float = 1.0) -> Tensor:
+    """<P_perp (f*(x) x), u> = f*(x) <x, u> for B fresh inputs of one instance -> (B,) (Remark 1, L83)."""
+    x = torch.randn(B, 1, W.shape[-1], generator=gen, device=W.device, dtype=W.dtype)
+    f_star, _ = network(x, W, c, u, xi, act, out_scale)
+    return (f_star * torch.einsum("brd,rd->br", x, u))[:, 0]
+
+
+def instance(k: int, d: int, gen: torch.Generator, *, gram: Tensor | None = None, m: float | None = None,
+             device=None, dtype=torch.float64) -> dict:
+    """One random problem instance (R = 1): W (orthonormal rows, or rows with Gram ``gram`` in a random
+    subspace), u uniform on the sphere of span(W)^perp, c, c^ uniform on {+-1/sqrt k}^k, and (if m is given)
+    u^ at overlap m with u, and e = (u - m u^)/||u - m u^||."""
+    device = device or gen.device
+    W = (orthonormal_features(1, k, d, gen, device=device, dtype=dtype) if gram is None
+         else gram_features(1, gram.to(device, dtype), d, gen, device=device, dtype=dtype))
+    u = perpendicular_unit(W, gen)
+    c, c_hat = rademacher_c(1, k, gen, device=device, dtype=dtype), rademacher_c(1, k, gen, device=device, dtype=dtype)
+    out = {"W": W, "u": u, "c": c, "c_hat": c_hat}
+    if m is not None:
+        uh = at_overlap(u, W, m, gen)
+        e = u - m * uh
+        out.update(u_hat=uh, e=e / e.norm(dim=-1, keepdim=True))
+    return out

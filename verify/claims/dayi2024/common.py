@@ -128,14 +128,16 @@ class Scaling:
 
 def run_scaling(gen: torch.Generator, *, k: int, arms, act_name: str, inner, ds, R: int, kappa: float, tau: float,
                 eta_power: float = 1.0, rank_w=None, thresholds=(0.5, 0.9), c_hat_equals_c: bool = False,
-                c_fixed=None, eta0_fixed: float | None = None, dtype=torch.float64, device="cpu") -> list:
+                c_fixed=None, eta0_fixed: float | None = None, budget_power: float | None = None,
+                dtype=torch.float64, device="cpu") -> list:
     """Online SGD (eq. (4), exact chain) for R instances (c, c^) at every d in ``ds`` and every arm
     (xi, gram) in ``arms``, all in one tensor.  eta = eta0 / d^eta_power with eta0 = kappa lambda / C per
     instance; each arm's budget is tau * median(C/(kappa lambda^2)) * d^eta_power steps (later hits are
     censored).  ``inner``: the activation's inner scale, a number or "r" (normalized neurons).
     ``c_fixed`` (k,): the teacher's c for every instance (Claim 2: c need not be random).
     ``eta0_fixed``: eta0 = eta0_fixed / C instead (the GLM limit, where phi(0) = 0 and lambda = 0), with the
-    budget tau * d^eta_power... in units of 1/(eta0 C) = 1/eta0_fixed.
+    budget tau * median(C)/eta0_fixed * d^budget_power (budget_power defaults to eta_power; the GLM limit with
+    information exponent p needs ~ d^{p-1} steps at eta ~ d^{-p/2}).
     Returns one :class:`Scaling` per arm."""
     nd = len(ds)
     per_arm = []
@@ -178,7 +180,8 @@ def run_scaling(gen: torch.Generator, *, k: int, arms, act_name: str, inner, ds,
     rw = k if rank_w is None else rank_w
     m0 = S.initial_overlaps(len(dd), dd, rw, gen, device=device, dtype=dtype)
     m0 = torch.where(torch.sign(m0) == sgn, m0, -m0)
-    steps = int(math.ceil(max(a["tau"] for a in per_arm) * max(ds) ** eta_power))
+    bp = eta_power if budget_power is None else budget_power
+    steps = int(math.ceil(max(a["tau"] for a in per_arm) * max(ds) ** bp))
     res = S.overlap_chain(m0, Gs, cc, chh, xis, act, eta, dd, steps, gen, thresholds=thresholds, direction=sgn,
                           rank_w=rank_w)
     out = []
@@ -187,7 +190,7 @@ def run_scaling(gen: torch.Generator, *, k: int, arms, act_name: str, inner, ds,
         for j, d in enumerate(ds):
             sl = slice((ia * nd + j) * R, (ia * nd + j + 1) * R)
             h = res.hits[sl].numpy().copy()
-            b = int(math.ceil(a["tau"] * d ** eta_power))
+            b = int(math.ceil(a["tau"] * d ** bp))
             h[h > b] = -1
             hits[d], budget[d] = h, b
             mf[d] = res.m_final[sl].numpy()

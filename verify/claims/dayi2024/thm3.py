@@ -138,8 +138,8 @@ def _thm8_runs(ctx, p):
                         device=ctx.device, dtype=ctx.dtype)[0]
     # GLM limit (Remark 3): k = 1, W = 0, c = c^ = 1, sigma(xi .) = h_p (normalized, xi = 1); eta = eta0 d^{-p/2}
     glm = CM.run_scaling(gen, k=1, arms=[(1.0, np.zeros((1, 1)))], act_name=f"h{pp}", inner="r",
-                         ds=pick(ctx.profile, DS_GLM), R=R, kappa=1.0, tau=3.0, eta_power=pp / 2, rank_w=0,
-                         c_hat_equals_c=True, c_fixed=[1.0], eta0_fixed=2.0, thresholds=(0.5, 0.9),
+                         ds=pick(ctx.profile, DS_GLM), R=R, kappa=1.0, tau=0.4, eta_power=pp / 2, rank_w=0,
+                         budget_power=pp - 1, c_hat_equals_c=True, c_fixed=[1.0], eta0_fixed=1.0, thresholds=(0.5, 0.9),
                          device=ctx.device, dtype=ctx.dtype)[0]
     _CACHE[key] = (ft, glm, seed, c)
     return _CACHE[key]
@@ -179,8 +179,9 @@ _THM8_NOTES = (
     "sqrt(k/(k-1)); with sigma = h_p on raw neurons the teacher would have lower-degree Hermite components and the "
     "CSQ argument would not apply, so the normalized reading is the one Thm 8 needs), eta = lambda/(C d), weak "
     "recovery.  From-scratch side: the only from-scratch procedure we can simulate is online SGD itself; we use the "
-    "GLM limit of Remark 3 (k = 1, W = 0, learning h_p(<u, x>)), information exponent p, eta = 2/(C d^{p/2}) "
-    "(the step-size scaling under which online SGD needs ~ d^{p-1} steps [AGJ]); predicted exponent p - 1, competing 1.  "
+    "GLM limit of Remark 3 (k = 1, W = 0, learning h_p(<u, x>)), information exponent p, eta = 1/(C d^{p/2}) "
+    "(the step-size scaling under which online SGD needs ~ d^{p-1} steps [AGJ]), budget 0.4 C d^{p-1} steps; "
+    "predicted exponent p - 1, competing 1.  "
     "This illustrates, not proves, the CSQ lower bound.  d grids are small (quick 16-64, standard 32-128 / 24-96) "
     "because the from-scratch runs cost ~ d^2 steps. " + HITTING + " " + CHAIN)
 
