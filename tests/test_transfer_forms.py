@@ -171,8 +171,8 @@ def test_domain_message_for_n_at_most_two():
        seed=st.integers(0, 2 ** 31))
 def test_transferability_trials_estimate_the_finite_form(d, gamma, theta, sigma, seed):
     n = round(gamma * d)
-    x = transferability_trials(6000, n, d, theta, sigma, _gen(seed))
-    rs, rl = scratch_and_transfer_risks(6000, n, d, theta, sigma, _gen(seed))
+    x = transferability_trials(3000, n, d, theta, sigma, _gen(seed))
+    rs, rl = scratch_and_transfer_risks(3000, n, d, theta, sigma, _gen(seed))
     assert torch.equal(x, rs - rl)                                  # the same draws
     if theta == 0 and sigma == 0 and gamma > 1:                     # both risks are exactly 0
         assert float(x.abs().max()) < 1e-12
@@ -200,7 +200,7 @@ def test_literal_deep_network_reaches_the_rank_one_end_state(lam):
 def test_f_statistic_of_the_literal_risk_has_the_derived_law(n, theta, sigma, seed):
     from scipy import stats as sps
 
-    r = linear_transfer_risk(4000, n, 5, theta, sigma, _gen(seed)).numpy()
+    r = linear_transfer_risk(2000, n, 5, theta, sigma, _gen(seed)).numpy()
     f = T.linear_transfer_f_statistic(r, n, theta, sigma)
     s2 = math.sin(theta) ** 2
     assert abs(f - n * (r - s2) / (s2 + sigma ** 2)).max() < 1e-9 * (1 + abs(f).max())
