@@ -246,7 +246,21 @@ def _constant_two(claim, ctx) -> Evidence:
               bool(ok_series), "Taylor coefficients of u(pi - arccos u)/(2pi) at 0 match; each Hadamard power of "
               "X X^T is PSD (Schur), so H^inf >= X X^T / 4", refutes=False),
         Check("n = 2, u -> -1: sqrt((1-u)/(1/2 - h(u))) -> 2 (sympy limit): the constant 2 is the supremum",
-              bool(sp.simplify(lim - 2) == 0), f"limit = {lim}", refutes=False)])
+              bool(sp.simplify(lim - 2) == 0), f"limit = {lim}", refutes=False)],
+        figures=[_pair_figure()])
+
+
+def _pair_figure() -> dict:
+    """n = 2: the largest ratio over Delta as a function of u = x_1^T x_2 (both eigen-directions), with 2 and 3."""
+    f_minus = sp.lambdify(NB.u, sp.sqrt(NB.pair_ratio_sq()), modules="mpmath")
+    f_plus = sp.lambdify(NB.u, sp.sqrt((1 + NB.u) / (sp.Rational(1, 2) + NB.H_OF_U)), modules="mpmath")
+    us = [float(v) for v in np.linspace(-0.9999, 0.9999, 400)]
+    best = [float(max(f_minus(mpmath.mpf(v)), f_plus(mpmath.mpf(v)))) for v in us]
+    return {"x": "u", "xlabel": "u = x_1^T x_2 (n = 2)", "ylabel": "max over Delta of sqrt(y~^T H^-1 y~)/||Delta||",
+            "title": "cor6.2: the n = 2 ratio; supremum 2 as u -> -1 (stated constant 3)",
+            "series": [{"kind": "line", "label": "largest generalised eigenvalue, sqrt", "group": "r", "x": us, "y": best},
+                       {"kind": "line", "label": "our constant 2", "group": "2", "x": [-1, 1], "y": [2, 2], "dash": True},
+                       {"kind": "line", "label": "stated constant 3", "group": "3", "x": [-1, 1], "y": [3, 3], "dash": True}]}
 
 
 def _u_mp():
