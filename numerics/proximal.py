@@ -182,11 +182,17 @@ class Trajectory:
     theta: Tensor          # (B, K, p)
     lam_t: Tensor | None = None   # (B, K) the regularization in force at each recorded step (selective)
     theta_bar: Tensor | None = None  # (B, K, p) linearized model's parameters (flow with linear=True)
+    #: (B, steps + 1) ||f_theta_k(x*) - y*||^2 at every step of a split update (``losses=True``)
+    losses: Tensor | None = None
+    #: (B, K) Lambda_t = int_0^t lambda_s ds and I_t = int_0^t exp(-(Lambda_t - Lambda_s)) ds (Theorem 2),
+    #: exact for the piecewise-constant lambda of the split update
+    Lam: Tensor | None = None
+    I: Tensor | None = None
 
 
 def split_gd(prob: Problem, lam: float, eta: float, T: float, *, selective: bool = False,
              record: Sequence[float] | None = None, lam_schedule: Callable[[float], float] | None = None,
-             linear_too: bool = False) -> Trajectory:
+             linear_too: bool = False, losses: bool = False) -> Trajectory:
     """The slides' split update, literally, for ceil(T/eta) steps (time t = k eta):
 
         theta~_k = theta_{k-1} - eta grad R~(theta_{k-1})^T
@@ -208,13 +214,20 @@ def _split_gd(prob, lam, eta, T, selective, record, lam_schedule, linear_too):
     th = prob.theta0.clone()
     lin = linearized(prob) if linear_too else None
     thb = prob.theta0.clone() if linear_too else None
-    ts, keep, lams, keepb = [], [], [], []
+    ts, keep, lams, keepb, Ls, Is = [], [], [], [], [], []
     lam_now = torch.full((prob.B,), float(lam), dtype=th.dtype, device=th.device)
+    Lam = torch.zeros(prob.B, dtype=th.dtype, device=th.device)
+    Iint = torch.zeros_like(Lam)
+    loss_list = []
     for k in range(steps + 1):
+        if want_losses:
+            loss_list.append(((prob.f(th) - prob.y) ** 2).sum(1))
         if k in rec:
             ts.append(k * eta)
             keep.append(th.clone())
             lams.append(lam_now.clone())
+            Ls.append(Lam.clone())
+            Is.append(Iint.clone())
             if linear_too:
                 keepb.append(thb.clone())
         if k == steps:
@@ -226,13 +239,18 @@ def _split_gd(prob, lam, eta, T, selective, record, lam_schedule, linear_too):
             lam_now = torch.full((prob.B,), float(lam_schedule(k * eta)), dtype=th.dtype, device=th.device)
         tt = th - eta * grad_R(prob, th)
         th = tt - (lam_now * eta)[:, None] * (tt - prob.theta0)
+        decay = torch.exp(-lam_now * eta)
+        Iint = Iint * decay + torch.where(lam_now > 0, -torch.expm1(-lam_now * eta) / lam_now.clamp_min(1e-300),
+                                          torch.full_like(lam_now, eta))
+        Lam = Lam + lam_now * eta
         if linear_too:
             tb = thb - eta * grad_R(lin, thb)
             thb = tb - (lam_now * eta)[:, None] * (tb - prob.theta0)
     if not torch.isfinite(th).all():
         raise NotConverged(f"split update diverged (eta={eta:g}, lambda={lam:g})")
     return Trajectory(np.array(ts), torch.stack(keep, 1), torch.stack(lams, 1),
-                      torch.stack(keepb, 1) if linear_too else None)
+                      torch.stack(keepb, 1) if linear_too else None, torch.stack(loss_list, 1) if want_losses else None,
+                      torch.stack(Ls, 1), torch.stack(Is, 1))
 
 
 def flow(prob: Problem, lam: float, times: Sequence[float], *, linear_too: bool = False,
@@ -281,7 +299,13 @@ def _flow(prob, lam, times, linear_too, lam_schedule, rtol, atol, method, max_st
     Y = torch.as_tensor(np.concatenate(ys), dtype=dt, device=dev).reshape(len(times), -1, B, p)
     th = Y[:, 0].permute(1, 0, 2)
     thb = Y[:, 1].permute(1, 0, 2) if linear_too else None
-    return Trajectory(times, th, None, thb)
+    tt = torch.as_tensor(times, dtype=dt, device=dev).expand(B, -1)
+    lam_t = Lam = Iint = None
+    if lam_schedule is None:
+        lam_t = torch.full_like(tt, float(lam))
+        Lam = lam * tt
+        Iint = -torch.expm1(-lam * tt) / lam if lam > 0 else tt.clone()
+    return Trajectory(times, th, lam_t, thb, None, Lam, Iint)
 
 
 def residual_norm(prob: Problem, theta_traj: Tensor) -> Tensor:
@@ -379,3 +403,31 @@ def lip_upper(prob: Problem, r: Tensor) -> tuple[Tensor, Tensor]:
         Lf = torch.sqrt(xn2.sum(1)) * (t0.norm(dim=1) + r) / math.sqrt(m)
         return Lf, torch.full_like(Lf, math.inf)
     raise ValueError(kind)
+
+
+def regularized_gd(prob: Problem, lam: float, *, normalization: str = "sum", tol: float = 1e-11,
+                   max_steps: int = 200_000) -> tuple[Tensor, int]:
+    """Gradient descent on the regularized objective c ||f_theta(x*) - y*||^2 + (lambda/2)||theta - theta0||^2,
+    c = 1 ('sum', R~ of the Problem Formulation) or 1/n ('mean', the 'Original problem' of Section 4), for a
+    problem whose model is linear in theta (``linear`` or a :func:`linearized` one), step 1/L with
+    L = 2 c lambda_max(J J^T) + lambda, until every trial's gradient norm is below ``tol`` (relative to the
+    initial one).  Returns (theta*, steps); raises NotConverged otherwise.
+
+    (The slides' *split* update has a different fixed point at finite eta: theta = (1 - lambda eta)(theta -
+    eta g) gives g = -lambda u/(1 - lambda eta), the minimizer with lambda/(1 - lambda eta) in place of lambda.)"""
+    with one_thread():
+        c = 1.0 if normalization == "sum" else 1.0 / prob.n
+        J = prob.jac(prob.theta0)
+        L = 2 * c * torch.linalg.matrix_norm(J, ord=2) ** 2 + lam
+        eta = (1.0 / L)[:, None]
+        th = prob.theta0.clone()
+        g0 = None
+        for k in range(max_steps):
+            g = c * grad_R(prob, th) + lam * (th - prob.theta0)
+            gn = g.norm(dim=1)
+            if g0 is None:
+                g0 = gn.clamp_min(1e-300)
+            if bool((gn <= tol * g0).all()):
+                return th, k
+            th = th - eta * g
+        raise NotConverged(f"regularized GD: gradient norm {float((gn / g0).max()):.3g} of the initial after {max_steps} steps")

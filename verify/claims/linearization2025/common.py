@@ -110,3 +110,82 @@ def as_list(A):
     """A matrix as nested floats (for a counterexample's display)."""
     return [[float(A[i, j]) for j in range(A.cols)] for i in range(A.rows)] if A.cols > 1 else \
         [float(A[i]) for i in range(A.rows)]
+
+
+# ------------------------------------------------------------------ fine-tuning problems of the dynamics claims
+#: sizes of the simulated problems: n training points, input dimension d, hidden width m
+SIZES = {"linear": (4, 6, 0), "quadratic": (3, 5, 0), "tanh": (4, 3, 6), "relu": (4, 3, 6)}
+MODEL_CODES = ("linear", "quadratic", "tanh", "relu")
+MODEL = Param("model", 0, 3, integer=True, doc="0 linear, 1 quadratic, 2 tanh MLP, 3 ReLU net")
+
+
+def problem(kind: str, B: int, gen, ctx, residual: float = 1.0):
+    """B random fine-tuning problems of one model kind (numerics.proximal.make_problem, the sizes of SIZES)."""
+    from numerics.proximal import make_problem
+
+    n, d, m = SIZES[kind]
+    return make_problem(B, kind, n, d, max(m, 1), gen, residual=residual, device=ctx.device, dtype=ctx.dtype)
+
+
+def kind_of(p) -> str:
+    v = p["model"]
+    return v if isinstance(v, str) else MODEL_CODES[int(v)]
+
+
+#: step of the fine split update that stands in for the flow on ReLU problems: solve_ivp stalls there (the
+#: vector field -grad R~ is discontinuous where a pre-activation crosses 0 and trajectories chatter along such
+#: kinks, a Filippov sliding motion), so for ReLU 'the flow' is the split update at this step, stated in notes
+ETA_FINE_RELU = 2e-3
+
+
+def resolved_flow(prob, lam, times, *, linear_too=False, rtol=1e-9, atol=1e-11):
+    """Lemma 3's flow at ``times``: solve_ivp (DOP853) for smooth models, the split update at ETA_FINE_RELU for ReLU."""
+    from numerics.proximal import flow, split_gd
+
+    if prob.name.startswith("relu"):
+        return split_gd(prob, lam, ETA_FINE_RELU, float(times[-1]), record=times, linear_too=linear_too)
+    return flow(prob, lam, times, linear_too=linear_too, rtol=rtol, atol=atol)
+
+
+def lip_constants(prob, tau, gen, traj=None):
+    """(L_low, L_up, Lg_low, Lg_up), each (B,): lower estimates (sampled sup over the tau-ball and the trajectory
+    ``traj``; err low) and rigorous upper bounds (numerics.proximal.lip_upper; err high; exact for linear models)
+    of Lip(f) and Lip(grad f) over the l2-ball of radius ``tau`` (B,) around theta0."""
+    from numerics.proximal import lip_f_lower, lip_gradf_lower, lip_upper
+
+    L_low = lip_f_lower(prob, tau, gen, extra=traj)
+    Lg_low = lip_gradf_lower(prob, tau, gen, extra=traj)
+    L_up, Lg_up = lip_upper(prob, tau)
+    if prob.name == "linear":   # exact
+        L_low, Lg_low = L_up, Lg_up
+    return L_low, torch_max(L_up, L_low), Lg_low, torch_max(Lg_up, Lg_low)
+
+
+def torch_max(a, b):
+    import torch
+
+    return torch.maximum(a, b)
+
+
+def judge_bound(name, lhs, rhs_low, rhs_up, rel_tol, detail="", extra=None):
+    """A deterministic Check of lhs <= rhs along trajectories (tensors of one shape) where the bound is known only
+    between rhs_low (computed with lower estimates of the constants) and rhs_up (rigorous upper constants):
+    passed if lhs <= rhs_low (1 + rel_tol) everywhere (rigorous: the true bound is >= rhs_low); failed if
+    lhs > rhs_up (1 + rel_tol) somewhere (rigorous: the true bound is <= rhs_up); undecided otherwise."""
+    from verify.kit import Check
+
+    slack = 1 + rel_tol
+    viol_up = lhs > rhs_up * slack + 1e-12
+    viol_low = lhs > rhs_low * slack + 1e-12
+    worst = float((lhs / rhs_up.clamp_min(1e-300)).max())
+    worst_low = float((lhs / rhs_low.clamp_min(1e-300)).max())
+    info = f"{detail}; max lhs/rhs = {worst:.4g} (rigorous upper constants), {worst_low:.4g} (lower estimates)"
+    if bool(viol_up.any()):
+        idx = [int(i) for i in (viol_up.nonzero()[0])]
+        return Check(name, False, info + f"; violated at {int(viol_up.sum())} recorded states",
+                     counterexample={**(extra or {}), "index": idx, "lhs": float(lhs[tuple(idx)]),
+                                     "rhs_upper_constants": float(rhs_up[tuple(idx)])})
+    if not bool(viol_low.any()):
+        return Check(name, True, info)
+    return Check(name, None, info + "; violated only with the lower estimates of the constants: undecided",
+                 refutes=True)

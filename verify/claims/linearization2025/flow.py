@@ -1,0 +1,140 @@
+"""Lemma 3 ('Gradient Flow') of 004_04c86723a9734555.txt: the gradient-flow limit of the split update, and the
+steps of its proof.
+
+The literal split update (numerics.proximal.split_gd) is run at step sizes eta = T/(N 2^k) and compared with an
+accurate solution of the stated ODE (numerics.proximal.flow: scipy solve_ivp, DOP853, rtol 1e-10, atol 1e-12,
+all trials in one state), on linear, tanh-MLP and ReLU models, for constant lambda and for a prescribed
+switching lambda_t (lambda, 0, lambda on thirds of [0, T]: 'lambda switches at most countably often').
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import sympy as sp
+
+from numerics import NotConverged
+from numerics.proximal import flow, split_gd
+from verify.kit import (AllOf, Check, Claim, Custom, Domain, Evidence, Identity, Kind, Param, Tol, label_of,
+                        per_profile, pick, stat_test)
+
+from .common import MODEL, SPLIT, kind_of, problem, src
+
+SRC = src("Lemma 3 ('Gradient Flow') and its proof slide; Problem Formulation ('Split optimization equation')")
+STATEMENT = r"\frac{d}{dt}\theta_t=-\nabla_\theta\tilde R(\theta_t)^\top-\lambda_t(\theta_t-\theta_0)"
+T_END = 3.0
+LEVELS = per_profile((60, 120, 240, 480), (100, 200, 400, 800, 1600))
+B = per_profile(2, 4)
+POINTS = per_profile([{"model": m, "lam": 1.0, "switching": s} for m in (0, 2) for s in (0, 1)],
+                     [{"model": m, "lam": lam, "switching": s} for m in (0, 1, 2, 3) for lam in (0.3, 2.0) for s in (0, 1)])
+
+
+class _Switch:
+    """lambda_t = lam on [0, T/3), 0 on [T/3, 2T/3), lam after: a prescribed schedule with two switches."""
+
+    def __init__(self, lam):
+        self.lam = lam
+        self.switches = (T_END / 3, 2 * T_END / 3)
+
+    def __call__(self, t):
+        return 0.0 if self.switches[0] - 1e-12 <= t < self.switches[1] - 1e-12 else self.lam
+
+
+def _lemma3(claim, ctx, points):
+    ev = Evidence()
+    rows = {}
+    levels = pick(ctx.profile, LEVELS)
+    for p in points:
+        kind, lam = kind_of(p), float(p["lam"])
+        lab = label_of({"model": kind, "lam": lam, "switching": int(p["switching"])})
+        gen, seed = ctx.generator(claim.id, lab)
+        ev.seeds.append(seed)
+        prob = problem(kind, pick(ctx.profile, B), gen, ctx)
+        sched = _Switch(lam) if int(p["switching"]) else None
+        times = np.linspace(0, T_END, 31)
+        try:
+            if kind == "relu":   # solve_ivp stalls on ReLU's discontinuous field: a much finer split update instead
+                ref = split_gd(prob, lam, T_END / (8 * levels[-1]), T_END, record=times, lam_schedule=sched)
+            else:
+                ref = flow(prob, lam, times, lam_schedule=sched)
+        except NotConverged as e:
+            ev.checks.append(Check(lab, None, f"ODE solver: {e}", refutes=False))
+            continue
+        scale = (ref.theta - prob.theta0[:, None]).norm(dim=2).max(1).values.clamp_min(1e-12)   # (B,)
+        errs = []
+        for N in levels:
+            tr = split_gd(prob, lam, T_END / N, T_END, record=times, lam_schedule=sched)
+            errs.append(((tr.theta - ref.theta).norm(dim=2).max(1).values / scale).cpu().numpy())
+        errs = np.array(errs)                          # (levels, B)
+        etas = T_END / np.array(levels)
+        slopes = np.array([np.polyfit(np.log(etas), np.log(errs[:, b]), 1)[0] for b in range(errs.shape[1])])
+        last = np.log(errs[-1] / errs[-2]) / np.log(etas[-1] / etas[-2])     # local order at the two finest steps
+        rows[lab] = (etas, errs.mean(1))
+        dec = bool(np.all(np.diff(errs, axis=0) < 0))
+        ev.checks.append(Check(f"split-update error -> 0 as eta -> 0: {lab}", dec and float(errs[-1].max()) < 2e-2,
+                               "max_t ||theta_GD(t) - theta_ODE(t)|| / max_t ||theta_ODE(t) - theta_0|| = "
+                               + ", ".join(f"{x:.3g}" for x in errs.max(1)) + " at eta = " + ", ".join(f"{e:.3g}" for e in etas)
+                               + f"; log-log slopes per problem {np.round(slopes, 3).tolist()}",
+                               counterexample=None if dec else {"model": kind, "lam": lam, "errors": errs.max(1).tolist()}))
+        ev.tests.append(stat_test(f"error order in eta (local slope at the two finest steps): {lab}", {**p},
+                                  1.0, last, Tol(rel=0.05, abs=0.0), "derived", seed,
+                                  {"slopes_full_range": slopes.tolist(), "etas": etas.tolist()}))
+    ev.figures.append({"x": "eta", "xlabel": r"step size $\eta$", "ylabel": "relative max error vs ODE", "title":
+                       "Lemma 3: split update vs gradient flow", "logy": True, "logx": True,
+                       "series": [{"kind": "points", "label": k, "group": k, "x": list(map(float, v[0])),
+                                   "y": list(map(float, v[1])), "yerr": [0.0] * len(v[0])} for k, v in rows.items()]})
+    return ev
+
+
+# ------------------------------------------------------------------ the proof's algebra (componentwise, sympy)
+th, g, th0, lam, eta = sp.symbols("theta_t g theta_0 lambda eta", real=True)
+_tt1 = th - eta * g                      # theta~_{t+1}
+_th1 = _tt1 - lam * eta * (_tt1 - th0)   # theta_{t+1}
+PROOF_STEPS = [
+    ("theta~_{t+1} - theta_0 = lambda eta/(1 - lambda eta) (theta_{t+1} - theta_0) (as printed)",
+     _tt1 - th0, lam * eta / (1 - lam * eta) * (_th1 - th0)),
+    ("theta_{t+1} = theta_t - eta g - lambda eta/(1 - lambda eta) (theta_{t+1} - theta_0)",
+     _th1, th - eta * g - lam * eta / (1 - lam * eta) * (_th1 - th0)),
+    ("theta_{t+1} = (1 - lambda eta) theta_t - eta (1 - lambda eta) g + lambda eta theta_0",
+     _th1, (1 - lam * eta) * th - eta * (1 - lam * eta) * g + lam * eta * th0),
+    ("(theta_{t+1} - theta_t)/eta = -lambda theta_t - (1 - lambda eta) g + lambda eta theta_0 (as printed)",
+     (_th1 - th) / eta, -lam * th - (1 - lam * eta) * g + lam * eta * th0),
+    ("lim_{eta -> 0} (theta_{t+1} - theta_t)/eta = -g - lambda (theta_t - theta_0) (the lemma's limit)",
+     sp.limit((_th1 - th) / eta, eta, 0), -g - lam * (th - th0)),
+]
+_vars = {th: (-3, 3), g: (-3, 3), th0: (-3, 3), lam: (0.01, 2), eta: (0.001, 0.4)}
+
+CLAIMS = [
+    Claim(id="linearization2025.lemma3", kind=Kind.LIMIT, source=SRC, statement=STATEMENT, assumptions=SPLIT,
+          domain=Domain((MODEL, Param("lam", 0, math.inf), Param("switching", 0, 1, integer=True,
+                                                                    doc="0 constant lambda, 1 lambda/0/lambda on thirds"))),
+          notes=("Checked as a limit: the literal split update at eta = T/N (N doubling) against the stated ODE solved "
+                 "by solve_ivp (DOP853, rtol 1e-10, atol 1e-12), T = 3, on linear, quadratic, tanh-MLP and ReLU "
+                 "problems from a random pretrained theta0; the relative max error over [0, T] must decrease with "
+                 "eta and be below 2e-2 at the finest step. Our derivation: the split update is a first-order "
+                 "splitting, error O(eta): its local log-log slope at the two finest steps is tested against 1 "
+                 "(target derived, 5% tolerance; the full-range slopes are recorded). The switching case uses a "
+                 "prescribed schedule (the lemma's 'switches at most countably often'); the state-dependent "
+                 "selective switch can chatter (a sliding mode), which that assumption excludes, so it is not used "
+                 "here. ReLU problems (standard profile only): solve_ivp stalls on the discontinuous field, so the reference "
+                 "is the split update at eta/8 of the finest level (then the error is measured against a resolved "
+                 "discrete flow, not an ODE solver)."),
+          check=Custom(_lemma3, points=POINTS)),
+    Claim(id="linearization2025.lemma3.proof", kind=Kind.SYMBOLIC, source=SRC,
+          statement=(r"\tilde\theta_{t+1}-\theta_0=\frac{\lambda\eta}{1-\lambda\eta}(\theta_{t+1}-\theta_0);\ "
+                     r"\frac{\theta_{t+1}-\theta_t}{\eta}=-\lambda\theta_t-(1-\lambda\eta)\nabla\tilde R^\top+\lambda\eta\theta_0"),
+          assumptions=SPLIT, domain=Domain(()),
+          notes=("Each displayed step of the proof, componentwise with theta_{t+1} given by the split update (sympy, "
+                 "then 50-digit mpmath). Two printed steps are wrong, although the lemma's limit is right: "
+                 "theta~_{t+1} - theta_0 = (theta_{t+1} - theta_0)/(1 - lambda eta) (not lambda eta/(1 - lambda eta)), "
+                 "and dividing lambda eta theta_0 by eta leaves lambda theta_0 (not lambda eta theta_0; as printed "
+                 "the limit would be -g - lambda theta_t)."),
+          corrected=(r"\tilde\theta_{t+1}-\theta_0=\frac{1}{1-\lambda\eta}(\theta_{t+1}-\theta_0);\ "
+                     r"\frac{\theta_{t+1}-\theta_t}{\eta}=-\lambda(\theta_t-\theta_0)-(1-\lambda\eta)\nabla\tilde R^\top"),
+          check=AllOf([Identity(name, lhs=l, rhs=r, variables=_vars) for name, l, r in PROOF_STEPS]
+                      + [Identity("corrected: theta~_{t+1} - theta_0 = (theta_{t+1} - theta_0)/(1 - lambda eta)",
+                                  lhs=_tt1 - th0, rhs=(_th1 - th0) / (1 - lam * eta), variables=_vars, refutes=False),
+                         Identity("corrected: (theta_{t+1} - theta_t)/eta = -lambda (theta_t - theta_0) - (1 - lambda eta) g",
+                                  lhs=(_th1 - th) / eta, rhs=-lam * (th - th0) - (1 - lam * eta) * g, variables=_vars,
+                                  refutes=False)])),
+]

@@ -1,0 +1,220 @@
+"""Lemma 1 ('Norm Bounds and Lipschitzness') and Theorem 3 (distance between the fine-tuned model and its
+linearization) of 004_04c86723a9734555.txt, with the steps of Theorem 3's proof.
+
+Theorem 3 is checked on whole constant-lambda flows of a model and of its linearization fbar (same lambda, same
+theta_0; solve_ivp, DOP853, rtol 1e-9), for quadratic models (rigorous constants: Lip(grad f) <= ||[A_1; ...; A_n]||,
+Lip(f) <= ||J(theta0)|| + tau Lip(grad f)) and tanh MLPs (analytic upper bounds and sampled lower estimates).  A
+check fails only if the bound fails with the upper constants (rigorous) and passes only if it holds with the
+lower ones (rigorous, the bound being increasing in both constants).
+"""
+from __future__ import annotations
+
+import math
+
+import mpmath
+import numpy as np
+import torch
+
+from numerics import NotConverged
+from numerics.proximal import grad_R, make_problem, outputs
+from verify.kit import (AllOf, Check, Claim, Custom, Domain, Evidence, Kind, Param, PropertySearch, label_of,
+                        per_profile, pick)
+
+from .common import LIP_BALL, MODEL, SQUARED, judge_bound, kind_of, lip_constants, points, problem, resolved_flow, src
+
+SRC3 = src("Theorem 3 (slides titled 'UB on Distance between Parameters') and its proof slides")
+SRCL1 = src("Lemma 1 ('Norm Bounds and Lipschitzness')")
+B = per_profile(2, 4)
+T_END = per_profile(20.0, 40.0)
+_dom3 = Domain((MODEL, Param("lam", 0, math.inf, lower_open=True), Param("residual", 0, math.inf, lower_open=True)))
+PTS3 = per_profile([{"model": m, "lam": lam, "residual": 1.0} for m in (1, 2) for lam in (0.3, 3.0)],
+                   [{"model": m, "lam": lam, "residual": res} for m in (1, 2) for lam in (0.1, 1.0, 10.0) for res in (0.1, 1.0)])
+T3_STATEMENT = (r"\|f_{\theta_t}(x^*)-\bar f_{\bar\theta_t}(x^*)\|\le b\Big(t-\frac{1-e^{-\lambda t}}{\lambda}\Big),\ "
+                r"b=2Lip(f)^2\|f_{\theta_0}(x^*)-y^*\|\Big(\frac4\lambda Lip(\nabla f)\|f_{\theta_0}(x^*)-y^*\|+1\Big)")
+
+
+def _lin_traj(prob, tr):
+    return torch.stack([prob.f(prob.theta0) + torch.einsum("bnp,bp->bn", prob.jac(prob.theta0), tr.theta_bar[:, k] - prob.theta0)
+                        for k in range(len(tr.t))], 1)
+
+
+def _thm3(claim, ctx, pts):
+    ev = Evidence()
+    rows = []
+    for p in pts:
+        kind, lam, resid = kind_of(p), float(p["lam"]), float(p["residual"])
+        lab = label_of({"model": kind, "lam": lam, "residual": resid})
+        gen, seed = ctx.generator(claim.id, lab)
+        ev.seeds.append(seed)
+        prob = problem(kind, pick(ctx.profile, B), gen, ctx, residual=resid)
+        T = pick(ctx.profile, T_END)
+        times = np.concatenate([[0.0], np.geomspace(1e-3, T, 40)])
+        try:
+            tr = resolved_flow(prob, lam, times, linear_too=True)
+        except NotConverged as e:
+            ev.checks.append(Check(lab, None, str(e), refutes=False))
+            continue
+        delta = (outputs(prob, tr.theta) - _lin_traj(prob, tr)).norm(dim=2)
+        u = (tr.theta - prob.theta0[:, None]).norm(dim=2)
+        tau = u.max(1).values.clamp_min(1e-9)
+        L_low, L_up, Lg_low, Lg_up = lip_constants(prob, tau, gen, tr.theta)
+        r0 = (prob.f(prob.theta0) - prob.y).norm(dim=1)[:, None]
+        t = torch.as_tensor(times, dtype=u.dtype)[None]
+        g = t + torch.expm1(-lam * t) / lam
+        bl = 2 * L_low[:, None] ** 2 * r0 * (4 / lam * Lg_low[:, None] * r0 + 1)
+        bu = 2 * L_up[:, None] ** 2 * r0 * (4 / lam * Lg_up[:, None] * r0 + 1)
+        ev.checks.append(judge_bound(f"Theorem 3 bound along the flow: {lab}", delta, bl * g, bu * g, 1e-7,
+                                     f"{delta.numel()} states, t in [0, {T:g}], max Delta = {float(delta.max()):.3g}",
+                                     {"model": kind, "lam": lam, "residual": resid}))
+        rows.append((lab, times, delta.mean(0).tolist(), (bl * g).mean(0).tolist()))
+    ev.figures.append({"x": "t", "xlabel": "t", "ylabel": r"$\|f_{\theta_t}(x^*)-\bar f_{\bar\theta_t}(x^*)\|$",
+                       "title": "Theorem 3: linearization gap vs bound (lower-estimate constants)", "logy": True, "logx": True,
+                       "series": sum([[{"kind": "points", "label": f"simulated {lab}", "group": lab, "x": list(map(float, ts[1:])),
+                                        "y": list(map(float, d[1:])), "yerr": [0.0] * (len(ts) - 1)},
+                                       {"kind": "line", "label": f"bound {lab}", "group": lab, "x": list(map(float, ts[1:])),
+                                        "y": list(map(float, bb[1:])), "dash": True}] for lab, ts, d, bb in rows], [])})
+    return ev
+
+
+def _thm3_proof(claim, ctx, pts):
+    """The printed derivative of y(t) - ybar(t): -2 k_t (y - y*) - lambda grad f_t (theta_t - theta_0) + 2 k_0 (ybar - y*),
+    against the true one (the linearized flow's own regularization term -lambda J_0 (thetabar_t - theta_0) is missing)."""
+    ev = Evidence()
+    for p in pts:
+        kind, lam = kind_of(p), float(p["lam"])
+        lab = label_of({"model": kind, "lam": lam})
+        gen, seed = ctx.generator(claim.id, lab)
+        ev.seeds.append(seed)
+        prob = problem(kind, 2, gen, ctx)
+        tr = resolved_flow(prob, lam, np.linspace(0, 3, 7), linear_too=True)
+        worst = 0.0
+        for k in range(1, len(tr.t)):
+            th, thb = tr.theta[:, k], tr.theta_bar[:, k]
+            J, J0 = prob.jac(th), prob.jac(prob.theta0)
+            y, yb = prob.f(th), prob.f(prob.theta0) + torch.einsum("bnp,bp->bn", J0, thb - prob.theta0)
+            true = torch.einsum("bnp,bp->bn", J, -grad_R(prob, th) - lam * (th - prob.theta0)) \
+                - torch.einsum("bnp,bp->bn", J0, -2 * torch.einsum("bnp,bn->bp", J0, yb - prob.y) - lam * (thb - prob.theta0))
+            Kt, K0 = J @ J.transpose(1, 2), J0 @ J0.transpose(1, 2)
+            printed = (-2 * torch.einsum("bij,bj->bi", Kt, y - prob.y) - lam * torch.einsum("bnp,bp->bn", J, th - prob.theta0)
+                       + 2 * torch.einsum("bij,bj->bi", K0, yb - prob.y))
+            worst = max(worst, float(((true - printed).norm(dim=1) / true.norm(dim=1).clamp_min(1e-300)).max()))
+        ok = worst < 1e-8
+        ev.checks.append(Check(f"printed y'(t) - ybar'(t) equals the true derivative: {lab}", ok,
+                               f"max relative difference {worst:.3g} along the flow (the difference is lambda J_0 "
+                               "(thetabar_t - theta_0), the linearized model's own regularization term)",
+                               counterexample=None if ok else {"model": kind, "lam": lam, "relative_difference": worst}))
+    return ev
+
+
+def _sign_line(p):
+    """The printed '-2L R0 (2/lam Lk R0 + L) <= -2L R0 (4/lam L' L R0 + L)' given Lemma 1's Lk <= 2 L L'."""
+    L, Lg, R0, lam = (mpmath.mpf(p[k]) for k in ("L", "Lg", "R0", "lam"))
+    Lk = mpmath.mpf(p["frac"]) * 2 * L * Lg
+    return -2 * L * R0 * (2 / lam * Lk * R0 + L) <= -2 * L * R0 * (4 / lam * Lg * L * R0 + L)
+
+
+_sign_dom = Domain((Param("L", 0, 10), Param("Lg", 0, 10), Param("R0", 0, 10), Param("lam", 0.01, 10),
+                    Param("frac", 0, 1, doc="Lip(k) = frac * 2 Lip(f) Lip(grad f) (Lemma 1)")))
+
+
+# ------------------------------------------------------------------ Lemma 1
+def _lemma1(claim, ctx, pts):
+    """Sampled Lip(k) (lower estimate: max ||k(a) - k(b)||_op/||a - b|| over pairs in the ball) against
+    2 Lip(f) Lip(grad f) with rigorous upper constants (a violation would be rigorous); the proof's pointwise chain
+    ||k(a) - k(b)|| <= (||J(a)|| + ||J(b)||) ||J(a) - J(b)||; and tightness: for f(theta) = ||theta||^2/2 (n = 1) on the
+    r-ball around 0, Lip(k) = 2r = 2 Lip(f) Lip(grad f) exactly."""
+    ev = Evidence()
+    for p in pts:
+        kind, rad = kind_of(p), float(p["r"])
+        lab = label_of({"model": kind, "r": rad})
+        gen, seed = ctx.generator(claim.id, lab)
+        ev.seeds.append(seed)
+        prob = problem(kind, 4, gen, ctx)
+        Bn, pdim = prob.theta0.shape
+        tau = torch.full((Bn,), rad, dtype=prob.theta0.dtype)
+        _, L_up, _, Lg_up = lip_constants(prob, tau, gen)
+        best = torch.zeros(Bn, dtype=tau.dtype)
+        chain_bad = 0
+        for s in range(64):
+            a = prob.theta0 + rad * _unit_ball(Bn, pdim, gen, tau.dtype)
+            h = _unit_ball(Bn, pdim, gen, tau.dtype) * (rad * (0.5 if s % 2 else 1e-3))
+            bpt = a + h
+            bpt = prob.theta0 + (bpt - prob.theta0) * torch.clamp(rad / (bpt - prob.theta0).norm(dim=1, keepdim=True), max=1.0)
+            Ja, Jb = prob.jac(a), prob.jac(bpt)
+            ka, kb = Ja @ Ja.transpose(1, 2), Jb @ Jb.transpose(1, 2)
+            dk = torch.linalg.matrix_norm(ka - kb, ord=2)
+            dth = (a - bpt).norm(dim=1).clamp_min(1e-300)
+            best = torch.maximum(best, dk / dth)
+            chain = (torch.linalg.matrix_norm(Ja, ord=2) + torch.linalg.matrix_norm(Jb, ord=2)) * torch.linalg.matrix_norm(Ja - Jb, ord=2)
+            chain_bad += int((dk > chain * (1 + 1e-10) + 1e-14).sum())
+        ratio = best / (2 * L_up * Lg_up).clamp_min(1e-300)
+        if kind == "linear":
+            ok = bool((best <= 1e-10).all())
+            ev.checks.append(Check(f"Lip(k) <= 2 Lip(f) Lip(grad f) = 0 for a linear model: {lab}", ok,
+                                   f"max sampled ||k(a) - k(b)||/||a - b|| = {float(best.max()):.3g}"))
+        else:
+            ok = bool((ratio <= 1 + 1e-9).all())
+            ev.checks.append(Check(f"sampled Lip(k) <= 2 Lip(f) Lip(grad f) (rigorous upper constants): {lab}", ok,
+                                   f"max ratio {float(ratio.max()):.3g} (a sampled lower estimate of Lip(k) over an upper "
+                                   "bound: a value > 1 would be a rigorous violation; <= 1 is consistent, not a proof)",
+                                   counterexample=None if ok else {"model": kind, "r": rad, "ratio": float(ratio.max())}))
+        ev.checks.append(Check(f"proof's chain ||k(a) - k(b)|| <= (||J(a)|| + ||J(b)||) ||J(a) - J(b)|| (operator norms): {lab}",
+                               chain_bad == 0, f"{64 * Bn} pairs, {chain_bad} violations"))
+    # tightness of the factor 2: f(theta) = ||theta||^2/2, theta0 = 0, ball radius r
+    rad = 1.0
+    gen, seed = ctx.generator(claim.id, "tight")
+    v = _unit_ball(1, 5, gen, torch.float64)
+    a, bpt = rad * v / v.norm(), rad * (1 - 1e-6) * v / v.norm()
+    ka, kb = (a ** 2).sum(), (bpt ** 2).sum()          # k = ||theta||^2, Lip(f) = r, Lip(grad f) = 1
+    est = float((ka - kb).abs() / (a - bpt).norm())
+    tight = est >= 0.999 * 2 * rad * 1.0
+    ev.checks.append(Check("tightness: f = ||theta||^2/2 on the unit ball has Lip(k) = 2 = 2 Lip(f) Lip(grad f) "
+                           "(sampled near the sphere); a factor below 2 would fail", tight,
+                           f"sampled ||k(a) - k(b)||/||a - b|| = {est:.6f} vs 2 Lip(f) Lip(grad f) = 2", refutes=False))
+    ev.seeds.append(seed)
+    return ev
+
+
+def _unit_ball(B, p, gen, dtype):
+    v = torch.randn(B, p, generator=gen, dtype=dtype)
+    v = v / v.norm(dim=1, keepdim=True)
+    return v * torch.rand(B, 1, generator=gen, dtype=dtype) ** (1 / p)
+
+
+CLAIMS = [
+    Claim(id="linearization2025.lemma1", kind=Kind.BOUND, source=SRCL1,
+          statement=r"Lip(k)\le2\,Lip(f)\,Lip(\nabla f),\quad k_\theta(x^*,x^*)=\nabla f_\theta(x^*)\nabla f_\theta(x^*)^\top",
+          assumptions=LIP_BALL, domain=Domain((MODEL, Param("r", 0, math.inf, lower_open=True))),
+          notes=("Norms read as operator norms (||k(a) - k(b)||_op, ||J||_op, Lip(grad f) for the Jacobian in operator "
+                 "norm; our upper bounds use the Frobenius norm of Jacobian differences, which is larger). The proof "
+                 "follows from ||JJ^T - J'J'^T|| <= ||J - J'|| (||J|| + ||J'||), checked pointwise; ReLU nets have no "
+                 "finite Lip(grad f) (Lemma 1 is vacuous there) and are not used. The second 'Lemma 1' slide repeats "
+                 "Theorem 2's statement under Lemma 1's title (a labelling slip)."),
+          check=Custom(_lemma1, points=per_profile([{"model": m, "r": 1.0} for m in (0, 1, 2)],
+                                                   [{"model": m, "r": r} for m in (0, 1, 2) for r in (0.3, 1.0, 3.0)]))),
+    Claim(id="linearization2025.thm3", kind=Kind.BOUND, source=SRC3, statement=T3_STATEMENT,
+          assumptions=SQUARED + "; constant lambda > 0; fbar the linearized model trained by the same regularized flow; "
+          + LIP_BALL, domain=_dom3,
+          notes=("Checked along whole flows (t up to 40 at standard), the ball radius tau = max_t ||theta_t - theta_0||. "
+                 "The proof drops the linearized model's own regularization term (thm3.proof) and bounds the rest "
+                 "with slack, so the stated bound may still hold; the rigorous decision rule is in the module "
+                 "docstring. The slides title this theorem 'UB on Distance between Parameters' (copied from Theorem 2)."),
+          check=Custom(_thm3, points=PTS3)),
+    Claim(id="linearization2025.thm3.proof", kind=Kind.BOUND, source=SRC3,
+          statement=(r"\frac{d}{dt}\bar y(t)=-2k_0(\bar y(t)-y^*)-\lambda\nabla\bar f(x^*)(\theta_t-\theta_0);\ "
+                     r"y'-\bar y'=-2k_t(y-y^*)-\lambda\nabla f_{\theta_t}(\theta_t-\theta_0)+2k_0(\bar y-y^*);\ "
+                     r"-2L\|r_0\|(\tfrac2\lambda Lip(k)\|r_0\|+L)\le-2L\|r_0\|(\tfrac4\lambda Lip(\nabla f)L\|r_0\|+L)"),
+          assumptions=SQUARED + "; constant lambda > 0", domain=Domain((MODEL, Param("lam", 0, math.inf, lower_open=True))),
+          notes=("Two proof steps. (1) The linearized model's derivative is written with theta_t instead of "
+                 "thetabar_t, and in y' - ybar' its regularization term disappears: the true difference has an extra "
+                 "+lambda J_0 (thetabar_t - theta_0), so the later bound lambda Lip(f) ||theta_t - theta_0|| misses "
+                 "lambda Lip(f) ||thetabar_t - theta_0||. (2) The line applying Lemma 1 keeps minus signs on both "
+                 "sides, which reverses it (it holds with the signs dropped, as the next line has). Other sign "
+                 "slips in the same display ('-dDelta/dt = ...', '-lambda||...||' after the triangle inequality) are "
+                 "typographical and not encoded separately."),
+          check=AllOf([Custom(_thm3_proof, points=per_profile([{"model": 2, "lam": 1.0}],
+                                                               [{"model": m, "lam": 1.0} for m in (1, 2)])),
+                       PropertySearch("printed Lemma-1 line with its minus signs (Lip(k) = frac x 2 Lip(f) Lip(grad f))",
+                                      holds=_sign_line, strategy=lambda: points(_sign_dom),
+                                      examples=per_profile(100, 500))])),
+]
