@@ -231,7 +231,7 @@ P_SIGMA = Param("sigma", 0, INF, doc="label-noise standard deviation, sigma >= 0
 P_THETA = Param("theta", 0, HALF_PI, doc="source-target angle, Assumption 3.2")
 NOT_ONE = Constraint(lambda p: p["gamma"] != 1, "gamma = 1: the scratch risk (10) diverges")
 EX = {"quick": 60, "standard": 500, "full": 5000}          # hypothesis examples per search
-EX_SLOW = {"quick": 30, "standard": 150, "full": 1000}        # searches whose every example costs more
+EX_SLOW = {"quick": 20, "standard": 150, "full": 1000}        # searches whose every example costs more
 MC_TRIALS = {"quick": 1000, "standard": 4000, "full": 20000}
 
 
