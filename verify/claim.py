@@ -148,8 +148,8 @@ class Domain:
         values tried (``st.just`` alternatives, which hypothesis tries first and shrinks towards),
         open endpoints are excluded, integer parameters are integers, and every joint constraint
         is a filter.  ``bounds`` narrows a parameter with an infinite end to a finite search range
-        (a float search over [0, inf) would otherwise spend its examples near 1e300); an endpoint
-        given there that lies inside the domain is searched as closed.  ``fixed`` pins parameters.
+        (a float search over [0, inf) would otherwise spend its examples near 1e300); the ends of
+        such a box are searched but not favoured.  ``fixed`` pins parameters.
 
         >>> d = Domain((Param("n", 3, 10, integer=True), Param("s", 0, 1, upper_open=True)))
         >>> from hypothesis import find
@@ -174,7 +174,10 @@ class Domain:
                     lo, lo_open = blo, blo == p.lower and p.lower_open
                 if bhi < hi or (bhi == hi and not hi_open):
                     hi, hi_open = bhi, bhi == p.upper and p.upper_open
-            ends = [e for e, open_ in ((lo, lo_open), (hi, hi_open)) if math.isfinite(e) and not open_]
+            # the domain's own closed finite ends (not the ends of a search box given in ``bounds``: those
+            # would pin a shrunk counterexample to a box corner)
+            ends = [e for e, open_ in ((p.lower, p.lower_open), (p.upper, p.upper_open))
+                    if math.isfinite(e) and not open_ and lo <= e <= hi]
             if p.integer:
                 ilo = None if not math.isfinite(lo) else math.floor(lo) + 1 if lo_open and lo == int(lo) else math.ceil(lo)
                 ihi = None if not math.isfinite(hi) else math.ceil(hi) - 1 if hi_open and hi == int(hi) else math.floor(hi)
