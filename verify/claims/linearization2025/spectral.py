@@ -209,8 +209,11 @@ CLAIMS = [
                  "[0, 10], c from kappa(K + sigma I) to 1000 kappa, in 50 digits. See thm7.eta_le_1 for the proof's "
                  "assumption."),
           corrected=T7_STATEMENT + r"\quad(0\le\eta<1)",
-          check=PropertySearch("Theorem 7's two-sided bound", holds=lambda p: _decide(_thm7_pairs, p), show=_show7(),
-                               strategy=lambda: points(_dom7, ETA_SEARCH), examples=EX)),
+          check=AllOf([PropertySearch("Theorem 7's two-sided bound", holds=lambda p: _decide(_thm7_pairs, p), show=_show7(),
+                                      strategy=lambda: points(_dom7, ETA_SEARCH), examples=EX),
+                       PropertySearch("corrected: the bound for 0 <= eta < 1 (derived)", holds=lambda p: _decide(_thm7_pairs, p),
+                                      show=_show7(), strategy=lambda: points(_dom7_le1, {"sigma": (1e-6, 1e4)}),
+                                      examples=EX, refutes=False)])),
     Claim(id="linearization2025.thm7.eta_le_1", kind=Kind.BOUND, source=T7_SRC, statement=T7_STATEMENT + r",\ 0\le\eta<1",
           assumptions=T7_ASSUME + "; 0 <= eta < 1 (the proof's assumption)", domain=_dom7_le1,
           notes="Theorem 7 with the proof's assumption on eta made explicit (the corrected form of thm7).",

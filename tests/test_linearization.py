@@ -1,0 +1,148 @@
+"""Tests of numerics/proximal.py and derivations/kernel_ridge.py (linearization2025): hand-written Jacobians vs
+torch.func, the flow vs its closed form for linear models, the split update's exact Lambda_t / integral, the
+regularized GD end point vs the ridge solution, sympy vs mpmath forms, and the 50-digit matrix constructions."""
+from __future__ import annotations
+
+import math
+
+import mpmath
+import numpy as np
+import pytest
+import sympy as sp
+import torch
+from hypothesis import given, settings, strategies as st
+
+from derivations import kernel_ridge as KR
+from numerics import proximal as P
+
+SLOW = settings(max_examples=10, deadline=None)
+
+
+def _gen(seed=0):
+    return torch.Generator().manual_seed(seed)
+
+
+@pytest.mark.parametrize("kind", ["linear", "quadratic", "tanh", "relu"])
+def test_jacobian_matches_torch_func(kind):
+    from torch.func import jacrev
+
+    prob = P.make_problem(3, kind, 4, 3, 5, _gen(1))
+    th = prob.theta0 + 0.3 * torch.randn(prob.theta0.shape, generator=_gen(2), dtype=torch.float64)
+    J = prob.jac(th)
+    for b in range(3):
+        Jb = jacrev(lambda t: prob.f_single(t, b))(th[b])
+        assert torch.allclose(J[b], Jb, atol=1e-12)
+        assert torch.allclose(prob.f(th)[b], prob.f_single(th[b], b), atol=1e-12)
+    K = P.empirical_ntk(prob, th)
+    assert torch.allclose(K, J @ J.transpose(1, 2), atol=1e-12)
+
+
+def _linear_flow_closed_form(prob, lam, t):
+    """u(t) = (H + lam)^{-1} (I - e^{-(H + lam) t}) b, H = 2 J^T J, b = 2 J^T (y - f0)."""
+    J = prob.jac(prob.theta0)
+    H = 2 * J.transpose(1, 2) @ J
+    b = 2 * torch.einsum("bnp,bn->bp", J, prob.y - prob.f(prob.theta0))
+    A = H + lam * torch.eye(H.shape[-1], dtype=H.dtype)
+    E = torch.linalg.matrix_exp(-A * t)
+    return torch.linalg.solve(A, ((torch.eye(H.shape[-1], dtype=H.dtype) - E) @ b[..., None])[..., 0])
+
+
+@pytest.mark.parametrize("lam", [0.7, 2.0])
+def test_flow_matches_linear_closed_form(lam):
+    prob = P.make_problem(2, "linear", 4, 6, 1, _gen(3))
+    tr = P.flow(prob, lam, np.array([0.0, 0.5, 1.5]))
+    for k, t in enumerate(tr.t):
+        u = _linear_flow_closed_form(prob, lam, float(t))
+        assert torch.allclose(tr.theta[:, k] - prob.theta0, u, atol=1e-8)
+    # the linearized model of a linear model is itself: identical flows
+    tr2 = P.flow(prob, lam, np.array([0.0, 1.0]), linear_too=True)
+    assert torch.allclose(tr2.theta, tr2.theta_bar, atol=1e-9)
+
+
+def test_split_update_first_order_and_integral():
+    prob = P.make_problem(2, "tanh", 4, 3, 5, _gen(4))
+    lam = 0.8
+    ref = P.flow(prob, lam, np.array([0.0, 1.0]))
+    errs = []
+    for N in (100, 200, 400):
+        tr = P.split_gd(prob, lam, 1.0 / N, 1.0, record=[0.0, 1.0])
+        errs.append(float((tr.theta[:, -1] - ref.theta[:, -1]).norm()))
+        # Lambda_t and int_0^t e^{-(Lambda_t - Lambda_s)} ds exact for constant lambda
+        assert abs(float(tr.Lam[0, -1]) - lam) < 1e-12
+        assert abs(float(tr.I[0, -1]) - (1 - math.exp(-lam)) / lam) < 1e-12
+    slope = np.polyfit(np.log([1 / 100, 1 / 200, 1 / 400]), np.log(errs), 1)[0]
+    assert 0.9 < slope < 1.1
+
+
+def test_one_split_step_matches_slides():
+    """theta_1 = theta~ - lam eta (theta~ - theta0), theta~ = theta0 - eta grad R~(theta0)^T."""
+    prob = P.make_problem(2, "quadratic", 3, 4, 1, _gen(5))
+    th1 = prob.theta0 + 0.1
+    prob2 = P.Problem(prob.name, th1.clone(), prob.y, prob.f, prob.jac, prob.f_single, prob.data)
+    lam, eta = 0.5, 0.01
+    tr = P.split_gd(prob2, lam, eta, eta, record=[0.0, eta])
+    tt = th1 - eta * P.grad_R(prob2, th1)
+    expected = tt - lam * eta * (tt - th1)
+    assert torch.allclose(tr.theta[:, 1], expected, atol=1e-14)
+
+
+@pytest.mark.parametrize("norm", ["sum", "mean"])
+def test_regularized_gd_reaches_ridge_solution(norm):
+    prob = P.make_problem(3, "linear", 4, 6, 1, _gen(6))
+    lam = 0.6
+    th, _ = P.regularized_gd(prob, lam, normalization=norm)
+    J = prob.jac(prob.theta0)
+    K = J @ J.transpose(1, 2)
+    m = 1 if norm == "sum" else 4
+    alpha = torch.linalg.solve(K + m * lam / 2 * torch.eye(4, dtype=K.dtype), prob.y - prob.f(prob.theta0))
+    assert torch.allclose(th - prob.theta0, torch.einsum("bnp,bn->bp", J, alpha), atol=1e-8)
+
+
+@pytest.mark.parametrize("kind", ["linear", "quadratic", "tanh", "relu"])
+def test_lipschitz_upper_bounds_dominate_samples(kind):
+    prob = P.make_problem(3, kind, 4, 3, 5, _gen(7))
+    r = torch.full((3,), 0.7, dtype=torch.float64)
+    Lu, Lgu = P.lip_upper(prob, r)
+    Ll = P.lip_f_lower(prob, r, _gen(8))
+    assert bool((Ll <= Lu * (1 + 1e-12)).all())
+    if kind != "relu":
+        Lgl = P.lip_gradf_lower(prob, r, _gen(9))
+        assert bool((Lgl <= Lgu * (1 + 1e-6) + 1e-12).all())
+
+
+def test_thm5_forms_sympy_vs_mpmath():
+    f_lo = sp.lambdify((KR.sigma, KR.lmax, KR.ynorm), KR.thm5_lower_stated(), modules="mpmath")
+    f_hi = sp.lambdify((KR.sigma, KR.lmin, KR.ynorm), KR.thm5_upper_stated(), modules="mpmath")
+    for s, l, y in [(0.3, 2.0, 1.5), (2.0, 0.0, 0.7)]:
+        assert abs(f_lo(s, l, y) - KR.thm5_lower_value(s, l, y)) < 1e-25
+        assert abs(f_hi(s, l, y) - KR.thm5_upper_value(s, l, y)) < 1e-25
+
+
+@SLOW
+@given(n=st.integers(1, 5), rank=st.integers(0, 5), k=st.floats(0, 8), seed=st.integers(0, 1000))
+def test_psd_construction_has_its_spectrum(n, rank, k, seed):
+    from verify.claims.linearization2025.common import psd
+
+    rank = min(rank, n)
+    K, E = psd(n, rank, k, 0.0, seed)
+    with mpmath.workdps(50):
+        ev = sorted(mpmath.eigsy(K)[0])
+        assert all(abs(a - b) <= mpmath.mpf("1e-40") * max(1, abs(b)) for a, b in zip(ev, E))
+
+
+@SLOW
+@given(n=st.integers(1, 5), seed=st.integers(0, 1000), s=st.floats(0.01, 10))
+def test_krr_risk_forms_agree_and_sum_bounds_hold(n, seed, s):
+    from verify.claims.linearization2025.common import orthogonal_mp, psd, spectrum, vector
+
+    K, E = psd(n, n, 3.0, 0.0, seed)
+    y = vector(n, seed)
+    with mpmath.workdps(50):
+        U = orthogonal_mp(n, seed, "K")
+        d = spectrum(n, n, 3.0, 0.0)
+        a = KR.krr_risk_mp(K, y, mpmath.mpf(s), "sum")
+        b = KR.krr_risk_eig_mp(K, y, mpmath.mpf(s), "sum", eig=(d, U))
+        assert abs(a - b) < mpmath.mpf("1e-35") * (1 + a)
+        yn = mpmath.norm(y)
+        assert KR.thm5_lower_value(s, E[-1], yn) <= a * (1 + mpmath.mpf("1e-35"))
+        assert a <= KR.thm5_upper_value(s, E[0], yn) * (1 + mpmath.mpf("1e-35"))
