@@ -314,7 +314,7 @@ def _kernel_block(ctx, claim_id, name, d, ns, exact, B):
     return r, seed
 
 
-KERNEL_TRIALS = per_profile(400, 1500, 6000)
+KERNEL_TRIALS = per_profile(300, 1500, 6000)
 DELTA = 0.1                  # the failure probability delta of (11) used in the frequency checks
 
 
