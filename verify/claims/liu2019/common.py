@@ -60,9 +60,9 @@ DOMAIN = Domain((Param("phi", 0, math.pi, doc="angle between the teachers of P a
                  Param("d", 2, INF, integer=True)))
 
 #: the grid of (task) points of the shared simulation: c = 1 (labels as large as allowed) and a small label scale
-#: c = 0.1 (where y^T H^-1 y < 1, so that the bound of the §6.3 text and its square root differ in order)
+#: c = 0.3 (where y^T H^-1 y < 1, so that the bound of the §6.3 text and its square root differ in order)
 _P1 = {"phi": round(math.pi / 3, 6), "c": 1.0, "n_P": 4, "n_Q": 4, "d": 8}
-_P2 = {"phi": round(math.pi / 2, 6), "c": 0.1, "n_P": 4, "n_Q": 4, "d": 8}
+_P2 = {"phi": round(math.pi / 2, 6), "c": 0.3, "n_P": 4, "n_Q": 4, "d": 8}
 _P3 = {"phi": round(math.pi / 6, 6), "c": 0.5, "n_P": 6, "n_Q": 4, "d": 8}
 POINTS = per_profile([_P2], [_P1, _P2], [_P1, _P2, _P3])
 #: widths (at least a decade) and trials; kappa_m = KAPPA0 (m / WIDTHS[0])^(-1/4)

@@ -117,7 +117,7 @@ def _u0_stated_ratio(claim, ctx, points):
         gen, seed = ctx.generator(claim.id, "inputs", str(p))
         XQ, yQ = _u0_instance(p, gen, ctx)
         ks = [1e-1, 10 ** -1.5, 1e-2, 10 ** -2.5, 1e-3]
-        B = 200
+        B = 100
         g2, seed2 = ctx.generator(claim.id, "init", str(p))
         W, a = TL.init(B, int(p["m"]), XQ.shape[-1], g2, dtype=ctx.dtype)
         Y = np.stack([(yQ - TL.forward(k * W, a, XQ)).norm(dim=-1).numpy() for k in ks], 1)   # common random numbers
@@ -133,7 +133,7 @@ def _u0_stated_ratio(claim, ctx, points):
     return ev
 
 
-U0_POINTS = per_profile([{"n_Q": 4, "d": 8, "m": 512, "kappa": k} for k in (0.01, 0.3)],
+U0_POINTS = per_profile([{"n_Q": 4, "d": 8, "m": 64, "kappa": k} for k in (0.01, 0.3)],
                         [{"n_Q": n, "d": 8, "m": m, "kappa": k} for n in (4, 8) for m in (64, 1024) for k in (0.01, 0.3)],
                         [{"n_Q": n, "d": 8, "m": m, "kappa": k} for n in (4, 8) for m in (16, 256, 4096) for k in (0.01, 0.3, 1.0)])
 

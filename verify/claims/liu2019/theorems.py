@@ -171,7 +171,7 @@ CLAIMS = [
         corrected=r"\|W-W(0)\|_F\le\sqrt{y^\top H^{\infty\,-1}y}\ (+\text{vanishing terms; equality in the limit})",
         notes=COMMON_NOTES + "  'Training from scratch' simulated as the pretraining phase itself (W(0) -> W(P) on the data of "
               "P: the sentence is about any dataset).  Du et al. / Arora et al. give sqrt(y^T H^-1 y); the stated form "
-              "drops the square root, so it fails where y^T H^-1 y < 1 (small labels, c = 0.1) and holds where it exceeds 1 "
+              "drops the square root, so it fails where y^T H^-1 y < 1 (small labels, c = 0.3) and holds where it exceeds 1 "
               "(c = 1).  Tested at the widest width with the vanishing terms granted an allowance equal to the measured "
               "distance from the kernel limit sqrt(y^T H^-1 y); the corrected form is tested as a derived check.",
         check=Custom(_scratch, points=POINTS),
