@@ -64,7 +64,8 @@ WELL_REPRESENTED = Claim(
            "sides of gamma = 1 (the point sigma = 0 has zero-variance samples, so it is decided by the closed form "
            "only)."),
     check=AllOf([
-        PropertySearch(examples=EX, name="T_lt(gamma, theta=0, sigma) > 0 on eq. (13)", holds=_well_repr_holds, show=_well_repr_show,
+        PropertySearch(examples=EX, name="T_lt(gamma, theta=0, sigma) > 0 on eq. (13)",
+                       holds=_well_repr_holds, show=_well_repr_show,
                        strategy=lambda: st.fixed_dictionaries({
                            "gamma": st.one_of(st.just(2.0), st.floats(1e-6, 20.0)).filter(lambda g: g != 1),
                            "sigma": st.one_of(st.just(0.0), st.floats(0.0, 20.0))})),
@@ -229,7 +230,8 @@ FAR_W1 = Claim(
                "plots W1)"),
     statement=r"\forall\delta>0\ \exists(\theta,\sigma,\gamma):\ W_1(p_s,p_t)\ge\delta\ \text{and}\ \mathcal T_{lt}>0",
     assumptions=ASSUME,
-    domain=Domain((Param("delta", 0, INF, lower_open=True), Param("theta", 0, HALF_PI), Param("d", 1, INF, integer=True))),
+    domain=Domain((Param("delta", 0, INF, lower_open=True), Param("theta", 0, HALF_PI),
+                   Param("d", 1, INF, integer=True))),
     stated=TT.w1_upper(),
     corrected=(r"W_1(p_s,p_t)\le\sqrt{2/\pi}\,\|\beta_s-\beta_t\|=2\sqrt{2/\pi}\sin(\theta/2)\le2/\sqrt\pi\ "
                r"\text{under Assumption 3.2; arbitrarily large only for teachers of unequal norms}"),
@@ -243,7 +245,8 @@ FAR_W1 = Claim(
            "reading with teachers of other norms (beta_t = c beta_s, as Theorem 2.2's witnesses) is "
            "tahir2024.text.sec2_1.far_apart.w1.free_norm (extension), where it holds."),
     check=AllOf([
-        PropertySearch(examples=EX, name="sup over the model of W1(p_s, p_t) >= delta (necessary for a witness)", holds=_far_w1_holds,
+        PropertySearch(examples=EX, name="sup over the model of W1(p_s, p_t) >= delta (necessary for a witness)",
+                       holds=_far_w1_holds,
                        show=_far_w1_show, strategy=lambda: st.fixed_dictionaries({"delta": st.floats(1e-6, 1e6)})),
         _COUPLING,
     ]),
@@ -272,7 +275,8 @@ FAR_W1_FREE = Claim(
            "transfer has E R_lt = sigma^2/(n-2) -> 0 while E R_sc -> (1-gamma) c^2 + gamma sigma^2/(1-gamma) at "
            "gamma = 0.5 (derived, derivations.tahir_text.transferability_in_span): T > 0. Witness c = 2 + sigma + "
            "sqrt(pi) delta."),
-    check=PropertySearch(examples=EX, name="W1 >= delta and T_lt > 0 at beta_t = c beta_s (witness)", holds=_free_norm_holds,
+    check=PropertySearch(examples=EX, name="W1 >= delta and T_lt > 0 at beta_t = c beta_s (witness)",
+                         holds=_free_norm_holds,
                          bounds={"delta": (1e-9, 1e9), "sigma": (0.0, 100.0)}),
 )
 
@@ -313,7 +317,8 @@ FIG5_AXIS = Claim(
            "for theta <= pi/2 (D_KL = (1 - cos theta)/sigma^2 <= 1/sigma^2), or with theta up to pi at sigma = 0.2 "
            "(D_KL <= 2/sigma^2 = 50); Fig. 5 states neither, so that axis is not judged."),
     check=AllOf([
-        PropertySearch(examples=EX, name="W1(p_s, p_t) can reach 526 (upper bound >= 526)", holds=_axis_holds, show=_axis_show,
+        PropertySearch(examples=EX, name="W1(p_s, p_t) can reach 526 (upper bound >= 526)",
+                       holds=_axis_holds, show=_axis_show,
                        bounds={"sigma": (0.0, 10.0), "d": (1, 1000)}),
         _COUPLING,
     ]),

@@ -74,7 +74,8 @@ DD_OVER = Claim(
            "n = 6 vs 24, independent draws) tests the 'first decreases' ordering at sigma = 0.2 (true) and sigma = "
            "1.5 (where the simulated risk increases: the stated ordering is rejected by simulation as well)."),
     check=AllOf([
-        PropertySearch(examples=EX, name="(10) first decreases (dR/dgamma(0+) < 0) and diverges as gamma -> 1-", holds=_dd_over_holds,
+        PropertySearch(examples=EX, name="(10) first decreases (dR/dgamma(0+) < 0) and diverges as gamma -> 1-",
+                       holds=_dd_over_holds,
                        show=_dd_over_show, bounds={"sigma": (0.0, 20.0), "d": (1, 10)}),
         PropertySearch(examples=EX, name="corrected: the same for 0 < sigma < 1", holds=_dd_over_holds, refutes=False,
                        strategy=lambda: st.fixed_dictionaries({"sigma": st.floats(1e-6, 1.0, exclude_max=True)})),
@@ -336,7 +337,8 @@ FIG6 = Claim(
            "the figure's theta axis (0 to pi/2): there transfer and scratch training both recover beta_t exactly "
            "(also at finite n > d + 1). A boundary tie, not a sign error: the caption's 'always' fails only on the "
            "line theta = 0."),
-    check=PropertySearch(examples=EX, name="sigma = 0, gamma > 1: T_lt < 0", holds=_fig6_holds, bounds={"gamma": (1.0, 1e4)}),
+    check=PropertySearch(examples=EX, name="sigma = 0, gamma > 1: T_lt < 0",
+                         holds=_fig6_holds, bounds={"gamma": (1.0, 1e4)}),
 )
 
 

@@ -99,8 +99,8 @@ def _order_of_limits(claim, ctx, points):
     return ev
 
 
-_OL_DOMAIN = Domain((Param("n", 3, INF, integer=True), Param("d", 2, INF, integer=True), Param("L", 2, INF, integer=True),
-                     Param("theta", 0, PI / 2), Param("sigma", 0, INF)),
+_OL_DOMAIN = Domain((Param("n", 3, INF, integer=True), Param("d", 2, INF, integer=True),
+                     Param("L", 2, INF, integer=True), Param("theta", 0, PI / 2), Param("sigma", 0, INF)),
                     (Constraint(lambda p: p["n"] != p["d"], "n = d: the square case is not simulated"),))
 _OL_BASE = [{"n": 5, "d": 10, "theta": PI / 3, "sigma": 0.5}, {"n": 30, "d": 10, "theta": PI / 3, "sigma": 0.5}]
 #: the depths are those of the shared pretraining (text_helpers.PRE_DEPTHS), so no extra training is needed
@@ -153,10 +153,12 @@ def _ridge_commutes(claim, ctx, points):
         alphas = [a for a, _, _, _ in runs]
         for a, m, mx, seed in runs:
             ev.seeds.append(seed)
-            rows.append({"point": {**p, "alpha": a}, "mean ||beta_ridge(alpha) - (126)||^2": float(m["dist_rank_one"].mean()),
+            rows.append({"point": {**p, "alpha": a},
+                         "mean ||beta_ridge(alpha) - (126)||^2": float(m["dist_rank_one"].mean()),
                          "risk ridge(alpha)": float(m["risk"].mean()), "risk (126)": float(m["risk_rank_one"].mean())})
         a, m, _, seed = runs[-1]
-        ev.tests.append(stat_test(f"||beta_ridge(alpha) - b beta_s||^2 at the smallest alpha: {label_of({**p, 'alpha': a})}",
+        ev.tests.append(stat_test(f"||beta_ridge(alpha) - b beta_s||^2 at the smallest alpha: "
+                                  f"{label_of({**p, 'alpha': a})}",
                                   {**p, "alpha": a}, 0.0, m["dist_rank_one"], Tol(rel=0, abs=1e-4, resolution=0.0),
                                   "stated", seed, margin=True))
         dec = all(means[i + 1] < means[i] for i in range(len(means) - 1))
