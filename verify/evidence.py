@@ -245,15 +245,23 @@ def rules_out(ev: Evidence) -> str:
     tests = [t for t in ev.tests if t.target == "stated" and t.status not in ("degenerate", "pending")]
     if not tests:
         return ""
+    def one_sided(t):
+        return t.sided == "upper" or bool(t.extra.get("one_sided"))
+
     eq = [t for t in tests if t.status == "equivalent"]
+    two = [t for t in eq if not one_sided(t)]
+    one = [t for t in eq if one_sided(t)]
     parts = []
-    if eq:
-        half = max(max(abs(t.ci[1] - t.predicted), abs(t.predicted - t.ci[0])) if t.sided == "two"
-                   else t.ci[1] - t.predicted for t in eq)
+    if two:
+        half = max(max(abs(t.ci[1] - t.predicted), abs(t.predicted - t.ci[0])) for t in two)
         rel = max((max(abs(t.ci[1] - t.predicted), abs(t.predicted - t.ci[0])) / abs(t.predicted))
-                  for t in eq if t.predicted != 0) if any(t.predicted != 0 for t in eq) else None
-        parts.append(f"at each of its {len(eq)} confirming points the 95 % CI excludes a true value farther than "
+                  for t in two if t.predicted != 0) if any(t.predicted != 0 for t in two) else None
+        parts.append(f"at each of its {len(two)} confirming points the 95 % CI excludes a true value farther than "
                      f"{half:.3g} from the stated one" + (f" ({100 * rel:.2g} % relative, at most)" if rel else ""))
+    if one:
+        over = max(t.ci[1] - t.predicted for t in one)
+        parts.append(f"at each of its {len(one)} one-sided points the 95 % CI excludes a true value more than "
+                     f"{max(over, 0.0):.3g} beyond the stated bound or limit")
     det = [t.detectable for t in tests if math.isfinite(t.detectable)]
     if det:
         parts.append(f"a deviation of {min(det):.3g} to {max(det):.3g} (by point) would have been detected "
