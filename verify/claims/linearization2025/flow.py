@@ -23,7 +23,7 @@ from .common import MODEL, SPLIT, kind_of, problem, src
 SRC = src("Lemma 3 ('Gradient Flow') and its proof slide; Problem Formulation ('Split optimization equation')")
 STATEMENT = r"\frac{d}{dt}\theta_t=-\nabla_\theta\tilde R(\theta_t)^\top-\lambda_t(\theta_t-\theta_0)"
 T_END = 3.0
-LEVELS = per_profile((60, 120, 240, 480), (100, 200, 400, 800, 1600))
+LEVELS = per_profile((40, 80, 160, 320), (100, 200, 400, 800, 1600))
 B = per_profile(2, 4)
 POINTS = per_profile([{"model": m, "lam": 1.0, "switching": s} for m in (0, 2) for s in (0, 1)],
                      [{"model": m, "lam": lam, "switching": s} for m in (0, 1, 2, 3) for lam in (0.3, 2.0) for s in (0, 1)])
@@ -100,6 +100,8 @@ th, g, th0, lam, eta = sp.symbols("theta_t g theta_0 lambda eta", real=True)
 _tt1 = th - eta * g                      # theta~_{t+1}
 _th1 = _tt1 - lam * eta * (_tt1 - th0)   # theta_{t+1}
 PROOF_STEPS = [
+    ("theta~ - lambda eta (theta~ - theta_0) = theta_0 + (1 - lambda eta)(theta~ - theta_0) (modified regularization step)",
+     _tt1 - lam * eta * (_tt1 - th0), th0 + (1 - lam * eta) * (_tt1 - th0)),
     ("theta~_{t+1} - theta_0 = lambda eta/(1 - lambda eta) (theta_{t+1} - theta_0) (as printed)",
      _tt1 - th0, lam * eta / (1 - lam * eta) * (_th1 - th0)),
     ("theta_{t+1} = theta_t - eta g - lambda eta/(1 - lambda eta) (theta_{t+1} - theta_0)",

@@ -23,9 +23,10 @@ SRC = src("Theorem 1 ('Monotonic Updates in Regularized Fine-tuning'), its proof
 STATEMENT = (r"\lambda>0,\ \nabla_\theta\tilde R(\theta_t)(\theta_t-\theta_0)\ge0\Rightarrow\frac{d}{dt}\|f_{\theta_t}(x^*)"
              r"-y^*\|^2\le0;\ \nabla_\theta\tilde R(\theta_t)(\theta_t-\theta_0)<0:\ \lambda=0\ \text{suffices}")
 B = per_profile(2, 4)
-T_END = per_profile(6.0, 20.0)
-T_SEL = per_profile(3.0, 10.0)
-POINTS = per_profile([{"model": m, "lam": lam} for m in (0, 1, 2, 3) for lam in (0.5,)],
+T_END = per_profile(4.0, 20.0)
+T_SEL = per_profile(1.5, 10.0)
+N_TIMES = per_profile(9, 25)
+POINTS = per_profile([{"model": m, "lam": lam} for m in (0, 2, 3) for lam in (0.5,)],
                      [{"model": m, "lam": lam} for m in (0, 1, 2, 3) for lam in (0.1, 1.0, 5.0)])
 _dom = Domain((MODEL, Param("lam", 0, math.inf, lower_open=True, doc="regularization strength lambda > 0")))
 
@@ -45,10 +46,11 @@ def _states(prob, lam, T, ctx, gen):
     """(B, K, p) states: random ball points, constant-lambda flow, lambda = 0 flow, selective split update."""
     B, p = prob.theta0.shape
     ball = []
-    for s in range(8):
+    nb = 4 if ctx.profile.name == "quick" else 8
+    for s in range(nb):
         v = torch.randn(B, p, generator=gen, dtype=prob.theta0.dtype, device=prob.theta0.device)
-        ball.append(prob.theta0 + (0.25 * (s + 1)) * v / v.norm(dim=1, keepdim=True) * math.sqrt(p) / 3)
-    times = np.linspace(0, T, 25)
+        ball.append(prob.theta0 + (0.25 * (s + 1) * 8 / nb) * v / v.norm(dim=1, keepdim=True) * math.sqrt(p) / 3)
+    times = np.linspace(0, T, pick(ctx.profile, N_TIMES))
     trajs = [torch.stack(ball, 1), resolved_flow(prob, lam, times).theta,
              resolved_flow(prob, 0.0, times).theta,
              split_gd(prob, lam, 0.01, T, selective=True, record=times).theta]

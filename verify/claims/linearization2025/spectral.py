@@ -204,8 +204,10 @@ CLAIMS = [
           domain=_dom7,
           notes=("As stated, the theorem puts no condition on eta; its proof 'suppose[s] that 0 <= eta <= 1' (needed "
                  "for 1 - eta > 0 in the upper bound and for (1 - eta)^2 <= (1 + eta)^{-2}). For eta > 1, a = c/(1 - "
-                 "eta)^2 shrinks again and the upper end fails: e.g. K = I, S = 3I, sigma = 10, c = 1 gives "
-                 "sqrt(R'/R) = 11/14 > a lam'/lam = 14/44. eta = 1 (a infinite) is counted as holding. Searched over eta in "
+                 "eta)^2 shrinks again and either end can fail: the search shrinks to n = 1, K = 1, S = 2 (eta = 2), "
+                 "sigma = 1, c = kappa = 1, where a = 1 and the lower end lam'/(a lam) = 4/2 = 2 exceeds sqrt(R'/R) = "
+                 "1/2; the upper end fails e.g. at K = 1, S = 3, sigma = 10, c = 1 (sqrt(R'/R) = 11/14 > a lam'/lam = "
+                 "14/44). eta = 1 (a infinite) is counted as holding. Searched over eta in "
                  "[0, 10], c from kappa(K + sigma I) to 1000 kappa, in 50 digits. See thm7.eta_le_1 for the proof's "
                  "assumption."),
           corrected=T7_STATEMENT + r"\quad(0\le\eta<1)",
