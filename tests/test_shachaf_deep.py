@@ -57,8 +57,8 @@ def test_freeze_zero_is_the_default_and_frozen_layers_do_not_move():
 
 def test_frozen_first_layer_from_exact_balance_gives_c_theta_S():
     g = gen(3)
-    bs, bt, X, y = _data(6, 8, 3, g)
-    pre = DL.pretrain_from(DL.init_balanced_rank_one(6, 8, 3, 0.5, g), bs)
+    bs, bt, X, y = _data(4, 6, 3, g)
+    pre = DL.pretrain_from(DL.init_balanced_rank_one(4, 6, 3, 0.5, g), bs, max_move=1e-2)
     for k in (1, 2):
         fr = DL.finetune_frozen(pre, X, y, k)
         assert bool(fr.ok.all())
@@ -68,11 +68,11 @@ def test_frozen_first_layer_from_exact_balance_gives_c_theta_S():
         assert float((beta - c.unsqueeze(-1) * bs).norm(dim=-1).max()) < 1e-6
 
 
-@pytest.mark.parametrize("L", [2, 4])
+@pytest.mark.parametrize("L", [2, 3])
 def test_literal_gd_reaches_eq5(L):
     g = gen(10 + L)
-    bs, bt, X, y = _data(6, 8, 3, g)
-    pre = DL.pretrain_from(DL.init_balanced_rank_one(6, 8, L, 0.5, g), bs)
+    bs, bt, X, y = _data(4, 6, 2, g)
+    pre = DL.pretrain_from(DL.init_balanced_rank_one(4, 6, L, 0.5, g), bs)
     ft = DL.finetune(pre, X, y)
     assert bool(ft.ok.all())
     e5 = DL.end_state_eq5(X, y, bs, L)
@@ -103,8 +103,9 @@ def test_fixed_point_torch_vs_mpmath_and_the_polynomial():
     p = sp.lambdify((DD.x_, DD.sS, DD.cperp2, DD.bpar2, DD.L), DD.shachaf_eq5_scalar_polynomial(), modules="mpmath")
     for (c2, b2, s2, L) in [(0.5, 0.3, 1.0, 3), (0.9, 2.0, 1.0, 8), (2.0, 0.01, 4.0, 2)]:
         k_mp = DD.shachaf_eq5_k_mp(c2, b2, s2, L)
-        k_t = float(DD.shachaf_eq5_k(torch.tensor([c2]), torch.tensor([b2]), torch.tensor([s2]), L)[0])
+        k_t = float(DD.shachaf_eq5_k(torch.tensor([c2], dtype=F64), torch.tensor([b2], dtype=F64),
+                                     torch.tensor([s2], dtype=F64), L)[0])
         assert abs(k_t - float(k_mp)) < 1e-10
-        x = k_mp ** (mp.mpf(2) / (L - 1))
         with mp.workdps(40):
+            x = k_mp ** (mp.mpf(2) / (L - 1))
             assert abs(p(x, mp.sqrt(s2), c2, b2, L)) < mp.mpf(10) ** -30

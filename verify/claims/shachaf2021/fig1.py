@@ -117,7 +117,7 @@ CLAIMS = [
                "a tie."),
         check=AllOf([_ordering("small", (0.005, 0.02, 0.1)),
                      FigureSweep(points=SWEEP, sampler=_sweep_sampler, figure=_figure,
-                                 trials=per_profile(100, 200, 100), chunk=100, name="figure 1")]),
+                                 trials=per_profile(50, 200, 100), chunk=100, name="figure 1")]),
     ),
     Claim(
         id="shachaf2021.fig1.large_n", kind=Kind.ORDERING,

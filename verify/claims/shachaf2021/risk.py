@@ -149,7 +149,7 @@ def _c_max_table(claim, ctx, points) -> Evidence:
     from scipy.optimize import brentq
 
     ev = Evidence()
-    B = pick(ctx.profile, per_profile(1000, 4000, 16000))
+    B = pick(ctx.profile, per_profile(600, 4000, 16000))
     rows = []
     for p in points:
         gen, seed = ctx.generator(claim.id, "cmax", label_of(p))
@@ -173,14 +173,14 @@ def _c_max_table(claim, ctx, points) -> Evidence:
 
 
 T54_POINTS = per_profile(
-    [{"n": n, "d": 100, "eps": e, "cos": c, "norm_S": 1.0, "norm_T": 2.0} for n in (20, 50) for e in (0.2, 0.5)
+    [{"n": n, "d": 60, "eps": e, "cos": c, "norm_S": 1.0, "norm_T": 2.0} for (n, e) in ((20, 0.5), (30, 0.35))
      for c in (0.995, 0.5)],
     [{"n": n, "d": d, "eps": e, "cos": c, "norm_S": s, "norm_T": t} for (n, d) in ((20, 100), (50, 100), (80, 100))
      for e in (0.2, 0.35, 0.5) for c in (0.995, 0.5) for (s, t) in ((1.0, 2.0), (3.0, 1.0))],
     [{"n": n, "d": d, "eps": e, "cos": c, "norm_S": s, "norm_T": t} for (n, d) in ((20, 100), (50, 100), (80, 100),
                                                                                  (200, 400))
      for e in (0.1, 0.2, 0.35, 0.5) for c in (0.995, 0.5) for (s, t) in ((1.0, 2.0), (3.0, 1.0))])
-T54_TRIALS = per_profile(2500, 5000, 20000)  # 0 violations in N trials confirm delta >= 0 only for N >~ 1800
+T54_TRIALS = per_profile(600, 5000, 20000)  # 0 violations in N trials confirm delta >= 0 only for N >~ 1800
 
 
 # ------------------------------------------------------------------ thm5.4.source_norm
