@@ -39,7 +39,7 @@ so odd powers of m have non-negative coefficients and even powers are non-negati
 >>> float(relu_kprime(sp.Rational(1, 2), 1))   # (pi - arccos(1/2)) / (2 pi) = 1/3
 0.3333333333333333
 >>> phi_orthonormal_series([0, 0, 0, 1], 3, 1, A, B, m)   # beta_3 = 1 only, k = 3, xi = 1
-3*(9*A + 6*m + B*m**2)/32
+81*A/32 + 9*B*m**2/32 + 27*m/16
 """
 from __future__ import annotations
 
