@@ -342,11 +342,11 @@ def _dual_bound(p):
 
 def _dual_sampler(p, trials, gen, ctx):
     a, b = PAIRS[int(p["pair"])]
-    return NH.dual_trials(trials, a, b, float(p["rho"]), int(p["d"]), 500, gen, dtype=ctx.dtype)
+    return NH.dual_trials(trials, a, b, float(p["rho"]), int(p["d"]), 1000, gen, dtype=ctx.dtype)
 
 
 DUAL_POINTS = per_profile(
-    [{"pair": i, "rho": r, "d": 5} for i, r in enumerate((-0.8, 0.3, 0.9, -0.4, 0.6))],
+    [{"pair": i, "rho": r, "d": 3} for i, r in enumerate((-0.8, 0.3, 0.9, -0.4, 0.6))],
     [{"pair": i, "rho": r, "d": d} for i in range(len(PAIRS)) for r in (-0.9, -0.4, 0.3, 0.7, 0.95) for d in (3, 20)],
     [{"pair": i, "rho": r, "d": d} for i in range(len(PAIRS)) for r in (-0.9, -0.4, 0.0, 0.3, 0.7, 0.95) for d in (2, 3, 20)])
 
@@ -373,7 +373,7 @@ CLAIMS.append(Claim(
           "Monte Carlo: fresh unit u, v at cosine rho per trial, 2000 Gaussian inputs each (torch).",
     check=AllOf([Custom(_hi(_dual_bound_checks)),
                  Expectation(points=DUAL_POINTS, predicted=_dual_value, sampler=_dual_sampler,
-                             trials=per_profile(1200, 3000, 8000), chunk=400, name="Monte Carlo dual activation",
+                             trials=per_profile(1500, 3000, 8000), chunk=500, name="Monte Carlo dual activation",
                              figure=Figure(x="rho", xlabel=r"$\rho=\langle u,v\rangle$", ylabel="E[sigma tau]",
                                            group=("pair", "d"), curve=_dual_value, curve_label="Hermite series K=40",
                                            title="dual activations: Hermite series vs Monte Carlo"))]),
