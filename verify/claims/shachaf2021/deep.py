@@ -40,13 +40,18 @@ HALF_PI = math.pi / 2
 VS_GROUPS = [(th, s) for th in (0.0, math.pi / 4, HALF_PI) for s in (0.0, 2.0)]
 TOL_DIST = Tol(rel=0.0, abs=1e-2, resolution=0.0)  # relative distance of end states (1%)
 _CACHE: dict = {}
+VS_EXTRA: set = set()
 
 
-def _groups(L: int):
+VS_DEPTHS = per_profile((2,), (2, 3, 4), (2, 3, 4, 6))   # depths of the 001 comparison groups
+
+
+def _groups(L: int, ctx):
     """(name, init, teacher spec, n) of every group of draws in the batch of depth L."""
     gs = [("exact", "exact", ("norm2", None, 0.0), N)]
     gs += [(f"alpha={a:g}", a, ("norm2", None, 0.0), N) for a in ALPHAS]
-    gs += [(f"vs theta={th:.4g} sigma={s:g}", 0.03, ("angle", th, s), N) for th, s in VS_GROUPS]
+    if L in pick(ctx.profile, VS_DEPTHS) or L in VS_EXTRA:
+        gs += [(f"vs theta={th:.4g} sigma={s:g}", 0.03, ("angle", th, s), N) for th, s in VS_GROUPS]
     return gs
 
 
@@ -125,7 +130,7 @@ def literal_runs(ctx, L: int) -> dict:
     if key not in _CACHE:
         count = pick(ctx.profile, COUNT)
         gen, seed = ctx.generator("shachaf2021.sec5", "literal", f"L={L}")
-        res = _run_batch(_groups(L), L, count, gen)
+        res = _run_batch(_groups(L, ctx), L, count, gen)
         if L in _over_depths(ctx):
             gen2, _ = ctx.generator("shachaf2021.sec5", "literal", f"L={L}, n>d")
             res.update(_run_batch(_over_groups(), L, count, gen2))
@@ -182,6 +187,9 @@ def _vs_check(which: str):
         for p in points:
             L = int(p["L"])
             runs = literal_runs(ctx, L)
+            if L not in pick(ctx.profile, VS_DEPTHS):   # a user's --at depth: add its comparison groups
+                _CACHE.pop((ctx.seed, ctx.profile.name, str(ctx.device), L), None)
+                VS_EXTRA.add(L)
             names = [f"vs theta={th:.4g} sigma={s:g}" for th, s in VS_GROUPS]
             if L in _over_depths(ctx):
                 names += [g[0] for g in _over_groups()]
@@ -251,7 +259,7 @@ def _literal_vs_eq6(claim, ctx, points) -> Evidence:
 
 _L_DOMAIN = Domain((Param("L", 2, math.inf, integer=True, doc="depth L >= 2"),))
 _L_POINTS = {prof: [{"L": L} for L in ls] for prof, ls in DEPTHS.items()}
-_VS_DOMAIN = Domain((Param("L", 2, math.inf, integer=True),))
+_VS_POINTS = {prof: [{"L": L} for L in ls] for prof, ls in VS_DEPTHS.items()}
 _limit_fig = Figure(x="L", xlabel="depth L", ylabel="||eq.(5) - eq.(6)|| / ||eq.(6)||", logy=True,
                     title="Approach of (5) to its L -> infinity limit (6): d = 10, n = 4, ||theta_T|| = 2 ||theta_S||")
 
@@ -261,7 +269,7 @@ STATEMENT_6 = (r"\lim_{L\to\infty}\lim_{t\to\infty}\beta(t)=\frac{\|P_\parallel\
                r"P_\perp\theta_S+P_\parallel\theta_T")
 VS_NOTES = ("Same literal runs for both claims: balanced-margin initialization alpha*Wbar (alpha = 0.03, 001's "
             "assumption (22)), gradient descent on the population loss to beta_s (excess < 1e-20), then on the "
-            "empirical loss over all layers (excess < 1e-10); d = 10, n = 4 (gamma = 0.4) at every depth and n = 30 "
+            "empirical loss over all layers (excess < 1e-10); d = 10, n = 4 (gamma = 0.4) at depths L = 2 (quick), 2-4 (standard), 2-6 (full) and n = 30 "
             "(gamma = 3) at L = 2, 3 (L = 2 at quick); unit teachers at angle theta in {0, pi/4, pi/2}, sigma in {0, 2}. Per draw "
             "the relative distance ||beta_GD - end state||/||end state|| is tested one-sided against 1e-2 (1%). Shachaf's (5) is stated for noiseless labels (P_par theta_T = X^+ y); for "
             "sigma > 0 we read P_par theta_T as X^+ y (extension), which is also what our derivation of 001's "
@@ -354,7 +362,7 @@ CLAIMS = [
                                    "eps ~ N(0, sigma^2).",
         domain=Domain((Param("L", 2, math.inf, integer=True),)), tags=("extension",),
         notes=VS_NOTES + " Extension: Shachaf et al. assume noiseless labels; sigma = 0 is their stated domain.",
-        check=Custom(_vs_check("eq5"), points=_L_POINTS),
+        check=Custom(_vs_check("eq5"), points=_VS_POINTS),
     ),
     Claim(
         id="shachaf2021.vs_tahir2024.eq142", kind=Kind.LIMIT,
@@ -366,7 +374,7 @@ CLAIMS = [
         notes=(VS_NOTES + " Eq. (142) is (5) with the factor set to 1: it agrees with (5) (and GD) where ||beta_ft|| = "
                "||beta_s||, e.g. theta = 0 and sigma = 0, and for n > d; elsewhere it misses the rescaling of "
                "P_perp beta_s (the same finding as tahir2024.thm3.9.end_state, here side by side with 000's (5))."),
-        check=Custom(_vs_check("eq142"), points=_L_POINTS),
+        check=Custom(_vs_check("eq142"), points=_VS_POINTS),
     ),
 ]
 

@@ -49,7 +49,7 @@ def _best_c(X, y, tS):
 # ------------------------------------------------------------------ thm5.5 (exact balance)
 def _thm55_check(claim, ctx, points) -> Evidence:
     ev = Evidence()
-    count = pick(ctx.profile, per_profile(6, 16, 32))
+    count = pick(ctx.profile, per_profile(4, 12, 32))
     tol = Tol(rel=0.0, abs=1e-8, resolution=0.0)
     for p in points:
         L, k = int(p["L"]), int(p["k"])
