@@ -289,9 +289,13 @@ def _angle_show(p):
     return out
 
 
+ROOT_OPEN_INTERVAL = ("the negative-transfer regions after eq. (13) are stated with theta in an open interval ending "
+                      "at pi/2, but at theta = pi/2 the transferability (13) is negative on the same gamma range: "
+                      "the interval must be closed at pi/2")
+
 EQ13_ANGLE = Claim(
     id="tahir2024.eq13.angle",
-    kind=Kind.BOUND,
+    kind=Kind.BOUND, root_cause=ROOT_OPEN_INTERVAL,
     source=src("§3.3, text after eq. (13)"),
     statement=(r"\sigma<1,\ \gamma<1:\quad \mathcal T_{lt}<0\iff \theta\in(\arccos(1-\sigma),\pi/2)\ \text{and}\ "
                r"\gamma\in(\gamma_-,\gamma_+)"),
@@ -345,7 +349,7 @@ def _noiseless_limit_checks(claim, ctx) -> Evidence:
 
 EQ13_NOISELESS = Claim(
     id="tahir2024.eq13.noiseless",
-    kind=Kind.BOUND,
+    kind=Kind.BOUND, root_cause=ROOT_OPEN_INTERVAL,
     source=src("§3.3, text after eq. (13); Appendix E, Fig. 6"),
     statement=r"\sigma\to0,\ \gamma<1:\quad \mathcal T_{lt}<0\iff\theta\in(0,\pi/2),\ \cos^2\theta<\gamma<1",
     assumptions=LINEAR_TRANSFER_ASYM + " Noiseless labels sigma = 0, gamma < 1.",
@@ -420,7 +424,7 @@ def _anomalous_all_holds(p):
 
 EQ13_ANOMALOUS_ALL = Claim(
     id="tahir2024.eq13.anomalous.all_sigma",
-    kind=Kind.BOUND,
+    kind=Kind.BOUND, tags=("extension",),
     source=src("§3.3, last paragraph, read over the whole domain of Assumption 3.1"),
     statement=(r"\forall\sigma\ge0:\ \exists\ \text{positive transfer at }\theta=\pi/2\text{ separating the negative "
                r"regions (around }\gamma=1)"),
