@@ -257,7 +257,8 @@ def flow(prob: Problem, lam: float, times: Sequence[float], *, linear_too: bool 
          lam_schedule: Callable[[float], float] | None = None, rtol: float = 1e-10, atol: float = 1e-12,
          method: str = "DOP853", max_step: float = np.inf) -> Trajectory:
     """Lemma 3's flow d theta/dt = -grad R~(theta)^T - lambda_t (theta - theta0) by solve_ivp (all B trials in
-    one state vector), recorded at ``times`` (starting at 0).  lambda_t = lam, or ``lam_schedule(t)`` (piecewise
+    one state vector), recorded at ``times`` (starting at 0).  lambda_t = lam (a number, or a (B,) tensor: one
+    constant lambda per trial), or ``lam_schedule(t)`` (piecewise
     constant: integrate piece by piece between its switch times, given as ``lam_schedule.switches``).  With
     ``linear_too`` the linearized model's flow (same lambda_t) is integrated alongside.
     Raises NotConverged if the integrator fails."""
@@ -273,8 +274,10 @@ def _flow(prob, lam, times, linear_too, lam_schedule, rtol, atol, method, max_st
     t0v = prob.theta0
     dt, dev = t0v.dtype, t0v.device
 
+    lam_vec = torch.as_tensor(lam, dtype=dt, device=dev).reshape(-1, 1) if lam_schedule is None else None  # (1|B, 1)
+
     def rhs(t, z):
-        lt = float(lam) if lam_schedule is None else float(lam_schedule(t))
+        lt = lam_vec if lam_schedule is None else float(lam_schedule(t))
         Z = torch.as_tensor(z, dtype=dt, device=dev).reshape(-1, B, p)
         out = [-grad_R(prob, Z[0]) - lt * (Z[0] - t0v)]
         if linear_too:
@@ -302,9 +305,10 @@ def _flow(prob, lam, times, linear_too, lam_schedule, rtol, atol, method, max_st
     tt = torch.as_tensor(times, dtype=dt, device=dev).expand(B, -1)
     lam_t = Lam = Iint = None
     if lam_schedule is None:
-        lam_t = torch.full_like(tt, float(lam))
-        Lam = lam * tt
-        Iint = -torch.expm1(-lam * tt) / lam if lam > 0 else tt.clone()
+        lv = lam_vec.expand(B, 1)
+        lam_t = lv.expand(B, len(times)).clone()
+        Lam = lv * tt
+        Iint = torch.where(lv > 0, -torch.expm1(-lv * tt) / lv.clamp_min(1e-300), tt)
     return Trajectory(times, th, lam_t, thb, None, Lam, Iint)
 
 

@@ -114,9 +114,10 @@ def as_list(A):
 
 # ------------------------------------------------------------------ fine-tuning problems of the dynamics claims
 #: sizes of the simulated problems: n training points, input dimension d, hidden width m
-SIZES = {"linear": (4, 6, 0), "quadratic": (3, 5, 0), "tanh": (4, 3, 6), "relu": (4, 3, 6)}
-MODEL_CODES = ("linear", "quadratic", "tanh", "relu")
-MODEL = Param("model", 0, 3, integer=True, doc="0 linear, 1 quadratic, 2 tanh MLP, 3 ReLU net")
+SIZES = {"linear": (4, 6, 0), "quadratic": (3, 5, 0), "tanh": (4, 3, 6), "relu": (4, 3, 6), "quadratic1d": (1, 1, 0)}
+MODEL_CODES = ("linear", "quadratic", "tanh", "relu", "quadratic1d")
+MODEL = Param("model", 0, 4, integer=True, doc="0 linear, 1 quadratic, 2 tanh MLP, 3 ReLU net, 4 scalar quadratic "
+              "f = b theta + a theta^2/2 (Lip(f) = |b| + |a| r and Lip(grad f) = |a| exactly)")
 
 
 def problem(kind: str, B: int, gen, ctx, residual: float = 1.0):
@@ -124,7 +125,8 @@ def problem(kind: str, B: int, gen, ctx, residual: float = 1.0):
     from numerics.proximal import make_problem
 
     n, d, m = SIZES[kind]
-    return make_problem(B, kind, n, d, max(m, 1), gen, residual=residual, device=ctx.device, dtype=ctx.dtype)
+    return make_problem(B, "quadratic" if kind == "quadratic1d" else kind, n, d, max(m, 1), gen, residual=residual,
+                        device=ctx.device, dtype=ctx.dtype)
 
 
 def kind_of(p) -> str:

@@ -176,35 +176,43 @@ def _ball_fn(variant):
             key = ("thm4", seed, ctx.profile.name, lab, variant == "ball")
             if key not in _RUNS:
                 prob = problem(kind, pick(ctx.profile, B), gen, ctx, residual=resid)
-                rr = torch.full((prob.B,), r, dtype=prob.theta0.dtype)
+                if kind == "quadratic1d":   # r in units of |b/a|: the ball where the Jacobian can double
+                    rr = r * (prob.data["b"][:, 0, 0] / prob.data["A"][:, 0, 0, 0]).abs()
+                else:
+                    rr = torch.full((prob.B,), r, dtype=prob.theta0.dtype)
                 consts = lip_constants(prob, rr, gen)
                 L_up = consts[1]
                 r0 = (prob.f(prob.theta0) - prob.y).norm(dim=1)
-                lam0 = 2 * r0 * L_up / r              # >= the true lambda_0: lambda >= it satisfies the hypothesis
-                lam = float((mult * lam0).max()) if mult >= 1 else float((mult * lam0).min())
-                T = pick(ctx.profile, T_END) if mult >= 1 else float((torch.log(1 / (1 - lam / lam0)) / lam).min())
+                lam0 = 2 * r0 * L_up / rr             # >= the true lambda_0: lambda >= it satisfies the hypothesis
+                lam = mult * lam0                      # one lambda per problem
+                horizon = math.log(1 / (1 - mult)) / lam if mult < 1 else torch.full_like(lam, math.inf)
+                T = float(horizon.max()) if mult < 1 else max(pick(ctx.profile, T_END), float((20 / lam).max()))
+                lam_run = lam if kind != "relu" else float(lam.max())
                 try:
-                    tr = resolved_flow(prob, lam, np.concatenate([[0.0], np.geomspace(1e-3, T, 40)]),
+                    tr = resolved_flow(prob, lam_run, np.concatenate([[0.0], np.geomspace(1e-4 * T, T, 40)]),
                                        linear_too=(variant != "ball"))
                 except NotConverged as e:
                     tr = e
-                _RUNS[key] = (prob, consts, r0, lam, T, tr)
-            prob, (L_low, L_up, Lg_low, Lg_up), r0, lam, T, tr = _RUNS[key]
+                _RUNS[key] = (prob, consts, r0, rr, lam, horizon, T, tr)
+            prob, (L_low, L_up, Lg_low, Lg_up), r0, rr, lam, horizon, T, tr = _RUNS[key]
             if isinstance(tr, NotConverged):
                 ev.checks.append(Check(lab, None, str(tr), refutes=False))
                 continue
             u = (tr.theta - prob.theta0[:, None]).norm(dim=2)
+            t = torch.as_tensor(tr.t, dtype=u.dtype)[None]
+            inside = t <= horizon[:, None] * (1 + 1e-9)
             if variant == "ball":
                 # lambda_0 computed with the upper constant: membership must hold with it (rigorous hypothesis)
-                ok = bool((u <= r * (1 + 1e-7)).all())
+                ok = bool(((u <= rr[:, None] * (1 + 1e-7)) | ~inside).all())
                 ev.checks.append(Check(f"theta_t stays in the r-ball ({'all t' if mult >= 1 else 't <= ln(1/(1 - lambda/lambda_0))/lambda'}): {lab}",
-                                       ok, f"max ||theta_t - theta_0|| = {float(u.max()):.4g}, r = {r:g}, lambda = {lam:.4g}, T = {T:.4g}",
-                                       counterexample=None if ok else {"model": kind, "max_dist": float(u.max()), "r": r}))
+                                       ok, f"max ||theta_t - theta_0||/r = {float((u / rr[:, None]).max()):.4g}, lambda in "
+                                       f"[{float(lam.min()):.3g}, {float(lam.max()):.3g}], T = {T:.4g}",
+                                       counterexample=None if ok else {"model": kind, "max_dist_over_r": float((u / rr[:, None]).max())}))
                 continue
-            if not bool((u <= r * (1 + 1e-7)).all()):
+            if not bool((u <= rr[:, None] * (1 + 1e-7)).all()):
                 ev.checks.append(Check(lab, None, "trajectory left the r-ball: constants over the r-ball do not apply", refutes=False))
                 continue
-            t = torch.as_tensor(tr.t, dtype=u.dtype)[None]
+            r = rr[:, None]
             lin_out = (outputs(prob, tr.theta) - torch.stack([prob.f(prob.theta0) + torch.einsum(
                 "bnp,bp->bn", prob.jac(prob.theta0), tr.theta_bar[:, k] - prob.theta0) for k in range(len(tr.t))], 1)).norm(dim=2)
             R0 = r0 ** 2 if variant == "stated" else r0
@@ -218,8 +226,9 @@ def _ball_fn(variant):
                 c.refutes = False
                 ev.checks.append(c)
             ev.checks.append(judge_bound(f"||f_theta_t - fbar_thetabar_t|| <= 2 Lip(f) {what} (2 r Lip(grad f) + Lip(f)) t: {lab}",
-                                         lin_out, rl, ru, 1e-7, f"lambda = {lam:.4g} >= lambda_0; ||r_0|| ~ {float(r0.mean()):.3g}",
-                                         {"model": kind, "lam": lam, "r": r, "residual": resid}))
+                                         lin_out, rl, ru, 1e-7, f"lambda/lambda_0 = {mult:g}; ||r_0|| ~ {float(r0.mean()):.3g}; "
+                                         f"max_t Delta = {float(lin_out.max()):.3g}, T = {T:.4g}",
+                                         {"model": kind, "lam_over_lam0": mult, "r": float(p["r"]), "residual": resid}))
         return ev
     return fn
 
@@ -230,9 +239,11 @@ PTS4_BALL = per_profile([{"model": m, "lam_over_lam0": k, "residual": 1.0, "r": 
                         [{"model": m, "lam_over_lam0": k, "residual": res, "r": r} for m in (0, 1, 2, 3) for k in (0.3, 0.9, 1.0, 3.0)
                          for res in (1.0,) for r in (0.3, 1.0)])
 PTS4_LIN = per_profile([{"model": m, "lam_over_lam0": k, "residual": res, "r": 0.5} for m in (1, 2) for k in (1.0,)
-                        for res in (0.05, 1.0)],
+                        for res in (0.05, 1.0)] + [{"model": 4, "lam_over_lam0": 1.0, "residual": 0.003, "r": 0.3}],
                        [{"model": m, "lam_over_lam0": k, "residual": res, "r": r} for m in (1, 2) for k in (1.0, 3.0)
-                        for res in (0.02, 0.2, 1.0) for r in (0.3, 1.0)])
+                        for res in (0.02, 0.2, 1.0) for r in (0.3, 1.0)]
+                       + [{"model": 4, "lam_over_lam0": k, "residual": res, "r": r} for k in (1.0, 3.0)
+                          for res in (0.001, 0.01, 0.1) for r in (0.3, 1.0)])
 T4_STATEMENT = (r"\lambda_o=\frac{2\|f_{\theta_0}(x^*)-y^*\|Lip(f)}{r};\ \lambda\ge\lambda_o\Rightarrow\|f_{\theta_t}(x^*)-"
                 r"\bar f_{\bar\theta_t}(x^*)\|\le2Lip(f)\tilde R(\theta_0)(2rLip(\nabla f)+Lip(f))t")
 
@@ -289,8 +300,12 @@ CLAIMS = [
           domain=_dom4,
           notes=("As stated, with R~(theta_0), which the slides define as ||f_theta(x*) - y*||^2 (squared); the proof's "
                  "last line has ||y(0) - y*|| instead (thm4.proof). They differ when ||r_0|| != 1: the stated form is "
-                 "smaller for ||r_0|| < 1, so residuals 0.02-1 are simulated. Quadratic models (rigorous constants) "
-                 "and tanh MLPs; the linearized model trained by the same flow; constants over the r-ball."),
+                 "smaller for ||r_0|| < 1, so residuals 0.001-1 are simulated. Quadratic models (rigorous constants), "
+                 "tanh MLPs, and scalar quadratics f = b theta + a theta^2/2 (n = p = 1) whose constants over the "
+                 "r-ball are exact (Lip(f) = |b| + |a| r, Lip(grad f) = |a|), with r a multiple of |b/a|; one lambda "
+                 "per problem, lambda = multiple x lambda_0; the linearized model trained by the same flow. The "
+                 "stated bound is ||r_0|| times the proof's, so small residuals break it first: at quick, a scalar "
+                 "quadratic with ||r_0|| ~ 0.0024 exceeds it by ~29% while using 0.25% of the proof's bound."),
           corrected=r"2Lip(f)\|f_{\theta_0}(x^*)-y^*\|(2rLip(\nabla f)+Lip(f))t",
           check=Custom(_ball_fn("stated"), points=PTS4_LIN)),
     Claim(id="linearization2025.thm4.proof", kind=Kind.BOUND, source=SRC4,
