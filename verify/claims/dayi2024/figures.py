@@ -77,7 +77,7 @@ def _ordering_test(label, params, a, b, seed, *, larger="a") -> StatTest:
     rng = np.random.default_rng(seed)
 
     def lr(x, y):
-        mx, my = np.median(x), np.median(y)
+        mx, my = np.median(x) + 1, np.median(y) + 1      # hitting step t counted from 1 (t = 0: already there)
         if not (np.isfinite(mx) and np.isfinite(my)):
             return math.inf if np.isfinite(my) else (-math.inf if np.isfinite(mx) else math.nan)
         return math.log(mx / my)

@@ -7,7 +7,7 @@ structure (L5: 'converge to the teacher in [..] iterations'; L74-75: 'the iterat
 depend on fine-grained properties of the activation'; L84: 'sample complexity scaling linearly in d as we
 show online SGD does'; L98: 'achieve linear dependence in d').  So the checks are:
 
-* iterations to weak (m >= 1/2) and strong (m >= 0.9) recovery grow linearly in d at fixed k: the log-log
+* iterations to weak (m >= 1/2) and strong (m >= 3/4) recovery grow linearly in d at fixed k: the log-log
   slope of the Kaplan-Meier median hitting time over d (a factor >= 4 in d) with a bootstrap interval,
   confirmed when the interval lies within 1 +- 1/2 (so it excludes the competing exponent 2 = p* - 1 of a
   GLM with information exponent 3) and contains 1;
@@ -81,7 +81,7 @@ def scaling_evidence(claim, ctx, points, *, which=(0, 1)) -> Evidence:
     for lab, (p, sc, seed) in runs.items():
         competing = max(2, _pstar(p["act"]) - 1)
         for w in which:
-            what = "weak (m >= 1/2)" if w == 0 else "strong (m >= 0.9)"
+            what = "weak (m >= 1/2)" if w == 0 else "strong (m >= 3/4)"
             times = {d: sc.hits[d][:, w] for d in sc.ds}
             est, ci, se, nan_frac = CM.fit_exponent(sc.ds, times, sc.budget, seed + w)
             t = CM.exponent_test(f"{lab}: exponent of d, {what}", dict(p, recovery=what), est, ci, se, 1.0, competing,
