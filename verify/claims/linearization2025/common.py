@@ -137,7 +137,7 @@ def kind_of(p) -> str:
 #: step of the fine split update that stands in for the flow on ReLU problems: solve_ivp stalls there (the
 #: vector field -grad R~ is discontinuous where a pre-activation crosses 0 and trajectories chatter along such
 #: kinks, a Filippov sliding motion), so for ReLU 'the flow' is the split update at this step, stated in notes
-ETA_FINE_RELU = 2e-3
+ETA_FINE_RELU = 5e-3
 
 
 def resolved_flow(prob, lam, times, *, linear_too=False, rtol=1e-9, atol=1e-11):

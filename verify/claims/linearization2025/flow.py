@@ -23,10 +23,11 @@ from .common import MODEL, SPLIT, kind_of, problem, src
 SRC = src("Lemma 3 ('Gradient Flow') and its proof slide; Problem Formulation ('Split optimization equation')")
 STATEMENT = r"\frac{d}{dt}\theta_t=-\nabla_\theta\tilde R(\theta_t)^\top-\lambda_t(\theta_t-\theta_0)"
 T_END = 3.0
-LEVELS = per_profile((40, 80, 160, 320), (100, 200, 400, 800, 1600))
-B = per_profile(2, 4)
+LEVELS = per_profile((40, 80, 160, 320), (50, 100, 200, 400, 800))
+B = per_profile(2, 3)
 POINTS = per_profile([{"model": m, "lam": 1.0, "switching": s} for m in (0, 2) for s in (0, 1)],
-                     [{"model": m, "lam": lam, "switching": s} for m in (0, 1, 2, 3) for lam in (0.3, 2.0) for s in (0, 1)])
+                     [{"model": m, "lam": 1.0, "switching": s} for m in (0, 1, 2) for s in (0, 1)]
+                     + [{"model": 3, "lam": 1.0, "switching": 0}])
 
 
 class _Switch:

@@ -24,8 +24,8 @@ from .common import LIP_BALL, MODEL, SQUARED, judge_bound, kind_of, lip_constant
 
 SRC3 = src("Theorem 3 (slides titled 'UB on Distance between Parameters') and its proof slides")
 SRCL1 = src("Lemma 1 ('Norm Bounds and Lipschitzness')")
-B = per_profile(2, 4)
-T_END = per_profile(20.0, 40.0)
+B = per_profile(2, 3)
+T_END = per_profile(20.0, 30.0)
 _dom3 = Domain((MODEL, Param("lam", 0, math.inf, lower_open=True), Param("residual", 0, math.inf, lower_open=True)))
 PTS3 = per_profile([{"model": m, "lam": lam, "residual": 1.0} for m in (1, 2) for lam in (0.3, 3.0)],
                    [{"model": m, "lam": lam, "residual": res} for m in (1, 2) for lam in (0.1, 1.0, 10.0) for res in (0.1, 1.0)])
@@ -197,7 +197,7 @@ CLAIMS = [
     Claim(id="linearization2025.thm3", kind=Kind.BOUND, source=SRC3, statement=T3_STATEMENT,
           assumptions=SQUARED + "; constant lambda > 0; fbar the linearized model trained by the same regularized flow; "
           + LIP_BALL, domain=_dom3,
-          notes=("Checked along whole flows (t up to 40 at standard), the ball radius tau = max_t ||theta_t - theta_0||. "
+          notes=("Checked along whole flows (t up to 30 at standard), the ball radius tau = max_t ||theta_t - theta_0||. "
                  "The proof drops the linearized model's own regularization term (thm3.proof) and bounds the rest "
                  "with slack, so the stated bound may still hold; the rigorous decision rule is in the module "
                  "docstring. The slides title this theorem 'UB on Distance between Parameters' (copied from Theorem 2)."),

@@ -22,12 +22,12 @@ from .common import MODEL, SELECTIVE, SQUARED, kind_of, problem, resolved_flow, 
 SRC = src("Theorem 1 ('Monotonic Updates in Regularized Fine-tuning'), its proof slides and 'What does this imply?'")
 STATEMENT = (r"\lambda>0,\ \nabla_\theta\tilde R(\theta_t)(\theta_t-\theta_0)\ge0\Rightarrow\frac{d}{dt}\|f_{\theta_t}(x^*)"
              r"-y^*\|^2\le0;\ \nabla_\theta\tilde R(\theta_t)(\theta_t-\theta_0)<0:\ \lambda=0\ \text{suffices}")
-B = per_profile(2, 4)
-T_END = per_profile(4.0, 20.0)
-T_SEL = per_profile(1.5, 10.0)
-N_TIMES = per_profile(9, 25)
+B = per_profile(2, 3)
+T_END = per_profile(4.0, 10.0)
+T_SEL = per_profile(1.5, 3.0)
+N_TIMES = per_profile(9, 13)
 POINTS = per_profile([{"model": m, "lam": lam} for m in (0, 2, 3) for lam in (0.5,)],
-                     [{"model": m, "lam": lam} for m in (0, 1, 2, 3) for lam in (0.1, 1.0, 5.0)])
+                     [{"model": m, "lam": lam} for m in (0, 1, 2, 3) for lam in (0.1, 2.0)])
 _dom = Domain((MODEL, Param("lam", 0, math.inf, lower_open=True, doc="regularization strength lambda > 0")))
 
 
@@ -99,7 +99,7 @@ def _thm1(claim, ctx, points):
         ev.checks.append(Check(f"d/dt||f - y*||^2 <= 0 in the theorem's cases (lambda where the product >= 0, 0 where "
                                f"< 0): {lab}", n_cond == 0,
                                f"{n_states} states (ball points and whole trajectories: constant-lambda flow, lambda = 0 "
-                               f"flow (ReLU: split update at eta = 2e-3), selective split update, T = {pick(ctx.profile, T_END):g}); violations {n_cond}; "
+                               f"flow (ReLU: split update at eta = 5e-3), selective split update, T = {pick(ctx.profile, T_END):g}); violations {n_cond}; "
                                f"largest derivative / scale {worst:.3g}",
                                counterexample=None if n_cond == 0 else {**p, "state_index": worst_id, "relative": worst}))
         ev.checks.append(Check(f"the proof's identity 1/2 d/dt||y - y*||^2 = -2<k r, r> - (lambda/2) grad R~ u (autodiff "
@@ -192,7 +192,7 @@ CLAIMS = [
           notes=("The theorem is a pointwise statement about the flow's velocity: at a state with lambda > 0 and "
                  "grad R~ (theta - theta0) >= 0 the loss derivative along -grad R~^T - lambda (theta - theta0) is <= 0, "
                  "and at a state with a negative product it is <= 0 for lambda = 0. Checked at ball points and at "
-                 "every recorded state of whole trajectories (T up to 20 at standard), the derivative by autodiff "
+                 "every recorded state of whole trajectories (T up to 10 at standard), the derivative by autodiff "
                  "(independent of the proof's formula), with the proof's identity 1/2 d/dt ||r||^2 = -2 r^T k r - "
                  "(lambda/2) grad R~ (theta - theta0) checked at the same states. Follows from the identity, so "
                  "this confirms the statement on these models and cannot find a failure elsewhere by construction."),
@@ -220,5 +220,5 @@ CLAIMS = [
                  "lambda^2 ||J u||^2), which can exceed the first-order decrease near a stationary point; a relative "
                  "increase above 1e-10 counts as a violation."),
           check=Custom(_selective, points=per_profile([{"model": m, "lam": 0.5} for m in (0, 2, 3)],
-                                                      [{"model": m, "lam": lam} for m in (0, 1, 2, 3) for lam in (0.5, 5.0)]))),
+                                                      [{"model": m, "lam": lam} for m in (0, 2, 3) for lam in (0.5, 5.0)]))),
 ]
