@@ -53,7 +53,7 @@ _POLY_ACTS = (2, 3, 5)   # polynomial activations: heavy-tailed per-sample gradi
 
 
 def _trials(profile, p):
-    base = pick(profile, per_profile(300_000, 1_500_000))
+    base = pick(profile, per_profile(600_000, 1_500_000))
     return base * (3 if int(p["act"]) in _POLY_ACTS else 1)
 
 
@@ -311,7 +311,7 @@ CLAIMS = [
         check=Expectation(points=_R1, predicted=lambda p, inst: inst["pred"], instance=_r1_instance,
                           sampler=lambda p, B, gen, ctx, inst: S.first_moment_trials(B, inst["W"], inst["c"], inst["u"],
                                                                                      float(p["xi"]), inst["act"], gen),
-                          trials=per_profile(500_000, 2_000_000), chunk=100_000)),
+                          trials=per_profile(1_000_000, 2_000_000), chunk=100_000)),
     Claim(
         id="dayi2024.remark3", kind=Kind.SYMBOLIC,
         source=src("Remark 3 (L160-163) and the GLM reduction of §1.1 (L44)"),
