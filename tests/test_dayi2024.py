@@ -55,8 +55,8 @@ def test_phi_float_equals_sympy_and_series(k, xi, m, seed):
 def test_kprime_closed_forms_match_series():
     for name in ("relu", "erf"):
         for scale in (1.0, 1.4):
-            bet = LR.betas_mp(name, scale, 60)
-            for rho in (-0.6, 0.0, 0.3, 0.7):
+            bet = LR.betas_mp(name, scale, 40, 20)
+            for rho in (-0.5, 0.0, 0.3, 0.5):
                 ser = float(LR.kprime_series(list(bet), mpmath_f(rho)))
                 closed = float(LR.kprime_function(name, scale)(np.array(rho)))
                 assert abs(ser - closed) < 1e-6 * (1 + abs(closed)), (name, scale, rho)
@@ -102,7 +102,7 @@ def test_overlap_chain_equals_literal_sgd_draw_by_draw(name, sep):
     act = S.Activation(name)
     m = (uh * u).sum(-1)
     eta_t = torch.full((R,), eta, dtype=torch.float64)
-    for _ in range(300):
+    for _ in range(150):
         x = torch.randn(R, d, generator=g, dtype=torch.float64)
         s, a, b, q = S.chain_inputs_from_x(x, W, u, uh)
         m = S.overlap_step(m, s, a, b, q, c, ch, xi, act, eta_t)
@@ -116,7 +116,7 @@ def test_overlap_chain_equals_literal_sgd_draw_by_draw(name, sep):
 def test_literal_online_sgd_matches_chain_in_law():
     """online_sgd (literal, d-dimensional) and overlap_chain (exact in law) give the same distribution of m_T."""
     g = torch.Generator().manual_seed(5)
-    R, k, d, xi, eta, T = 300, 3, 16, 1.0, 0.03, 150
+    R, k, d, xi, eta, T = 200, 3, 12, 1.0, 0.03, 100
     W = S.orthonormal_features(R, k, d, g)
     u = S.perpendicular_unit(W, g)
     c = torch.tensor([[1.0, 1.0, -1.0]], dtype=torch.float64).repeat(R, 1) / math.sqrt(3)
