@@ -47,7 +47,7 @@ def risks(B: int, n: int, d: int, m: int, gen: torch.Generator, dtype=torch.floa
     return torch.stack([LF.risk_eq2(X, z, vt, lam), LF.risk_eq2(X, z, vb, lam)], -1)
 
 
-TRIALS = per_profile(200, 400, 200)
+TRIALS = per_profile(200, 300, 200)
 
 
 def _ordering(which: str, fracs):
@@ -117,7 +117,7 @@ CLAIMS = [
                "a tie."),
         check=AllOf([_ordering("small", (0.005, 0.02, 0.1)),
                      FigureSweep(points=SWEEP, sampler=_sweep_sampler, figure=_figure,
-                                 trials=per_profile(50, 200, 100), chunk=100, name="figure 1")]),
+                                 trials=per_profile(50, 100, 100), chunk=100, name="figure 1")]),
     ),
     Claim(
         id="shachaf2021.fig1.large_n", kind=Kind.ORDERING,

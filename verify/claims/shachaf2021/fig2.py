@@ -185,7 +185,7 @@ CLAIMS = [
                "the relative spread of the risk across depths is smaller at alpha = 1 than at every larger alpha "
                "(at alpha = 1 the two tasks still differ by eps, so depth is not exactly irrelevant)."),
         check=AllOf([Custom(_fig2a_check),
-                     FigureSweep(points=SWEEP_A, sampler=_sweep_a, figure=_fig_a, trials=per_profile(40, 200, 200),
+                     FigureSweep(points=SWEEP_A, sampler=_sweep_a, figure=_fig_a, trials=per_profile(40, 100, 200),
                                  name="figure 2a")]),
     ),
     Claim(
@@ -208,7 +208,7 @@ CLAIMS = [
                "details. End state (5) at L = 7 per draw (checked against literal GD in thm5.2, and here at depth 7 with a "
                "source or target of norm 4 at n/d = 1/12 in the standard and full profiles)."),
         check=AllOf([Custom(_fig2b_check), Custom(_literal_spot_check),
-                     FigureSweep(points=SWEEP_B, sampler=_sweep_b, figure=_fig_b, trials=per_profile(40, 200, 200),
+                     FigureSweep(points=SWEEP_B, sampler=_sweep_b, figure=_fig_b, trials=per_profile(40, 100, 200),
                                  name="figure 2b")]),
     ),
 ]

@@ -95,7 +95,7 @@ def fig3_runs(ctx, d: int, n: int, alpha: float) -> dict:
     budget = pick(ctx.profile, BUDGET)
     fr = DL.train(pre.Ws, "empirical", X=X, y=y, freeze=1, lr=ETA, max_steps=budget, tol=None)
     fr_long = (DL.train(fr.Ws, "empirical", X=X, y=y, freeze=1, lr=ETA, max_steps=3 * budget, tol=None)
-               if ctx.profile.name != "quick" else fr)   # continues the same run to 4x the budget
+               if ctx.profile.name == "full" else fr)   # continues the same run to 4x the budget (full profile)
     cb = _best_c(X, y, bs)
     loss_c = DL.empirical_loss(cb, X, y)
     risk = lambda b: (b - bt).square().sum(-1)  # noqa: E731
@@ -210,7 +210,7 @@ CLAIMS = [
                "a fixed budget by design (the statement is about a constant step), not a run to convergence: with "
                "delta > 0 the first layer has rank d with small singular values (~alpha), so gradient descent does "
                "fit the data along them, slowly; details show the angle to theta_S, the fraction of the c*theta_S "
-               "training loss removed at the budget and at 4x the budget (standard and full; growing with the budget and with alpha), "
+               "training loss removed at the budget and at 4x the budget (full profile; growing with the budget and with alpha), "
                "and the balancedness of the pretrained weights."),
         check=Custom(_approx_check, points=per_profile([{"alpha": a, "n": 5} for a in (0.01, 0.1)],
                                                        [{"alpha": a, "n": 5} for a in (0.01, 0.03, 0.1)],
@@ -256,9 +256,12 @@ def _workaround_check(claim, ctx) -> Evidence:
     for name, key, sign in (("fraction of the c*theta_S training loss removed is larger at alpha = 0.1", "rho_frozen", 1),
                             ("frozen model's risk is lower at alpha = 0.1", "R_frozen", -1)):
         z = sign * _two_sample(small[key], large[key])
-        ev.checks.append(Check(name, True if z > 3 else (False if z < -3 else None),
-                               f"mean at alpha = 0.01: {np.mean(small[key]):.3g}, at alpha = 0.1: {np.mean(large[key]):.3g} "
-                               f"(z = {z:.2f}; decided at |z| > 3)"))
+        detail = (f"mean at alpha = 0.01: {np.mean(small[key]):.3g}, at alpha = 0.1: {np.mean(large[key]):.3g} "
+                  f"(z = {z:.2f}; decided at |z| > 3)")
+        if key == "R_frozen" and ctx.profile.name == "quick":   # too few draws at quick to decide it reliably
+            ev.details[name + " (reported at quick, judged at standard and full)"] = detail
+            continue
+        ev.checks.append(Check(name, True if z > 3 else (False if z < -3 else None), detail))
     ev.seeds += [small["seed"], large["seed"]]
     return ev
 
@@ -273,6 +276,7 @@ CLAIMS.append(Claim(
     domain=Domain(()),
     notes=("Same runs as fig3 / thm5.5.approx (n = 5): initialization alpha = 0.1 (delta ~ 0.07) against alpha = 0.01 "
            "(delta ~ 7e-4), independent draws; two-sample z statistics of the fraction of the c*theta_S training loss "
-           "removed at the budget and of the risk, decided at |z| > 3 (otherwise undecided)."),
+           "removed at the budget and of the risk, decided at |z| > 3 (otherwise undecided); the risk comparison needs "
+           "more draws than the quick profile has and is judged at standard and full only."),
     check=Custom(_workaround_check),
 ))
