@@ -162,6 +162,13 @@ def _show7(form="stated"):
     return show
 
 
+def _eta_ineq(p):
+    """(1 - eta)^2 <= (1 + eta)^{-2}, in 50 digits (at 15 digits eta = 1e-12 is decided by rounding)."""
+    with mpmath.workdps(DPS):
+        e = mpmath.mpf(p["eta"])
+        return (1 - e) ** 2 <= 1 / (1 + e) ** 2
+
+
 _dom7 = Domain((N, LOGK, SCALE, SIGMA, RANK_S, LOGM, ETA, CX, SEED), (RANK_OK,))
 _dom7_le1 = Domain((N, LOGK, SCALE, SIGMA, RANK_S, LOGM, Param("eta", 0, 1, upper_open=True,
                                                                    doc="0 <= eta < 1 (the proof's assumption)"),
@@ -238,6 +245,6 @@ CLAIMS = [
                        Identity("(1 - eta)^2 (1 + eta)^2 = (1 - eta^2)^2 <= 1 on [0, 1]: the factorization",
                                 lhs=(1 - _e) ** 2 * (1 + _e) ** 2, rhs=(1 - _e**2) ** 2, variables={_e: (0, 1)}),
                        PropertySearch("(1 - eta)^2 <= (1 + eta)^{-2} for 0 <= eta <= 1 (50 digits)",
-                                      holds=lambda p: (1 - mpmath.mpf(p["eta"])) ** 2 <= 1 / (1 + mpmath.mpf(p["eta"])) ** 2,
+                                      holds=_eta_ineq,
                                       strategy=lambda: points(Domain((Param("eta", 0, 1),))), examples=EX)])),
 ]
