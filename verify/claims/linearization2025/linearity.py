@@ -110,9 +110,10 @@ def _thm3_proof(claim, ctx, pts):
 
 def _sign_line(p):
     """The printed '-2L R0 (2/lam Lk R0 + L) <= -2L R0 (4/lam L' L R0 + L)' given Lemma 1's Lk <= 2 L L'."""
-    L, Lg, R0, lam = (mpmath.mpf(p[k]) for k in ("L", "Lg", "R0", "lam"))
-    Lk = mpmath.mpf(p["frac"]) * 2 * L * Lg
-    return -2 * L * R0 * (2 / lam * Lk * R0 + L) <= -2 * L * R0 * (4 / lam * Lg * L * R0 + L)
+    with mpmath.workdps(50):
+        L, Lg, R0, lam = (mpmath.mpf(p[k]) for k in ("L", "Lg", "R0", "lam"))
+        Lk = mpmath.mpf(p["frac"]) * 2 * L * Lg
+        return -2 * L * R0 * (2 / lam * Lk * R0 + L) <= -2 * L * R0 * (4 / lam * Lg * L * R0 + L)
 
 
 _sign_dom = Domain((Param("L", 0, 10), Param("Lg", 0, 10), Param("R0", 0, 10), Param("lam", 0.01, 10),
