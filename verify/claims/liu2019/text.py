@@ -221,7 +221,7 @@ CLAIMS = [
                                                                  [{"n_Q": 4, "d": 8, "m": 512}, {"n_Q": 8, "d": 8, "m": 2048}],
                                                                  [{"n_Q": 4, "d": 8, "m": 512}, {"n_Q": 8, "d": 8, "m": 8192}])),
                      Expectation(points=U0_POINTS, predicted=lambda p, inst: int(p["n_Q"]) * float(p["kappa"]) ** 2 / 2,
-                                 sampler=_u0_norm2, instance=_u0_instance, trials=per_profile(12000, 20000, 60000),
+                                 sampler=_u0_norm2, instance=_u0_instance, trials=per_profile(12000, 15000, 60000),
                                  chunk=1000, target="derived", name="corrected: E||u_Q(0)||^2 = n_Q kappa^2/2")]),
     ),
 ]
