@@ -170,7 +170,8 @@ def _fig2(claim, ctx, points) -> Evidence:
 # ------------------------------------------------------------------ Fig. 3
 _FIG3_ACTS = [("relu", 1.0), ("tanh", 1.0), ("sigmoid", 1.0), ("h3", "r"), ("h2+h3", "r")]
 #: step constants per activation (eta = eta0/d): sigmoid' <= 1/4 gets a larger one, the polynomials a smaller one
-_FIG3_ETA = {"sigmoid": 0.8, "h3": 0.05, "h2+h3": 0.05}
+_FIG3_ETA = {"sigmoid": 0.8, "h3": 0.1, "h2+h3": 0.1}
+_FIG3_STEPS = {"h3": 4.0, "h2+h3": 4.0}
 
 
 def _fig3(claim, ctx, points) -> Evidence:
@@ -183,7 +184,7 @@ def _fig3(claim, ctx, points) -> Evidence:
         for name, inner in _FIG3_ACTS:
             act = S.Activation(name, r if inner == "r" else inner)
             rr = _run(ctx, f"fig3 {name} k={k}", k=k, xi=xi, act=act, eta0=_FIG3_ETA.get(name, 0.2),
-                      train_c=True, project=False, steps_mult=2.0)
+                      train_c=True, project=False, steps_mult=_FIG3_STEPS.get(name, 2.0))
             runs.append((name, rr))
             frac = float((rr["hits"][:, 0] >= 0).mean())
             ev.checks.append(Check(f"k={k}, {name}: weak recovery (|m| >= 1/2) within the budget in most runs (no saddle)",
@@ -232,7 +233,7 @@ def _fig5(claim, ctx, points) -> Evidence:
             xi = mlt * math.sqrt(k)
             r = math.sqrt(1 + xi * xi / k)
             rr = _run(ctx, f"fig5 xi={mlt}sqrtk k={k}", k=k, xi=xi, act=S.Activation("h3", r), eta0=0.05,
-                      train_c=True, project=False, steps_mult=2.0)
+                      train_c=True, project=False, steps_mult=_FIG3_STEPS.get(name, 2.0))
             runs.append((f"xi={mlt:g} sqrt(k)", rr))
             ev.details[f"k={k} xi={mlt:g}sqrt(k)"] = _table(rr)
             ev.seeds.append(rr["seed"])

@@ -53,7 +53,7 @@ _POLY_ACTS = (2, 3, 5)   # polynomial activations: heavy-tailed per-sample gradi
 
 
 def _trials(profile, p):
-    base = pick(profile, per_profile(600_000, 1_500_000))
+    base = pick(profile, per_profile(1_200_000, 2_000_000))
     return base * (3 if int(p["act"]) in _POLY_ACTS else 1)
 
 
