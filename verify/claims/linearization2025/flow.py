@@ -12,6 +12,7 @@ import math
 
 import numpy as np
 import sympy as sp
+import torch
 
 from numerics import NotConverged
 from numerics.proximal import flow, split_gd
@@ -23,7 +24,9 @@ from .common import MODEL, SPLIT, kind_of, problem, src
 SRC = src("Lemma 3 ('Gradient Flow') and its proof slide; Problem Formulation ('Split optimization equation')")
 STATEMENT = r"\frac{d}{dt}\theta_t=-\nabla_\theta\tilde R(\theta_t)^\top-\lambda_t(\theta_t-\theta_0)"
 T_END = 3.0
-LEVELS = per_profile((40, 80, 160, 320), (50, 100, 200, 400, 800))
+# step sizes eta_k = 0.1/(L_s 2^k), L_s = max over the problems of 2||J(theta0)||^2 + lambda (the stiffness), rounded
+# so that the step count is a multiple of 30 (the 31 record times and the switches at T/3, 2T/3 fall on steps)
+LEVELS = per_profile((1, 2, 4), (1, 2, 4, 8))
 B = per_profile(2, 3)
 POINTS = per_profile([{"model": m, "lam": 1.0, "switching": s} for m in (0, 2) for s in (0, 1)],
                      [{"model": m, "lam": 1.0, "switching": s} for m in (0, 1, 2) for s in (0, 1)]
@@ -45,7 +48,6 @@ def _lemma3(claim, ctx, points):
     ev = Evidence()
     rows = {}
     pooled = []
-    levels = pick(ctx.profile, LEVELS)
     for p in points:
         kind, lam = kind_of(p), float(p["lam"])
         lab = label_of({"model": kind, "lam": lam, "switching": int(p["switching"])})
@@ -54,6 +56,9 @@ def _lemma3(claim, ctx, points):
         prob = problem(kind, pick(ctx.profile, B), gen, ctx)
         sched = _Switch(lam) if int(p["switching"]) else None
         times = np.linspace(0, T_END, 31)
+        Ls = float((2 * torch.linalg.matrix_norm(prob.jac(prob.theta0), ord=2) ** 2).max()) + lam
+        n0 = 30 * math.ceil(T_END * Ls / (30 * 0.1))   # record times (multiples of T/30) and switches on steps
+        levels = [n0 * k for k in pick(ctx.profile, LEVELS)]
         try:
             if kind == "relu":   # solve_ivp stalls on ReLU's discontinuous field: a much finer split update instead
                 ref = split_gd(prob, lam, T_END / (8 * levels[-1]), T_END, record=times, lam_schedule=sched)
@@ -75,7 +80,8 @@ def _lemma3(claim, ctx, points):
         Amat = np.stack([np.ones_like(etas), np.log(etas), etas], 1)
         last = np.array([np.linalg.lstsq(Amat, np.log(errs[:, b]), rcond=None)[0][1] for b in range(errs.shape[1])])
         rows[lab] = (etas, errs.mean(1))
-        dec = bool(np.all(np.diff(errs, axis=0) < 0))
+        # the limit: over an 2^(L-1)-fold decrease of eta the error must fall at least 2^(L-2)-fold, to below 2e-2
+        dec = bool(np.all(errs[-1] <= errs[0] / 2 ** (len(levels) - 2)))
         ev.checks.append(Check(f"split-update error -> 0 as eta -> 0: {lab}", dec and float(errs[-1].max()) < 2e-2,
                                "max_t ||theta_GD(t) - theta_ODE(t)|| / max_t ||theta_ODE(t) - theta_0|| = "
                                + ", ".join(f"{x:.3g}" for x in errs.max(1)) + " at eta = " + ", ".join(f"{e:.3g}" for e in etas)
@@ -122,8 +128,12 @@ CLAIMS = [
                                                                     doc="0 constant lambda, 1 lambda/0/lambda on thirds"))),
           notes=("Checked as a limit: the literal split update at eta = T/N (N doubling) against the stated ODE solved "
                  "by solve_ivp (DOP853, rtol 1e-10, atol 1e-12), T = 3, on linear, quadratic, tanh-MLP and ReLU "
-                 "problems from a random pretrained theta0; the relative max error over [0, T] must decrease with "
-                 "eta and be below 2e-2 at the finest step. Our derivation: the split update is a first-order "
+                 "problems from a random pretrained theta0; eta_k = 0.1/(L_s 2^k), L_s = 2||J(theta_0)||^2 + lambda, k = 0..2 "
+                 "(quick; 0..3 standard); over that decrease the relative max error over [0, T] must fall at least "
+                 "2-fold (4-fold) and end below 2e-2 (step counts are multiples of 30, so that the record times and "
+                 "the switches fall on steps; an earlier version compared the iterate at the nearest step with the ODE "
+                 "at the exact time, an O(eta) error with an irregular constant that made the error curves non-monotone "
+                 "at seed 2). Our derivation: the split update is a first-order "
                  "splitting, error C eta + O(eta^2): the order p from a fit log e = a + p log eta + b eta per problem "
                  "(the b eta term absorbs the O(eta^2) part, which biases a plain log-log slope upwards by O(eta): "
                  "plain slopes of 1.01-1.08 were seen) is tested against 1, pooled over problems (target derived, 5% "
