@@ -30,7 +30,7 @@ from .common import (LIP_BALL, MODEL, SELECTIVE, SQUARED, judge_bound, kind_of, 
 SRC2 = src("Theorem 2 ('UB on Distance between Parameters'), its statement and proof slides")
 SRC4 = src("Theorem 4 (threshold lambda_o) and its slides")
 B = per_profile(2, 3)
-T_END = per_profile(10.0, 20.0)
+T_END = per_profile(10.0, 10.0)
 SCHEMES = ("selective", "constant", "zero")
 _dom = Domain((MODEL, Param("lam", 0, math.inf, lower_open=True),
                Param("scheme", 0, 2, integer=True, doc="0 selective split update, 1 constant lambda flow, 2 lambda = 0")))

@@ -44,7 +44,7 @@ def _instance(p):
 
 
 _STRAT = lambda: points(_dom, _BOUNDS)  # noqa: E731
-EX = per_profile(40, 150, 2000)
+EX = per_profile(40, 100, 2000)
 
 
 def _close_le(a, b, rel=mpmath.mpf("1e-35")):

@@ -35,7 +35,7 @@ LOGM = Param("log10_kappa_M", 0, 8, doc="log10 condition number of M's nonzero s
 ETA = Param("eta", 0, INF, doc="eta = ||K^{-1/2} S K^{-1/2}|| >= 0")
 CX = Param("log10_c_over_kappa", 0, 3, doc="log10(c / kappa(K + sigma I)) >= 0, so that kappa(K + sigma I) <= c")
 RANK_OK = Constraint(lambda p: p["rank_S"] <= p["n"], "rank of S cannot exceed n")
-EX = per_profile(40, 150, 2000)
+EX = per_profile(40, 100, 2000)
 ETA_SEARCH = {"eta": (0.0, 10.0), "sigma": (1e-6, 1e4)}
 
 
