@@ -65,7 +65,7 @@ def _ortho_sampler(p, trials, gen, ctx):
 
 
 ORTHO_POINTS = per_profile([{"i": i, "j": j} for i, j in ((1, 1), (2, 2), (0, 2))],
-                           [{"i": i, "j": j} for i, j in ((1, 1), (2, 2), (3, 3), (1, 3), (0, 2), (2, 3))],
+                           [{"i": i, "j": j} for i, j in ((1, 1), (2, 2), (3, 3), (1, 3), (0, 2), (1, 2))],
                            [{"i": i, "j": j} for i, j in ((1, 1), (2, 2), (3, 3), (4, 4), (5, 5), (1, 3), (0, 2), (2, 4), (3, 5))])
 
 CLAIMS = [Claim(
@@ -126,7 +126,7 @@ def _closed_latex(name):
 
 COEF_DOMAIN = Domain((Param("k", 0, INF, integer=True), Param("s", 0, INF, lower_open=True, doc="scale s > 0")))
 COEF_POINTS = per_profile([{"k": 1, "s": 1.0}, {"k": 2, "s": 2.0}],
-                          [{"k": k, "s": 1.0} for k in (0, 1, 2, 3)] + [{"k": 1, "s": 2.0}],
+                          [{"k": k, "s": 1.0} for k in (0, 1, 2, 3)] + [{"k": 2, "s": 2.0}],
                           [{"k": k, "s": s} for s in (0.5, 1.0, 2.0) for k in MC_KS])
 COEF_FIG = Figure(x="k", xlabel="k", ylabel=r"$c_k$", group=("s",), title="Hermite coefficients: exact vs Monte Carlo")
 
