@@ -171,7 +171,7 @@ def run(patterns=None, profile: str = "standard", seed: int = 0, device: str = "
     with ``resume=True`` a claim whose entry matches (same id, code, profile, seed, points and
     versions) is read back instead of simulated.  Holm, replication and verdicts are redone.
     """
-    claims = select(patterns)
+    claims = select(patterns, exact=at is not None)
     ctx = make_context(profile, seed, device, at, progress)
     if at is not None:
         from .judge import takes_points
@@ -181,7 +181,10 @@ def run(patterns=None, profile: str = "standard", seed: int = 0, device: str = "
                 raise DomainError(f"{c.id} cannot be evaluated at a user point (--at): its checks are symbolic "
                                   "or run a fixed construction; run it without --at")
             for p in at:
-                c.domain.validate(p)
+                try:
+                    c.domain.validate(p)
+                except DomainError as e:
+                    raise DomainError(f"{c.id}: {e}") from None
     t0, started = time.time(), datetime.now(timezone.utc).isoformat()
     results, resumed = [], []
     store = None

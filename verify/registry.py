@@ -36,17 +36,22 @@ def module_of(claim_id: str) -> str:
     return _MODULE[claim_id]
 
 
-def select(patterns: list[str] | tuple[str, ...] | None = None) -> list[Claim]:
+def select(patterns: list[str] | tuple[str, ...] | None = None, exact: bool = False) -> list[Claim]:
     """Claims whose id matches any glob pattern (all claims when none is given).
 
     A pattern without glob characters also matches its sub-claims: ``tahir2024.thm3.6``
-    selects ``tahir2024.thm3.6.finite`` and ``tahir2024.thm3.6.asymptotic``.
+    selects ``tahir2024.thm3.6.finite`` and ``tahir2024.thm3.6.asymptotic`` — unless it is itself
+    a claim id and ``exact`` is set (as for ``--at``: a user point is meant for the claim named).
     """
     claims = all_claims()
     if not patterns:
         return list(claims)
     out: list[Claim] = []
+    ids = {c.id for c in claims}
     for pat in patterns:
+        if exact and pat in ids:
+            out += [c for c in claims if c.id == pat and c not in out]
+            continue
         hits = [c for c in claims if fnmatch.fnmatchcase(c.id, pat)
                 or (not any(ch in pat for ch in "*?[") and c.id.startswith(pat + "."))]
         if not hits:
