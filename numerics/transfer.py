@@ -21,6 +21,7 @@ import math
 
 import torch
 
+from .deep_linear import risk  # one population risk ||beta - beta_t||^2 for the whole package
 from .least_squares import min_norm_solve, ridge_solve
 from .sampling import gaussian_design, noisy_labels, teacher_pair, unit_vectors
 
@@ -88,11 +89,6 @@ def transferred_predictor(beta_s: torch.Tensor, v: torch.Tensor, W_L: torch.Tens
     return beta_s * (v * W_L).sum(-1, keepdim=True)
 
 
-def population_risk(beta_hat: torch.Tensor, beta_t: torch.Tensor) -> torch.Tensor:
-    """R = E_x (x^T beta_hat - x^T beta_t)^2 = ||beta_hat - beta_t||^2 for x ~ N(0, I_d) (eq. (8))."""
-    return (beta_hat - beta_t).square().sum(-1)
-
-
 def linear_transfer_risk(B: int, n: int, d: int, theta: float, sigma: float, gen: torch.Generator,
                          lam=0.0, dtype=torch.float64) -> torch.Tensor:
     """Per-trial risk of (ridge) linear transfer on rank-one pretrained features: sample the
@@ -104,7 +100,7 @@ def linear_transfer_risk(B: int, n: int, d: int, theta: float, sigma: float, gen
     v = pretrained_direction(B, d, gen, dtype)
     Phi = rank_one_features(task["X"], task["beta_s"], v)
     lams = list(lam) if isinstance(lam, (list, tuple)) else [lam]
-    risks = [population_risk(transferred_predictor(task["beta_s"], v, ridge_last_layer(Phi, task["y"], float(L))),
+    risks = [risk(transferred_predictor(task["beta_s"], v, ridge_last_layer(Phi, task["y"], float(L))),
                              task["beta_t"]) for L in lams]
     return torch.stack(risks, -1) if isinstance(lam, (list, tuple)) else risks[0]
 

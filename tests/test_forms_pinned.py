@@ -107,3 +107,49 @@ def test_ridge_finite_mp_is_the_expectation_of_its_stated_integrand(n, lam, thet
     with mpmath.workdps(25):
         want = mpmath.quad(f, [0, n, 4 * n, mpmath.inf])
     assert abs(T.ridge_risk_finite_mp(n, lam, theta, sigma, dps=25) - want) < 1e-15
+
+
+# ----------------------------------------------------------------------------- derivations/deep_linear.py
+from derivations import deep_linear as DL  # noqa: E402
+
+_R_SC = W.scratch_risk_stated()  # eq. (10), the E R_sc inside eqs. (16)-(17)
+
+VALUE_FORMS.update({
+    DL.finetune_risk_stated_value: (lambda: DL.finetune_risk_stated().subs(DL.R_sc, _R_SC.args[0][0]),
+                                    (DL.gamma, DL.sigma, DL.theta),
+                                    [(0.25, 0.0, 0.0), (0.5, 1.0, math.pi / 3), (0.75, 0.5, HALF_PI)]),
+    DL.finetune_transfer_stated_value: (DL.finetune_transfer_stated, (DL.gamma, DL.theta),
+                                        [(0.25, 0.0), (0.5, math.pi / 3), (1.0, HALF_PI)]),
+})
+
+
+def _root_s(gamma, sigma, L):
+    """The positive root of derivations.deep_linear.finetune_scale_limit_polynomial by sympy's nsolve
+    (independent of the bisection in finetune_scale_mp)."""
+    poly = DL.finetune_scale_limit_polynomial().subs({DL.gamma: sp.Rational(str(gamma)), DL.sigma: sp.Rational(str(sigma)),
+                                                    DL.L: L})
+    return sp.nsolve(poly, DL.s, 1.2, prec=30)
+
+
+@pytest.mark.parametrize("gamma,sigma,theta,L", [(0.25, 0.0, 0.3, 2), (0.5, 1.0, math.pi / 3, 2), (0.75, 0.5, 0.0, 3),
+                                                 (0.3, 2.0, HALF_PI, 4)])
+def test_deep_linear_derived_values_are_their_sympy_forms(gamma, sigma, theta, L):
+    s_ = _root_s(gamma, sigma, L)
+    sub = {DL.gamma: gamma, DL.sigma: sigma, DL.theta: theta, DL.L: L, DL.s: s_,
+           DL.R_sc: W.scratch_risk_stated_value(gamma, sigma)}
+    assert math.isclose(DL.finetune_risk_derived_value(gamma, sigma, theta, L),
+                        float(DL.finetune_risk_limit_derived().subs(sub).evalf(30)), rel_tol=1e-12, abs_tol=1e-14)
+    assert math.isclose(DL.finetune_transfer_derived_value(gamma, sigma, theta, L),
+                        float(DL.finetune_transfer_limit_derived().subs(sub).evalf(30)), rel_tol=1e-12, abs_tol=1e-14)
+    assert math.isclose(float(DL.finetune_limit_k_mp(gamma, sigma, L)), float(s_ ** (L - 1)), rel_tol=1e-20)
+
+
+# the derived *_value functions of deep_linear need the root s, so they are pinned by the test above
+PINNED_ELSEWHERE = {DL.finetune_risk_derived_value, DL.finetune_transfer_derived_value}
+
+
+def test_every_deep_linear_value_function_is_pinned():
+    found = {f for name, f in inspect.getmembers(DL, inspect.isfunction)
+             if name.endswith("_value") and f.__module__ == DL.__name__}
+    missing = sorted(f.__name__ for f in found - set(VALUE_FORMS) - PINNED_ELSEWHERE)
+    assert not missing, f"deep_linear *_value functions without a pin: {missing}"
