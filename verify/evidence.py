@@ -243,6 +243,8 @@ def decide_corrected(ev: Evidence) -> tuple[Verdict, str]:
 def rules_out(ev: Evidence) -> str:
     """What the Monte Carlo evidence of a claim excludes, in one sentence (for the report)."""
     tests = [t for t in ev.tests if t.target == "stated" and t.status not in ("degenerate", "pending")]
+    if not tests:  # the Monte Carlo evidence tests our exact finite-size or derived form (e.g. asymptotic claims)
+        tests = [t for t in ev.tests if t.status not in ("degenerate", "pending")]
     if not tests:
         return ""
     def one_sided(t):
