@@ -4,6 +4,7 @@ from __future__ import annotations
 from .tables import ORDER, corrected_heading, errata_groups, extensions_refuted, fmt, point_rows, summary_rows
 
 MAX_ROWS = 30
+SUMMARY_ROWS = 28
 _ESC = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
         "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}", "<": r"$<$", ">": r"$>$"}
 _UNICODE = {"θ": r"$\theta$", "σ": r"$\sigma$", "γ": r"$\gamma$", "λ": r"$\lambda$", "α": r"$\alpha$",
@@ -50,11 +51,18 @@ def render_latex(doc: dict, figs: dict[str, list[str]]) -> str:
              f"{meta.get('n_tests', 0)} Monte Carlo tests, family-wise level {meta.get('alpha_familywise')} "
              f"({meta.get('multiple_testing', '')}), {timing.get('seconds', '?')} s. ")
          + esc(", ".join(f"{counts.get(k, 0)} {k}" for k in ORDER)) + ".", "",
-         r"\section*{Summary}", r"{\small\begin{tabular}{p{5.2cm}p{2.6cm}p{1.8cm}p{5cm}}",
-         r"claim & kind & verdict & source\\\hline"]
-    for r in summary_rows(doc):
-        L.append(f"\\texttt{{{esc(r['id'])}}} & {esc(r['kind'])} & \\textbf{{{r['verdict']}}} & {esc(r['where'])}\\\\")
-    L += [r"\end{tabular}}", r"\section*{Errata}"]
+         r"\section*{Summary}"]
+    # a tabular cannot break across pages (longtable needs texlive-latex-recommended): one table per
+    # SUMMARY_ROWS claims; ids in a column wide enough for the longest, sources shortened
+    rows = summary_rows(doc)
+    head = [r"{\scriptsize\begin{tabular}{p{6.4cm}p{2.2cm}p{1.5cm}p{5.4cm}}", r"claim & kind & verdict & source\\\hline"]
+    for k in range(0, len(rows), SUMMARY_ROWS):
+        L += head
+        for r in rows[k:k + SUMMARY_ROWS]:
+            where = r["where"] if len(r["where"]) <= 90 else r["where"][:88] + "..."
+            L.append(f"\\texttt{{{esc(r['id'])}}} & {esc(r['kind'])} & \\textbf{{{r['verdict']}}} & {esc(where)}\\\\")
+        L += [r"\end{tabular}}", r"\clearpage" if k + SUMMARY_ROWS < len(rows) else ""]
+    L += [r"\section*{Errata}"]
     groups = errata_groups(doc)
     if not groups:
         L.append("No claim was refuted as its source states it in this run.")
