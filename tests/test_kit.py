@@ -29,6 +29,16 @@ def test_every_judge_strategy_is_in_the_kit():
     assert {s.__name__ for s in kit.STRATEGIES} == strategies
 
 
+def test_every_ordering_and_order_builder_is_in_the_kit():
+    import verify.orders as orders
+
+    public = {n for n, obj in vars(orders).items()
+              if callable(obj) and not n.startswith("_") and getattr(obj, "__module__", None) == orders.__name__}
+    assert public and public == set(orders.__all__)
+    assert public <= set(kit.__all__), f"verify.orders builders missing from verify.kit.__all__: {public - set(kit.__all__)}"
+    assert all(getattr(kit, n) is getattr(orders, n) for n in public)
+
+
 def _imports(path: Path) -> list[str]:
     tree = ast.parse(path.read_text())
     out = []

@@ -161,31 +161,4 @@ def test_exact_solve_interpolates_or_equals_scratch():
     assert float(over["dist_rank_one"].min()) > 1e-6  # not the alpha -> 0 end state
 
 
-# ----------------------------------------------------------------------------- statistics helpers
-def test_per_trial_slopes_exact_on_power_laws():
-    xs = np.array([0.1, 0.03, 0.01])
-    ys = np.stack([2.0 * xs ** 2, 0.5 * xs ** 1, 3 * xs ** 4])
-    assert np.allclose(H.per_trial_slopes(xs, ys), [2.0, 1.0, 4.0])
-
-
-def test_ordering_test_directions():
-    rng = np.random.default_rng(0)
-    up = H.ordering_test("up", {}, rng.normal(1.0, 0.5, 400), 0)
-    down = H.ordering_test("down", {}, rng.normal(-1.0, 0.5, 400), 0)
-    assert up.equivalent and up.pvalue > 0.5
-    assert not down.equivalent and down.pvalue < 1e-10
-
-
-def test_slope_tests_tell_neighbouring_orders_apart():
-    rng = np.random.default_rng(1)
-    xs = np.array([0.1, 10 ** -1.5, 0.01])
-    ys = np.exp(np.log(xs)[None, :] * 1.0 + rng.normal(0, 0.01, (8, 3)))   # true order 1
-    t2 = H.slope_bound_test("b", {}, xs, ys, 2.0, 0)
-    t1 = H.slope_bound_test("b", {}, xs, ys, 1.0, 0)
-    assert t2.pvalue < 1e-6 and not t2.equivalent
-    assert t1.equivalent
-    two = H.slope_test_paired("p", {}, xs, ys, 1.0, 0)
-    assert two.equivalent and two.pvalue > 0.5
-    samples = [rng.exponential(1.0 / n, 4000) for n in (20, 40, 80, 160)]
-    tm = H.slope_test_means("m", {}, [20, 40, 80, 160], samples, -1.0, [0])
-    assert tm.equivalent
+# (the ordering and slope tests moved to verify.orders: tests/test_orders.py)

@@ -154,53 +154,8 @@ def each_point(claim, ctx, points, body):
     return ev
 
 
-# ----------------------------------------------------------------------------- slope tests
-def slope_of_means(ms, Y, gen_seed, n_boot=1000):
-    """OLS slope of log(mean_b Y[b, j]) on log m_j, Y (B, J) >= 0 (paired over b: nested widths), with a bootstrap
-    over networks b (resampled jointly across widths): (slope, se, (lo, hi) 95% percentile CI, means)."""
-    Y = np.asarray(Y, dtype=np.float64)
-    lx = np.log(np.asarray(ms, dtype=np.float64))
-    means = Y.mean(0)
-    slope = float(np.polyfit(lx, np.log(means), 1)[0])
-    rng = np.random.default_rng(gen_seed)
-    B = Y.shape[0]
-    boots = []
-    for _ in range(n_boot):
-        idx = rng.integers(0, B, B)
-        mb = Y[idx].mean(0)
-        if np.all(mb > 0):
-            boots.append(np.polyfit(lx, np.log(mb), 1)[0])
-    boots = np.asarray(boots)
-    se = float(boots.std(ddof=1)) if boots.size > 2 else math.inf
-    lo, hi = (float(np.quantile(boots, 0.025)), float(np.quantile(boots, 0.975))) if boots.size > 2 else (-math.inf, math.inf)
-    return slope, se, (lo, hi), means
-
-
-def slope_upper_test(label, params, ms, Y, bound, seed, *, tol=0.0, target="stated", extra=None) -> StatTest:
-    """The claim 'slope <= bound' (a quantity vanishing at least like m^bound; bound = 0: it vanishes at all along
-    the sweep): one-sided, agreement when the upper end of the bootstrap CI is <= bound + tol; the p-value is that
-    of H0 'slope <= bound + tol' (normal approximation with the bootstrap standard error), so only a slope
-    significantly above bound + tol rejects."""
-    slope, se, ci, means = slope_of_means(ms, Y, seed)
-    p = float(sps.norm.sf((slope - bound - tol) / se)) if math.isfinite(se) and se > 0 else 1.0
-    return StatTest(label=label, params=dict(params), predicted=float(bound), estimate=slope, stderr=se,
-                    trials=int(np.asarray(Y).shape[0]), tol=tol, pvalue=p, target=target, seed=seed, ci=ci,
-                    sided="upper",
-                    extra=dict(extra or {}, test=f"H0: slope <= {bound} + {tol} (log-log in m, bootstrap over networks)",
-                               widths=list(map(int, ms)), means=list(map(float, means)), std=float(np.std(Y))))
-
-
-def slope_band_test(label, params, ms, Y, exponent, seed, *, tol=0.1, target="derived", extra=None) -> StatTest:
-    """Two-sided: the slope lies within exponent +- tol (our derived rate)."""
-    slope, se, ci, means = slope_of_means(ms, Y, seed)
-    z = max(0.0, abs(slope - exponent) - tol) / se if math.isfinite(se) and se > 0 else 0.0
-    p = float(2 * sps.norm.sf(z)) if z > 0 else 1.0
-    return StatTest(label=label, params=dict(params), predicted=float(exponent), estimate=slope, stderr=se,
-                    trials=int(np.asarray(Y).shape[0]), tol=tol, pvalue=min(1.0, p), target=target, seed=seed, ci=ci,
-                    extra=dict(extra or {}, test=f"H0: |slope - {exponent}| <= {tol}", widths=list(map(int, ms)),
-                               means=list(map(float, means)), std=float(np.std(Y))))
-
-
+# ----------------------------------------------------------------------------- figures and tests
+# (the log-log slope tests over nested widths are verify.kit.slope_of_means / slope_upper_test / slope_band_test)
 def loglog_figure(title, ylabel, curves, ms):
     """curves: list of (label, means, ci_halfwidths or None, slope test or None)."""
     series = []

@@ -13,10 +13,10 @@ import math
 import numpy as np
 import torch
 
-from verify.kit import Claim, Custom, Kind, label_of
+from verify.kit import Claim, Custom, Kind, label_of, slope_upper_test
 
 from .common import (DOMAIN, KAPPA_EXPONENT, POINTS, SCHEDULE, SETTING, SYNTHETIC, binomial_bound_test, each_point,
-                     loglog_figure, mean_abs_ci, slope_upper_test, src)
+                     loglog_figure, mean_abs_ci, src)
 
 DELTA = 0.1
 NOTES = f"{SETTING} {SYNTHETIC} {SCHEDULE}"

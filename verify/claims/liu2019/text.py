@@ -110,9 +110,7 @@ def _u0_norm2(p, trials, gen, ctx, inst):
 def _u0_stated_ratio(claim, ctx, points):
     """||y_Q - u_Q(0)|| against kappa: the stated O(kappa sqrt(n_Q/delta)) needs a log-log slope >= 1 in kappa;
     the measured slope is ~0 (it tends to ||y_Q|| > 0)."""
-    from verify.kit import Evidence
-    from .common import slope_of_means
-    from verify.kit import StatTest
+    from verify.kit import Evidence, StatTest, slope_of_means
     from scipy import stats as sps
     ev = Evidence()
     for p in points:

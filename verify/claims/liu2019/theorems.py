@@ -12,10 +12,10 @@ import math
 
 import numpy as np
 
-from verify.kit import Check, Claim, Custom, Kind, label_of
+from verify.kit import Check, Claim, Custom, Kind, StatTest, label_of, slope_upper_test
 
 from .common import (DOMAIN, NO_IMAGENET, POINTS, SCHEDULE, SETTING, SYNTHETIC, each_point, loglog_figure,
-                     mean_abs_ci, slope_band_test, slope_upper_test, src, StatTest)
+                     mean_abs_ci, src)
 
 
 def _stack(runs, f):

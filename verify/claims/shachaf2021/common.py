@@ -1,15 +1,15 @@
 """Paper-level pieces shared by the §4-5 claim modules of 000_efaf07e323d59f0e.txt (Shachaf, Brutzkus,
-Globerson, NeurIPS 2021): assumption texts, the SOURCE helper, teacher draws and one-sided ordering tests.
+Globerson, NeurIPS 2021): assumption texts, the SOURCE helper and teacher draws (the one-sided ordering
+tests are verify.kit.ordering_test).
 """
 from __future__ import annotations
 
-import dataclasses
 import math
 
 import torch
 
 from numerics.sampling import unit_vectors
-from verify.kit import Source, StatTest, Tol, stat_test
+from verify.kit import Source
 
 PAPER = "shachaf2021"
 
@@ -48,11 +48,3 @@ def pair_at_angle(B: int, d: int, cos_: float, gen: torch.Generator, dtype=torch
     z = z - (z * u).sum(-1, keepdim=True) * u
     z = z / z.norm(dim=-1, keepdim=True)
     return u, cos_ * u + math.sqrt(max(0.0, 1 - cos_**2)) * z
-
-
-def less_than_zero(label: str, params: dict, samples, seed, extra=None) -> StatTest:
-    """A one-sided Monte Carlo test of an ordering 'E[samples] < 0' (e.g. samples = R_A - R_B for
-    'A has the lower risk').  Rejected (refutes, through Holm) when the mean is significantly > 0;
-    agrees when the whole 95% interval is below 0 (sided='upper' with predicted 0, tolerance 0)."""
-    t = stat_test(label, params, 0.0, samples, Tol(rel=0.0, abs=0.0), "stated", seed, extra, margin=True)
-    return dataclasses.replace(t, sided="upper", tol=0.0)

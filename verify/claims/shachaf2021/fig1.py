@@ -21,9 +21,9 @@ import torch
 
 from numerics import linear_finetune as LF
 from verify.kit import (AllOf, Claim, Custom, Domain, Evidence, Figure, FigureSweep, Kind, Param, label_of,
-                        per_profile, pick)
+                        ordering_test, per_profile, pick)
 
-from .common import GAUSS_ANISO, LIN_SETTING, less_than_zero, src
+from .common import GAUSS_ANISO, LIN_SETTING, src
 
 SIZES = per_profile((100, 5), (200, 10), (1000, 50))   # (d, m)
 TOP, BOTTOM = 1.5, 0.3
@@ -65,7 +65,7 @@ def _ordering(which: str, fracs):
             diff = (R[:, 0] - R[:, 1]) if which == "small" else (R[:, 1] - R[:, 0])
             extra = {"mean_R_top_align": float(R[:, 0].mean()), "mean_R_bottom_align": float(R[:, 1].mean())}
             lab = ("R_top - R_bottom < 0: " if which == "small" else "R_bottom - R_top < 0: ") + label_of(pp)
-            ev.tests.append(less_than_zero(lab, pp, diff.cpu().numpy(), seed, extra))
+            ev.tests.append(ordering_test(lab, pp, diff.cpu().numpy(), seed=seed, extra=extra))
             ev.seeds.append(seed)
         return ev
 
@@ -81,9 +81,9 @@ def _zero_check(claim, ctx, points) -> Evidence:
         pp = {"frac": p["frac"], "n": n, "d": d, "m": m}
         gen, seed = ctx.generator(claim.id, label_of(pp))
         R = risks(B, n, d, m, gen, ctx.dtype)[:, 1]
-        ev.tests.append(less_than_zero(f"R_bottom - {ZERO_LEVEL} < 0: " + label_of(pp), pp,
-                                       (R - ZERO_LEVEL).cpu().numpy(), seed,
-                                       {"mean_R_bottom_align": float(R.mean()), "fraction_of_R(0)": float(R.mean()) / TOP}))
+        ev.tests.append(ordering_test(f"R_bottom - {ZERO_LEVEL} < 0: " + label_of(pp), pp,
+                                      (R - ZERO_LEVEL).cpu().numpy(), seed=seed,
+                                      extra={"mean_R_bottom_align": float(R.mean()), "fraction_of_R(0)": float(R.mean()) / TOP}))
         ev.seeds.append(seed)
     return ev
 

@@ -23,9 +23,9 @@ import torch
 import numerics.deep_linear as DL
 from numerics.sampling import gaussian_design, unit_vectors
 from verify.kit import (AllOf, Check, Claim, Custom, Domain, Evidence, Figure, FigureSweep, Kind, Param, Tol,
-                        label_of, per_profile, pick, stat_test)
+                        label_of, ordering_test, per_profile, pick, stat_test)
 
-from .common import DEEP_SETTING, less_than_zero, pair_at_angle, src
+from .common import DEEP_SETTING, pair_at_angle, src
 
 DIMS = per_profile(50, 100, 400)
 DEPTHS = (1, 2, 3, 5, 7)
@@ -60,8 +60,8 @@ def _fig2a_check(claim, ctx) -> Evidence:
             continue
         for j in range(len(DEPTHS) - 1):
             pp = {"alpha": a, "L": DEPTHS[j + 1], "vs_L": DEPTHS[j], "d": d, "n": d // 10}
-            ev.tests.append(less_than_zero(f"R_L{DEPTHS[j + 1]} - R_L{DEPTHS[j]} < 0: alpha={a:g}", pp,
-                                           (R[:, i, j + 1] - R[:, i, j]).cpu().numpy(), seed))
+            ev.tests.append(ordering_test(f"R_L{DEPTHS[j + 1]} - R_L{DEPTHS[j]} < 0: alpha={a:g}", pp,
+                                          (R[:, i, j + 1] - R[:, i, j]).cpu().numpy(), seed=seed))
     # (ii) alpha ~ 1: the spread across depths is smaller than at every larger alpha (relative to R_1)
     spread = ((R.amax(-1) - R.amin(-1)) / R[:, :, 0]).mean(0)
     ok = all(float(spread[0]) < float(spread[i]) for i in range(1, len(ALPHAS_A)))
@@ -121,10 +121,10 @@ def _fig2b_check(claim, ctx) -> Evidence:
             # the harm of scaling: increase of the risk over scale 1, target-scaled minus source-scaled
             harm_T = R[:, i, 0] - R[:, 0, 0]
             harm_S = R[:, i, 1] - R[:, 0, 1]
-            ev.tests.append(less_than_zero(f"harm(source x{a:g}) - harm(target x{a:g}) < 0: n={pp['n']}", pp,
-                                           (harm_S - harm_T).cpu().numpy(), seed,
-                                           {"E R target scaled": float(R[:, i, 0].mean()),
-                                            "E R source scaled": float(R[:, i, 1].mean())}))
+            ev.tests.append(ordering_test(f"harm(source x{a:g}) - harm(target x{a:g}) < 0: n={pp['n']}", pp,
+                                          (harm_S - harm_T).cpu().numpy(), seed=seed,
+                                          extra={"E R target scaled": float(R[:, i, 0].mean()),
+                                                 "E R source scaled": float(R[:, i, 1].mean())}))
         ev.details[f"E R (target scaled, source scaled) by scale 1, 2, 4, 8; n/d = {frac:g}"] = R.mean(0).tolist()
         ev.seeds.append(seed)
     return ev

@@ -21,9 +21,9 @@ import torch
 import numerics.deep_linear as DL
 from numerics.sampling import gaussian_design, noisy_labels
 from verify.kit import (AllOf, Check, Claim, Custom, Domain, Evidence, Figure, Kind, Param, Tol, label_of,
-                        per_profile, pick, stat_test)
+                        ordering_test, per_profile, pick, stat_test)
 
-from .common import DEEP_SETTING, LITERAL_GD_NOTE, less_than_zero, pair_at_angle, src
+from .common import DEEP_SETTING, LITERAL_GD_NOTE, pair_at_angle, src
 
 D, N = 10, 4
 COS = math.cos(math.pi / 4)
@@ -132,12 +132,12 @@ def _fig3_check(claim, ctx, points) -> Evidence:
             continue
         rows.append({**pp, **{k: float(np.mean(r[k])) for k in ("R_finetune", "R_vanilla", "R_frozen", "R_frozen_4x",
                                                                "R_best_c_theta_S")}})
-        ev.tests.append(less_than_zero("R_finetune - R_frozen < 0: " + label_of(pp), pp,
-                                       r["R_finetune"] - r["R_frozen"], r["seed"]))
-        ev.tests.append(less_than_zero("R_finetune - R_vanilla < 0: " + label_of(pp), pp,
-                                       r["R_finetune"] - r["R_vanilla"], r["seed"]))
-        ev.tests.append(less_than_zero(f"{FLOOR_FRAC} sin^2(theta) - R_frozen < 0 (degeneration floor): " + label_of(pp),
-                                       pp, FLOOR_FRAC * (1 - COS**2) - r["R_frozen"], r["seed"]))
+        ev.tests.append(ordering_test("R_finetune - R_frozen < 0: " + label_of(pp), pp,
+                                      r["R_finetune"] - r["R_frozen"], seed=r["seed"]))
+        ev.tests.append(ordering_test("R_finetune - R_vanilla < 0: " + label_of(pp), pp,
+                                      r["R_finetune"] - r["R_vanilla"], seed=r["seed"]))
+        ev.tests.append(ordering_test(f"{FLOOR_FRAC} sin^2(theta) - R_frozen < 0 (degeneration floor): " + label_of(pp),
+                                      pp, FLOOR_FRAC * (1 - COS**2) - r["R_frozen"], seed=r["seed"]))
         ev.seeds.append(r["seed"])
     ev.details["mean risks by n"] = rows
     return ev
@@ -161,10 +161,10 @@ def _approx_check(claim, ctx, points) -> Evidence:
             ev.checks.append(Check(label_of(pp), None, "a reference run did not converge", refutes=False))
             continue
         if a <= 0.03:   # the small initializations the text speaks of; larger alpha: details only
-            ev.tests.append(less_than_zero("fraction of the c*theta_S training loss removed - 0.5 < 0: " + label_of(pp),
-                                           pp, r["rho_frozen"] - 0.5, r["seed"]))
-            ev.tests.append(less_than_zero("R_finetune - R_frozen < 0: " + label_of(pp), pp,
-                                           r["R_finetune"] - r["R_frozen"], r["seed"]))
+            ev.tests.append(ordering_test("fraction of the c*theta_S training loss removed - 0.5 < 0: " + label_of(pp),
+                                          pp, r["rho_frozen"] - 0.5, seed=r["seed"]))
+            ev.tests.append(ordering_test("R_finetune - R_frozen < 0: " + label_of(pp), pp,
+                                          r["R_finetune"] - r["R_frozen"], seed=r["seed"]))
         ev.seeds.append(r["seed"])
     ev.details["frozen first layer from a small init (approximately balanced)"] = rows
     return ev

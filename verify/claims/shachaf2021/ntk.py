@@ -31,7 +31,7 @@ from derivations import ntk_bounds as NB
 from numerics import NotConverged
 from numerics.ntk_finetune import finetune_trials, kernel_finetune_trials
 from verify.kit import (AllOf, Check, Claim, Constraint, Custom, Domain, Evidence, Identity, Kind, Param,
-                        PropertySearch, Source, StatTest, Tol, label_of, per_profile, pick)
+                        PropertySearch, Source, StatTest, Tol, label_of, ordering_test, per_profile, pick)
 
 PAPER = "shachaf2021"
 SETTING = ("Two-layer ReLU network f(x) = m^{-1/2} sum_r a_r relu(w_r^T x), a_r uniform in {-1, 1} and fixed, "
@@ -89,30 +89,6 @@ def _ns_tensor(run):
 
 
 # ----------------------------------------------------------------------------- test helpers
-def _less(label, params, a, b, seed, *, paired: bool, what: str) -> StatTest:
-    """The ordering E[a] < E[b] as a one-sided test on a - b (paired per trial, or Welch for independent
-    samples): rejected when a - b is significantly > 0; agreement when the 95% CI of E[a - b] is below 0."""
-    from scipy import stats as sps
-
-    a = np.asarray(a, dtype=float)
-    b = np.asarray(b, dtype=float)
-    if paired:
-        d = a - b
-        mean, se, df = d.mean(), d.std(ddof=1) / math.sqrt(d.size), d.size - 1
-        ntr = d.size
-    else:
-        va, vb = a.var(ddof=1) / a.size, b.var(ddof=1) / b.size
-        mean, se = a.mean() - b.mean(), math.sqrt(va + vb)
-        df = (va + vb) ** 2 / (va ** 2 / (a.size - 1) + vb ** 2 / (b.size - 1)) if va + vb > 0 else a.size + b.size - 2
-        ntr = a.size + b.size
-    se = max(se, 1e-300)
-    q = float(sps.t.ppf(0.975, df))
-    return StatTest(label=label, params=dict(params), predicted=0.0, estimate=float(mean), stderr=float(se),
-                    trials=int(ntr), tol=0.0, pvalue=float(sps.t.sf(mean / se, df)), target="stated", seed=seed,
-                    df=float(df), ci=(float(mean - q * se), float(mean + q * se)), sided="upper",
-                    extra={"claim": what, "mean_a": float(a.mean()), "mean_b": float(b.mean())})
-
-
 def _cp(k: int, N: int) -> tuple[float, float]:
     from scipy import stats as sps
 
@@ -558,9 +534,10 @@ def _distance(claim, ctx, points) -> Evidence:
         ev.seeds.append(seed)
         R = run.risk.mean(1).cpu().numpy()          # (B, len(dists)), mean over n
         for j in range(len(run.dists) - 1):
-            ev.tests.append(_less(f"m={m}: R(|dtheta|={run.dists[j]}) - R(|dtheta|={run.dists[j + 1]}) < 0",
-                                  {"m": m, "dist_a": run.dists[j], "dist_b": run.dists[j + 1]}, R[:, j], R[:, j + 1],
-                                  seed, paired=True, what="risk increases with the source-target distance"))
+            ev.tests.append(ordering_test(f"m={m}: R(|dtheta|={run.dists[j]}) - R(|dtheta|={run.dists[j + 1]}) < 0",
+                                          {"m": m, "dist_a": run.dists[j], "dist_b": run.dists[j + 1]}, R[:, j],
+                                          R[:, j + 1], seed, paired=True,
+                                          what="risk increases with the source-target distance"))
     return ev
 
 
@@ -593,10 +570,11 @@ def _gram(claim, ctx, points) -> Evidence:
     # consecutive widths; at quick (few networks per width) only the extreme widths, a decade apart
     pairs = list(zip(rows, rows[1:])) if ctx.profile.name != "quick" or len(rows) < 3 else [(rows[0], rows[-1])]
     for (m1, g1, mv1, _, s1), (m2, g2, mv2, _, s2) in pairs:
-        ev.tests.append(_less(f"||H(t) - H^inf||_op: (m={m2}) - (m={m1}) < 0", {"m_small": m1, "m_large": m2}, g2, g1,
-                              s2, paired=False, what="Gram deviation decreasing in m"))
-        ev.tests.append(_less(f"max_r ||w_r(t) - w_r(init)||: (m={m2}) - (m={m1}) < 0", {"m_small": m1, "m_large": m2},
-                              mv2, mv1, s2, paired=False, what="weight movement decreasing in m"))
+        ev.tests.append(ordering_test(f"||H(t) - H^inf||_op: (m={m2}) - (m={m1}) < 0", {"m_small": m1, "m_large": m2},
+                                      g2, g1, s2, paired=False, what="Gram deviation decreasing in m"))
+        ev.tests.append(ordering_test(f"max_r ||w_r(t) - w_r(init)||: (m={m2}) - (m={m1}) < 0",
+                                      {"m_small": m1, "m_large": m2}, mv2, mv1, s2, paired=False,
+                                      what="weight movement decreasing in m"))
     if len(rows) >= 2:
         lm = np.log([r[0] for r in rows])
         slope_g = float(np.polyfit(lm, np.log([r[1].mean() for r in rows]), 1)[0])

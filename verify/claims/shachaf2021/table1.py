@@ -12,9 +12,7 @@ import math
 import numpy as np
 
 from numerics import digits as DG
-from verify.kit import Check, Claim, Custom, Domain, Evidence, Kind, Param, Source, per_profile, pick
-
-from .ntk import _less
+from verify.kit import Check, Claim, Custom, Domain, Evidence, Kind, Param, Source, ordering_test, per_profile, pick
 
 PAPER = "shachaf2021"
 NS = (10, 15, 20, 25, 30)
@@ -46,10 +44,10 @@ def _table1(claim, ctx, points) -> Evidence:
     A = {k: np.array([r[k] for r in res]) for k in DG.PREDICTORS}       # (reps, len(ns))
     ev = Evidence(seeds=[seed])
     for j, n in enumerate(ns):
-        ev.tests.append(_less(f"n={n}: R^2(||dtheta||^2) - R^2(bound from [25]) < 0", {"n": n}, A["norm"][:, j],
-                              A["bartlett"][:, j], seed, paired=True, what="row 1 < row 2"))
-        ev.tests.append(_less(f"n={n}: R^2(bound from [25]) - R^2(ours, m=2) < 0", {"n": n}, A["bartlett"][:, j],
-                              A["ours"][:, j], seed, paired=True, what="row 2 < row 3"))
+        ev.tests.append(ordering_test(f"n={n}: R^2(||dtheta||^2) - R^2(bound from [25]) < 0", {"n": n}, A["norm"][:, j],
+                                      A["bartlett"][:, j], seed, paired=True, what="row 1 < row 2"))
+        ev.tests.append(ordering_test(f"n={n}: R^2(bound from [25]) - R^2(ours, m=2) < 0", {"n": n}, A["bartlett"][:, j],
+                                      A["ours"][:, j], seed, paired=True, what="row 2 < row 3"))
     se = {k: A[k].std(0, ddof=1) / math.sqrt(reps) for k in A}
     ev.details["R^2 on digits (mean over repetitions, standard error)"] = {
         LABELS[k]: {str(n): (float(A[k][:, j].mean()), float(se[k][j])) for j, n in enumerate(ns)} for k in A}

@@ -25,10 +25,10 @@ import torch
 
 import numerics.deep_linear as DL
 from numerics.tahir_text import eq60_constant, layer_statistics, rank_one_transfer_risk
-from verify.kit import Check, Claim, Custom, Domain, Evidence, Kind, Param, Source, label_of, pick
+from verify.kit import (Check, Claim, Custom, Domain, Evidence, Kind, Param, Source, label_of, pick, slope_bound_test,
+                        slope_test_means, slope_test_paired)
 
-from .text_helpers import (PRE_ALPHAS, PRE_D, PRE_DEPTHS, PRE_TRIALS, PI, pretrained, slope_bound_test,
-                           slope_test_means, slope_test_paired)
+from .text_helpers import PRE_ALPHAS, PRE_D, PRE_DEPTHS, PRE_TRIALS, PI, pretrained
 
 INF = math.inf
 INIT = ("W_l(0) = alpha Wbar_l, Wbar_l = c_l Q_l (Haar orthogonal Q_l, c_l = sqrt(1 + L - l)), which satisfies (22) "

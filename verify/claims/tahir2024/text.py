@@ -7,7 +7,8 @@ Each sentence is encoded as its source states it; a deliberately wider reading i
 Orderings over a whole domain are hypothesis searches of the claim's Domain (50-digit mpmath, more
 where a value needs it, on the closed forms (10), (13), (15), (17) of derivations/); where a
 finite-size statement can be simulated cheaply, a Monte Carlo ordering test is added
-(text_helpers.ordering_test: confirmed only when the whole 95% CI lies on the stated side).
+(verify.kit.ordering_test via text_helpers.mc_ordering: confirmed only when the whole 95% CI lies on the
+stated side).
 Sec. 3 sentences are in text_sec3.py, simulation-heavy ones (order of limits, Sec. 4) in text_sim.py.
 """
 from __future__ import annotations

@@ -2,23 +2,21 @@
 
 * exact trigonometry at the closed endpoints theta = 0, pi/2 of Assumption 3.2;
 * the closed forms (10), (13), (15), (17) in mpmath from their derivations modules;
-* two Monte Carlo tests the judge strategies do not provide: a one-sided *ordering* test
-  (E[diff] > 0, confirmed only when the whole 95% CI lies above 0, refuted when the mean is
-  significantly below 0) and a *log-log slope* test of a stated order (the fitted exponent with
-  its CI against the stated one, so that the neighbouring exponent is excluded).
+* the per-point Monte Carlo ordering check :func:`mc_ordering` (E[diff] > 0 with verify.kit.ordering_test:
+  confirmed only when the whole 95% CI lies above 0, refuted when the mean is significantly below 0);
+  the log-log slope tests of stated orders are verify.kit's slope_test_paired / slope_test_means /
+  slope_bound_test.
 """
 from __future__ import annotations
 
 import math
 
 import mpmath
-import numpy as np
-from scipy import stats as sps
 
 from derivations import transfer as T
 from numerics.tahir_text import pretrain_with_init
 from derivations import wishart as W
-from verify.kit import Constraint, Evidence, Param, Source, StatTest, label_of, pick
+from verify.kit import Constraint, Evidence, Param, Source, label_of, ordering_test, pick
 
 HALF_PI = math.pi / 2
 PI = math.pi
@@ -78,115 +76,6 @@ def check_forms_pinned() -> bool:
                for g in (0.3, 0.7, 1.5, 3.0) for s in (0.0, 0.4, 2.0))
 
 
-# ----------------------------------------------------------------------------- Monte Carlo tests
-
-def ordering_test(label: str, params: dict, diff, seed, *, target: str = "stated", extra=None) -> StatTest:
-    """Test of the ordering E[diff] > 0 from per-trial samples of diff.
-
-    Built as a one-sided bound on -diff (``sided='upper'``, predicted 0, tolerance 0): the p-value is
-    that of H0 "E[diff] >= 0" against E[diff] < 0 (a significantly negative mean rejects, i.e.
-    refutes a stated ordering after Holm); the test agrees only when the upper end of the 95% CI of
-    E[-diff] is below 0, i.e. the whole CI of E[diff] lies above 0 (a tie is never a confirmation).
-    """
-    x = -np.asarray(diff, dtype=np.float64)
-    n = x.size
-    m = float(x.mean())
-    se = float(x.std(ddof=1) / math.sqrt(n)) if n > 1 else math.inf
-    se = max(se, 1e-300)
-    tstat = m / se
-    p = float(sps.t.sf(tstat, n - 1))
-    q = float(sps.t.ppf(0.975, n - 1))
-    return StatTest(label=label, params=dict(params), predicted=0.0, estimate=m, stderr=se, trials=n, tol=0.0,
-                    pvalue=p, target=target, seed=seed, df=n - 1, ci=(m - q * se, m + q * se), sided="upper",
-                    extra=dict(extra or {}, claim="E[diff] > 0 (estimate shown is E[-diff] <= 0)",
-                               mean_diff=-m), alternatives={"no difference (a tie)": 0.0})
-
-
-def per_trial_slopes(xs, ys) -> np.ndarray:
-    """Least-squares slope of log y against log x for every row of ys (trials x len(xs))."""
-    lx = np.log(np.asarray(xs, dtype=np.float64))
-    ly = np.log(np.asarray(ys, dtype=np.float64))
-    lxc = lx - lx.mean()
-    return (ly - ly.mean(-1, keepdims=True)) @ lxc / (lxc @ lxc)
-
-
-def _neighbours(exponent: float) -> dict:
-    """The neighbouring orders a slope test must tell apart from the stated one."""
-    return {f"order {exponent - 1:g}": exponent - 1.0, f"order {exponent + 1:g}": exponent + 1.0}
-
-
-def _band_p(m: float, se: float, center: float, tol: float, df) -> float:
-    """p-value of H0 'the mean lies in [center - tol, center + tol]': only an estimate significantly
-    outside the band rejects (an order is a limit: a finite-range slope may differ from the stated
-    exponent by a subleading correction smaller than tol, which must not count as a refutation)."""
-    z = (abs(m - center) - tol) / se
-    return float(sps.t.sf(z, df) if df else sps.norm.sf(z))
-
-
-def slope_test_paired(label: str, params: dict, xs, ys, exponent: float, seed, *, tol: float = 0.25,
-                      target: str = "stated", extra=None) -> StatTest:
-    """The stated order ``exponent`` against the per-trial log-log slopes (common random numbers
-    over xs): mean and 95% t-interval of the slopes; agreement needs the CI inside exponent +- tol
-    (tol < 1/2 excludes the neighbouring integer and half-integer exponents); rejection needs the
-    mean significantly outside that band (:func:`_band_p`)."""
-    slopes = per_trial_slopes(xs, ys)
-    n = slopes.size
-    m, se = float(slopes.mean()), max(float(slopes.std(ddof=1) / math.sqrt(n)), 1e-12)
-    q = float(sps.t.ppf(0.975, n - 1))
-    return StatTest(label=label, params=dict(params), predicted=float(exponent), estimate=m, stderr=se, trials=n,
-                    tol=tol, pvalue=_band_p(m, se, exponent, tol, n - 1), target=target, seed=seed, df=n - 1,
-                    ci=(m - q * se, m + q * se), alternatives=_neighbours(exponent),
-                    extra=dict(extra or {}, test=f"H0: |slope - {exponent}| <= {tol}", x=list(map(float, xs)),
-                               mean_y=list(map(float, np.mean(ys, 0)))))
-
-
-def slope_test_means(label: str, params: dict, xs, samples: list, exponent: float, seeds, *, tol: float = 0.25,
-                     target: str = "stated", extra=None) -> StatTest:
-    """The stated order ``exponent`` against the weighted least-squares slope of log(mean) on log x,
-    from independent samples at each x (delta method: var log mean = (se/mean)^2); normal CI; the same
-    band test as :func:`slope_test_paired`."""
-    lx = np.log(np.asarray(xs, dtype=np.float64))
-    means = np.array([np.mean(s) for s in samples])
-    ses = np.array([np.std(s, ddof=1) / math.sqrt(len(s)) for s in samples])
-    if np.any(means <= 0):
-        raise ValueError(f"{label}: a mean is not positive, its logarithm is undefined: {means}")
-    ly, w = np.log(means), (means / ses) ** 2
-    A = np.stack([np.ones_like(lx), lx], 1)
-    cov = np.linalg.inv(A.T @ (A * w[:, None]))
-    coef = cov @ (A.T @ (w * ly))
-    slope, se = float(coef[1]), float(math.sqrt(cov[1, 1]))
-    chi2 = float(np.sum(w * (ly - A @ coef) ** 2))
-    return StatTest(label=label, params=dict(params), predicted=float(exponent), estimate=slope, stderr=se,
-                    trials=int(sum(len(s) for s in samples)), tol=tol, pvalue=_band_p(slope, se, exponent, tol, None),
-                    target=target, seed=seeds[0] if seeds else None, ci=(slope - 1.96 * se, slope + 1.96 * se),
-                    alternatives=_neighbours(exponent),
-                    extra=dict(extra or {}, test=f"H0: |slope - {exponent}| <= {tol}", x=list(map(float, xs)),
-                               means=list(map(float, means)),
-                               stderrs=list(map(float, ses)), fit_chi2=chi2, fit_dof=len(xs) - 2, seeds=list(seeds)))
-
-
-def slope_bound_test(label: str, params: dict, xs, ys, exponent: float, seed, *, tol: float = 0.25,
-                     target: str = "stated", extra=None) -> StatTest:
-    """A stated *bound* O(x^exponent) against the per-trial log-log slopes (common random numbers over xs):
-    the claim is slope >= exponent.  Built on -slope with ``sided='upper'`` (predicted -exponent): the
-    p-value is that of H0 "slope >= exponent - tol" (only a slope significantly below exponent - tol
-    rejects), agreement needs the lower end of the 95% CI of the slope >= exponent - tol.  The
-    two-sided CI of the slope is in ``extra``.  No point alternative is declared: a bound's weaker
-    neighbouring order is what a refutation finds, and a point value 'exactly p - 1' would be 'excluded'
-    by a sharp CI even when the measured order is p - 1 up to a finite-range correction."""
-    slopes = per_trial_slopes(xs, ys)
-    n = slopes.size
-    m, se = float(slopes.mean()), max(float(slopes.std(ddof=1) / math.sqrt(n)), 1e-12)
-    q = float(sps.t.ppf(0.975, n - 1))
-    p = float(sps.t.sf((-m + exponent - tol) / se, n - 1))
-    return StatTest(label=label, params=dict(params), predicted=-float(exponent), estimate=-m, stderr=se, trials=n,
-                    tol=tol, pvalue=p, target=target, seed=seed, df=n - 1, ci=(-m - q * se, -m + q * se),
-                    sided="upper",
-                    extra=dict(extra or {}, slope=m, slope_ci=(m - q * se, m + q * se),
-                                              claim=f"slope >= {exponent} (shown as -slope <= {-exponent})",
-                                              x=list(map(float, xs)), mean_y=list(map(float, np.mean(ys, 0)))))
-
-
 # ----------------------------------------------------------------------------- shared pretraining
 
 _PRETRAINED: dict = {}
@@ -237,6 +126,11 @@ EX_SLOW = {"quick": 20, "standard": 150, "full": 1000}        # searches whose e
 MC_TRIALS = {"quick": 1000, "standard": 4000, "full": 20000}
 
 
+#: what an ordering test of the text claims states: E[diff] > 0, tested as E[0 - diff] < 0
+#: (``ordering_test(label, params, 0.0, diff, ...)``: the estimate shown is E[-diff], ``mean_b`` is E[diff])
+DIFF_POSITIVE = "E[diff] > 0 (diff as in the label; the estimate shown is E[0 - diff] < 0, mean_b = E[diff])"
+
+
 def mc_ordering(rows, trials, sampler_label):
     """Custom(fn, points=...) checking, per point, an ordering E[diff] > 0 from ``rows(point, B, gen)``."""
     def fn(claim, ctx, points):
@@ -245,7 +139,8 @@ def mc_ordering(rows, trials, sampler_label):
         for p in points:
             gen, seed = ctx.generator(claim.id, sampler_label, label_of(p))
             diff, what = rows(p, B, gen, ctx)
-            ev.tests.append(ordering_test(f"{what}: {label_of(p)}", p, diff.detach().cpu().numpy(), seed))
+            ev.tests.append(ordering_test(f"{what}: {label_of(p)}", p, 0.0, diff.detach().cpu().numpy(), seed,
+                                          what=DIFF_POSITIVE))
             ev.seeds.append(seed)
         return ev
     return fn

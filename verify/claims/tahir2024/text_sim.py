@@ -19,10 +19,10 @@ from derivations import transfer as T
 from numerics.least_squares import min_norm_solve
 from numerics.sampling import gaussian_design
 from numerics.tahir_text import exact_solve_transfer, out_of_span_fraction_trials, target_around
-from verify.kit import (Check, Claim, Constraint, Custom, Domain, Evidence, Kind, Param, Source, Tol, label_of, pick,
-                        stat_test)
+from verify.kit import (Check, Claim, Constraint, Custom, Domain, Evidence, Kind, Param, Source, Tol, label_of,
+                        ordering_test, pick, stat_test)
 
-from .text_helpers import PI, PRE_ALPHAS, PRE_TRIALS, ordering_test, pretrained
+from .text_helpers import DIFF_POSITIVE, PI, PRE_ALPHAS, PRE_TRIALS, pretrained
 
 INF = math.inf
 K_TASKS = {"quick": 3, "standard": 6, "full": 16}
@@ -232,7 +232,7 @@ def _bias_away(claim, ctx, points):
             ev.checks.append(dist)
             continue
         ev.tests.append(ordering_test(f"E||beta_ft - X^+ y||^2 - 1e-3 > 0 (fine-tuning does not reach the min-norm "
-                                      f"solution), n < d: {label_of(p)}", p, dist - 1e-3, seed))
+                                      f"solution), n < d: {label_of(p)}", p, 0.0, dist - 1e-3, seed, what=DIFF_POSITIVE))
     return ev
 
 
@@ -306,7 +306,7 @@ def _mu_monotone(claim, ctx, points):
         for lo, hi in zip(MU_GRID[:-1], MU_GRID[1:]):
             diff = samples[hi][0] - samples[lo][0]   # independent draws at the two mu
             ev.tests.append(ordering_test(f"E ratio(mu={hi}) - E ratio(mu={lo}) > 0: c*={p['c_law']}, d=m*={size}",
-                                          {**p, "mu_lo": lo, "mu_hi": hi}, diff, samples[hi][1]))
+                                          {**p, "mu_lo": lo, "mu_hi": hi}, 0.0, diff, samples[hi][1], what=DIFF_POSITIVE))
     ev.details["out-of-span fraction"] = rows
     return ev
 
