@@ -86,6 +86,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="evaluate at this parameter point instead of the claim's grid (repeatable)")
     r.add_argument("--fail-on-refuted", action="store_true", help="exit 1 if a claim is refuted")
     r.add_argument("--no-progress", action="store_true")
+    r.add_argument("--jobs", type=int, default=1, metavar="N",
+                   help="run claims in N worker processes (each with cores/N torch threads); verdicts do not "
+                        "depend on N, a few estimates may differ in the last digits between different N "
+                        "(torch reductions over a different thread count); the same command is reproducible")
     r.add_argument("--resume", action="store_true",
                    help="reuse the claims an earlier or interrupted run finished (cache in OUT/.cache), "
                         "unless their code, profile, seed, points or library versions changed")
@@ -137,7 +141,7 @@ def _cmd_run(args) -> int:
     at = [parse_point(a) for a in args.at] if args.at else None
     result = api.run(args.patterns or None, profile=args.profile, seed=args.seed, device=args.device, at=at,
                      progress=not args.no_progress and sys.stderr.isatty(), cache_dir=out / ".cache",
-                     resume=args.resume)
+                     resume=args.resume, jobs=args.jobs)
     doc = result.to_json()
     write_reports(doc, out)
     print_summary(doc)
