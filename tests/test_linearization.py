@@ -59,6 +59,25 @@ def test_flow_matches_linear_closed_form(lam):
     assert torch.allclose(tr2.theta, tr2.theta_bar, atol=1e-9)
 
 
+def test_long_horizon_integrator_matches_closed_form_and_dop853():
+    """resolved_flow switches to LSODA beyond STIFF_HORIZON: exact on a linear model over a long, stiff horizon,
+    and the same end state as DOP853 on a nonlinear one."""
+    from verify.claims.linearization2025.common import STIFF_HORIZON, resolved_flow
+
+    prob = P.make_problem(2, "linear", 4, 6, 1, _gen(5))
+    lam, T = 1e-3, 20 * STIFF_HORIZON
+    tr = resolved_flow(prob, lam, np.array([0.0, 0.1 * T, T]))
+    for k, t in enumerate(tr.t):
+        u = _linear_flow_closed_form(prob, lam, float(t))
+        assert torch.allclose(tr.theta[:, k] - prob.theta0, u, rtol=1e-6, atol=1e-7)
+    prob = P.make_problem(2, "tanh", 4, 3, 5, _gen(6))
+    times = np.array([0.0, 1.5 * STIFF_HORIZON])
+    a = resolved_flow(prob, 0.05, times, linear_too=True)
+    b = P.flow(prob, 0.05, times, linear_too=True, rtol=1e-9, atol=1e-11, method="DOP853")
+    assert torch.allclose(a.theta, b.theta, rtol=1e-6, atol=1e-8)
+    assert torch.allclose(a.theta_bar, b.theta_bar, rtol=1e-6, atol=1e-8)
+
+
 def test_split_update_first_order_and_integral():
     prob = P.make_problem(2, "tanh", 4, 3, 5, _gen(4))
     lam = 0.8
