@@ -50,6 +50,9 @@ def gd_finetune(X: torch.Tensor, y: torch.Tensor, theta_S: torch.Tensor, *, rtol
     (every trial is independent, so this changes no number, only the cost).  Raises
     :class:`NotConverged` if some trial did not stop within ``max_steps`` (unless ``raise_on_fail=False``).
     """
+    from numerics import step_budget
+
+    max_steps = step_budget(max_steps, max_steps)  # lowered inside numerics.capped_steps (forced non-convergence)
     B, n, d = X.shape
     G = X @ X.mT if n <= d else X.mT @ X
     ev = torch.linalg.eigvalsh(G) * (2.0 / n)

@@ -105,6 +105,9 @@ def train_gd(W: torch.Tensor, a: torch.Tensor, X: torch.Tensor, y: torch.Tensor,
     max_k max_r ||w_r(k) - ref_r|| over the run (``ref`` defaults to the starting W; 002 Lemma 1 and Lemma 4
     measure it from the random initialization W(0)).
     """
+    from . import step_budget
+
+    steps = step_budget(steps, steps)  # lowered inside numerics.capped_steps (forced non-convergence)
     B = W.shape[0]
     W = W.clone()
     W0 = (W.clone() if ref is None else ref) if track_move else None

@@ -47,6 +47,8 @@ def test_claim_evidence_is_complete(claim_id, quick_run):
     assert r["statement"] and r["assumptions"]
     ev = r["evidence"]
     assert ev["tests"] or ev["checks"], "a verdict needs evidence"
+    broken = [c["detail"] for c in ev["checks"] if c["name"] == "check raised an error"]
+    assert not broken, f"the check raised an error (a bug, not evidence): {broken[0]}"
     if ev["tests"]:
         assert ev["seeds"], "Monte Carlo evidence must record its seeds"
     for t in ev["tests"]:

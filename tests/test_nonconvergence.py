@@ -14,6 +14,10 @@ TRAINING_CLAIMS = [
     "tahir2024.thm3.4",             # numerics.deep_linear.pretrain
     "tahir2024.thm3.5",             # numerics.deep_linear.scratch
     "tahir2024.thm3.9.end_state",   # numerics.deep_linear.pretrain + finetune
+    "shachaf2021.thm4.1",           # numerics.linear_finetune.gd_finetune
+    "shachaf2021.thm5.2",           # numerics.deep_linear (pretraining and fine-tuning of deep linear networks)
+    "shachaf2021.thm6.1",           # numerics.ntk_finetune (two_layer.train_gd: wide ReLU networks)
+    "liu2019.thm1",                 # numerics.two_layer.transfer_sweep (pretraining on P, fine-tuning on Q)
 ]
 KNOWN = {c.id for c in all_claims()}
 

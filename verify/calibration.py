@@ -66,19 +66,91 @@ def _run_one(claim, ctx, alpha=api.ALPHA):
     return decide(res.evidence)[0]
 
 
+def strategies_of(claim) -> list[str]:
+    """The judge strategies a claim's check is built from (AllOf unpacked), e.g. ['Expectation', 'Identity']."""
+    parts = getattr(claim.check, "parts", None) or [claim.check]
+    return sorted({type(p).__name__ for p in parts})
+
+
+def reviewed_verdicts() -> dict[str, str]:
+    """The reviewed quick verdicts pinned in tests/expected_verdicts.json (empty if the file is absent)."""
+    path = Path(__file__).resolve().parent.parent / "tests" / "expected_verdicts.json"
+    try:
+        return dict(json.loads(path.read_text()))
+    except (OSError, ValueError):
+        return {}
+
+
+def strategy_calibration(per_seed: list[dict], strategies: dict[str, list[str]], reference: dict[str, str],
+                         alpha: float = api.ALPHA) -> dict:
+    """False refutations of claims whose reference verdict is 'confirmed', per judge strategy and run-wide.
+
+    Every (claim, seed) run of a claim counts once for each strategy the claim uses (a claim built from
+    Expectation and Identity counts for both: which part produced a refutation is not separated).  Each rate
+    comes with its 95 % Clopper-Pearson interval; the target is a rate at or below ``alpha`` with the
+    interval's upper end below 2 alpha.  Run-wide: the fraction of seeds at which any reference-confirmed
+    claim was refuted (the Holm family of the run as a whole)."""
+    from .stats import clopper_pearson
+
+    confirmed = {cid for cid, v in reference.items() if v == "confirmed"}
+    rows: dict[str, dict] = {}
+    for cid in sorted(confirmed & set(strategies)):
+        for strat in strategies[cid]:
+            r = rows.setdefault(strat, {"claims": 0, "runs": 0, "refuted": 0, "inconclusive": 0, "refuted_at": []})
+            r["claims"] += 1
+            for run in per_seed:
+                v = run["verdicts"].get(cid)
+                if v is None:
+                    continue
+                r["runs"] += 1
+                r["refuted"] += v == "refuted"
+                r["inconclusive"] += v == "inconclusive"
+                if v == "refuted":
+                    r["refuted_at"].append([cid, run["seed"]])
+    for r in rows.values():
+        r["rate"] = r["refuted"] / r["runs"] if r["runs"] else None
+        r["ci95"] = list(clopper_pearson(r["refuted"], r["runs"]))
+        r["meets_target"] = bool(r["runs"]) and r["rate"] <= alpha and r["ci95"][1] < 2 * alpha
+    bad_seeds = [run["seed"] for run in per_seed
+                 if any(run["verdicts"].get(cid) == "refuted" for cid in confirmed)]
+    family = {"seeds": len(per_seed), "seeds_with_a_false_refutation": bad_seeds,
+              "rate": len(bad_seeds) / len(per_seed) if per_seed else None,
+              "ci95": list(clopper_pearson(len(bad_seeds), len(per_seed)))}
+    return {"per_strategy": rows, "run_wide": family, "reference_confirmed": len(confirmed & set(strategies)),
+            "alpha": alpha}
+
+
+def calibration_table(cal: dict) -> list[str]:
+    """Markdown rows of :func:`strategy_calibration`."""
+    out = ["| judge strategy | confirmed claims | runs | refuted | inconclusive | false-refutation rate (95 % CP) |",
+           "|---|---|---|---|---|---|"]
+    for strat, r in sorted(cal["per_strategy"].items()):
+        lo, hi = r["ci95"]
+        out.append(f"| {strat} | {r['claims']} | {r['runs']} | {r['refuted']} | {r['inconclusive']} | "
+                   f"{r['rate']:.3f} [{lo:.3f}, {hi:.3f}] |")
+    f = cal["run_wide"]
+    out.append(f"| **run-wide (any confirmed claim refuted)** | {cal['reference_confirmed']} | {f['seeds']} seeds | "
+               f"{len(f['seeds_with_a_false_refutation'])} | | {f['rate']:.3f} [{f['ci95'][0]:.3f}, {f['ci95'][1]:.3f}] |")
+    return out
+
+
 def verdict_stability(patterns, profile: str = "quick", seeds: int = 20, first_seed: int = 0,
-                      out: Path | None = None) -> dict:
+                      out: Path | None = None, jobs: int = 1, name: str = "stability") -> dict:
     """Run a profile over many seeds and count, per claim, how often each verdict came out.
 
     A pinned verdict that holds only for a lucky seed is a test that passes by chance: the target
-    is the same verdict at >= 19 of 20 seeds.  Writes ``stability_<profile>.json`` and prints a
-    markdown table (claim, verdict counts, agreement with seed ``first_seed``).
+    is the same verdict at >= 19 of 20 seeds.  The same runs give the false-refutation rate per judge
+    strategy (:func:`strategy_calibration`, against the reviewed verdicts of tests/expected_verdicts.json,
+    or the first seed's verdicts for claims not pinned there).  Writes ``<name>_<profile>.json`` and prints
+    markdown tables (claim, verdict counts, agreement with the reference verdict; per strategy).
     """
+    from .registry import select
+
     counts: dict[str, dict[str, int]] = {}
     per_seed = []
     t0 = time.time()
     for k in range(first_seed, first_seed + seeds):
-        res = api.run(patterns, profile=profile, seed=k, progress=False)
+        res = api.run(patterns, profile=profile, seed=k, progress=False, jobs=jobs)
         row = {r.claim.id: r.verdict.value for r in res.claims}
         per_seed.append({"seed": k, "verdicts": row})
         for cid, v in row.items():
@@ -86,20 +158,37 @@ def verdict_stability(patterns, profile: str = "quick", seeds: int = 20, first_s
             counts[cid][v] += 1
         print(f"seed {k}: " + ", ".join(f"{n} {v}" for v, n in sorted(
             {v: sum(1 for x in row.values() if x == v) for v in set(row.values())}.items())), flush=True)
-    ref = per_seed[0]["verdicts"]
-    table = ["| claim | confirmed | inconclusive | refuted | same as seed %d |" % first_seed, "|---|---|---|---|---|"]
+    # stability: against the reviewed verdict at quick, the most frequent verdict at other profiles;
+    # calibration: claims believed true are those whose reviewed (quick) verdict is 'confirmed'
+    pinned = reviewed_verdicts()
+    if profile == "quick":
+        ref = {cid: pinned.get(cid, v) for cid, v in per_seed[0]["verdicts"].items()}
+    else:
+        ref = {cid: max(c, key=c.get) for cid, c in counts.items()}
+    truth = {cid: pinned.get(cid, ref[cid]) for cid in ref}
+    table = ["| claim | confirmed | inconclusive | refuted | same as reference |", "|---|---|---|---|---|"]
     for cid in sorted(counts):
         c = counts[cid]
         same = sum(1 for r in per_seed if r["verdicts"].get(cid) == ref.get(cid))
         table.append(f"| `{cid}` | {c.get('confirmed', 0)} | {c.get('inconclusive', 0)} | {c.get('refuted', 0)} | "
-                     f"{same}/{seeds}{'' if same >= 0.95 * seeds else ' ⚠'} |")
+                     f"{same}/{seeds} {ref.get(cid)}{'' if same >= 0.95 * seeds else ' ⚠'} |")
+    strategies = {c.id: strategies_of(c) for c in select(patterns)}
+    cal = strategy_calibration(per_seed, strategies, truth)
+    stable = sum(1 for cid in counts if sum(1 for r in per_seed if r["verdicts"].get(cid) == ref.get(cid))
+                 >= 0.95 * seeds)
     doc = {"profile": profile, "seeds": list(range(first_seed, first_seed + seeds)), "patterns": list(patterns or []),
-           "counts": counts, "per_seed": per_seed, "table": table, "seconds": round(time.time() - t0, 1),
-           "versions": api.versions()}
+           "reference": ("stability: the reviewed quick verdicts of tests/expected_verdicts.json" if profile == "quick"
+                         else "stability: each claim's most frequent verdict")
+                        + "; calibration: claims whose reviewed verdict is 'confirmed'",
+           "counts": counts, "per_seed": per_seed, "table": table, "stable_claims": stable, "claims": len(counts),
+           "calibration": cal, "calibration_table": calibration_table(cal), "strategies": strategies,
+           "seconds": round(time.time() - t0, 1), "versions": api.versions()}
     print("\n".join(table))
+    print(f"\n{stable} of {len(counts)} claims reproduce their reference verdict at >= 95 % of {seeds} seeds\n")
+    print("\n".join(doc["calibration_table"]))
     if out is not None:
         Path(out).mkdir(parents=True, exist_ok=True)
-        path = Path(out) / f"stability_{profile}.json"
+        path = Path(out) / f"{name}_{profile}.json"
         path.write_text(json.dumps(doc, indent=1))
         print(f"wrote {path}")
     return doc

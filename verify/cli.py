@@ -96,6 +96,10 @@ def build_parser() -> argparse.ArgumentParser:
     rp = sub.add_parser("report", help="re-render the reports from a saved results.json (no simulation)")
     rp.add_argument("--out", default="reports")
     cal = sub.add_parser("calibrate", help="false-refutation rate of true forms and refutation rate of mutants")
+    cal.add_argument("patterns", nargs="*",
+                     help="claims to calibrate (glob over ids): false-refutation rate per judge strategy over SEEDS "
+                          "seeds SEED+1000...; without patterns, the scratch-risk slice with its mutants")
+    cal.add_argument("--jobs", type=int, default=1, metavar="N", help="worker processes per run (as for run)")
     cal.add_argument("--profile", default="standard", choices=["quick", "standard", "full"])
     cal.add_argument("--seeds", type=int, default=30, help="independent runs of the true forms")
     cal.add_argument("--seed", type=int, default=0, help="the true form runs with seeds SEED+1000 ... SEED+1000+SEEDS-1")
@@ -107,6 +111,7 @@ def build_parser() -> argparse.ArgumentParser:
     st.add_argument("--seeds", type=int, default=20, help="number of seeds (SEED ... SEED+SEEDS-1)")
     st.add_argument("--seed", type=int, default=0, help="first seed")
     st.add_argument("--out", default="benchmarks/results", help="folder for stability_<profile>.json")
+    st.add_argument("--jobs", type=int, default=1, metavar="N", help="worker processes per run (as for run)")
     return p
 
 
@@ -117,9 +122,11 @@ def _cmd_stability(args) -> int:
 
     if args.seeds < 1:
         raise UsageError(f"--seeds must be at least 1, not {args.seeds}")
+    if args.jobs < 1:
+        raise UsageError(f"--jobs must be at least 1, not {args.jobs}")
     select(args.patterns or None)  # an unknown pattern fails before any simulation
     check_writable(Path(args.out))
-    verdict_stability(args.patterns or None, args.profile, args.seeds, args.seed, Path(args.out))
+    verdict_stability(args.patterns or None, args.profile, args.seeds, args.seed, Path(args.out), jobs=args.jobs)
     return EXIT_OK
 
 
@@ -167,12 +174,21 @@ def _cmd_report(args) -> int:
 
 
 def _cmd_calibrate(args) -> int:
-    from .calibration import calibrate
+    from .calibration import calibrate, verdict_stability
+    from .registry import select
     from .report import check_writable
 
     if args.seeds < 1:
         raise UsageError(f"--seeds must be at least 1, not {args.seeds}")
+    if args.jobs < 1:
+        raise UsageError(f"--jobs must be at least 1, not {args.jobs}")
+    if args.patterns:
+        select(args.patterns)  # an unknown pattern fails before any simulation
     check_writable(Path(args.out))  # fail before an hour of simulation
+    if args.patterns:
+        verdict_stability(args.patterns, args.profile, args.seeds, args.seed + 1000, Path(args.out), jobs=args.jobs,
+                          name="calibration_suite")
+        return EXIT_OK
     return calibrate(profile=args.profile, n_seeds=args.seeds, seed=args.seed, out=Path(args.out),
                      run_mutants=not args.skip_mutants)
 

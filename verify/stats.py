@@ -56,6 +56,24 @@ def two_sided_p(estimate: float, stderr: float, predicted: float, df: float | No
     return float(2 * sps.t.sf(abs(t), df))
 
 
+def clopper_pearson(k: int, n: int, level: float = 0.95) -> tuple[float, float]:
+    """Exact two-sided interval of a binomial proportion k/n (Clopper-Pearson).
+
+    >>> [round(x, 4) for x in clopper_pearson(0, 20)]
+    [0.0, 0.1684]
+    >>> [round(x, 4) for x in clopper_pearson(1, 30)]
+    [0.0008, 0.1722]
+    """
+    from scipy.stats import beta
+
+    if n <= 0:
+        return (0.0, 1.0)
+    a = 1 - level
+    lo = 0.0 if k == 0 else float(beta.ppf(a / 2, k, n - k + 1))
+    hi = 1.0 if k == n else float(beta.ppf(1 - a / 2, k + 1, n - k))
+    return lo, hi
+
+
 def holm(pvalues: list[float]) -> list[float]:
     """Holm's step-down adjusted p-values (family-wise error control, any dependence)."""
     m = len(pvalues)

@@ -233,7 +233,7 @@ def _fig5(claim, ctx, points) -> Evidence:
             xi = mlt * math.sqrt(k)
             r = math.sqrt(1 + xi * xi / k)
             rr = _run(ctx, f"fig5 xi={mlt}sqrtk k={k}", k=k, xi=xi, act=S.Activation("h3", r), eta0=0.05,
-                      train_c=True, project=False, steps_mult=_FIG3_STEPS.get(name, 2.0))
+                      train_c=True, project=False, steps_mult=_FIG3_STEPS["h3"])
             runs.append((f"xi={mlt:g} sqrt(k)", rr))
             ev.details[f"k={k} xi={mlt:g}sqrt(k)"] = _table(rr)
             ev.seeds.append(rr["seed"])

@@ -1,0 +1,29 @@
+"""Per-strategy calibration bookkeeping (verify.calibration.strategy_calibration) and Clopper-Pearson."""
+from __future__ import annotations
+
+import pytest
+from scipy.stats import binomtest
+
+from verify.calibration import strategy_calibration
+from verify.stats import clopper_pearson
+
+
+@pytest.mark.parametrize("k,n", [(0, 1), (0, 30), (1, 30), (7, 20), (20, 20)])
+def test_clopper_pearson_matches_scipy(k, n):
+    ci = binomtest(k, n).proportion_ci(0.95, method="exact")
+    assert clopper_pearson(k, n) == pytest.approx((ci.low, ci.high), abs=1e-12)
+
+
+def test_strategy_calibration_counts_false_refutations_of_confirmed_claims_only():
+    per_seed = [{"seed": 0, "verdicts": {"a": "confirmed", "b": "refuted", "c": "refuted"}},
+                {"seed": 1, "verdicts": {"a": "refuted", "b": "refuted", "c": "inconclusive"}},
+                {"seed": 2, "verdicts": {"a": "confirmed", "b": "confirmed", "c": "confirmed"}}]
+    strategies = {"a": ["Expectation", "Identity"], "b": ["Custom"], "c": ["Expectation"]}
+    truth = {"a": "confirmed", "b": "refuted", "c": "confirmed"}     # b is a true erratum: not counted
+    cal = strategy_calibration(per_seed, strategies, truth)
+    ex = cal["per_strategy"]["Expectation"]
+    assert (ex["claims"], ex["runs"], ex["refuted"], ex["inconclusive"]) == (2, 6, 2, 1)
+    assert sorted(map(tuple, ex["refuted_at"])) == [("a", 1), ("c", 0)]
+    assert cal["per_strategy"]["Identity"]["refuted"] == 1 and "Custom" not in cal["per_strategy"]
+    assert cal["run_wide"]["seeds_with_a_false_refutation"] == [0, 1]
+    assert not ex["meets_target"]
