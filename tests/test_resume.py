@@ -9,6 +9,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from verify import api
 from verify.cache import Cache, key
 from verify.registry import select
@@ -70,3 +72,39 @@ def test_changed_code_or_seed_is_recomputed(tmp_path):
     store.put(c, k, ev, 1.0)
     assert store.get(c, k)[0].to_json() == ev.to_json()
     assert store.get(c, "other-code-hash") is None
+
+
+def _children(pid):
+    try:
+        return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:
+        return []
+
+
+def _alive(pid):
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split()[2] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs Linux /proc")
+def test_killed_parallel_run_leaves_no_workers(tmp_path):
+    """A run with --jobs 2 killed with SIGKILL takes its worker processes with it (none left computing)."""
+    proc = subprocess.Popen(_cli(tmp_path / "r", "--jobs", "2"), cwd=ROOT, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    deadline, workers = time.time() + 120, []
+    while time.time() < deadline and proc.poll() is None:
+        # the pool's workers (plus the resource tracker): wait until at least two are up
+        workers = _children(proc.pid)
+        if len(workers) >= 3:
+            break
+        time.sleep(0.1)
+    assert proc.poll() is None and len(workers) >= 2, "the workers never started"
+    time.sleep(1.0)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    deadline = time.time() + 30
+    while time.time() < deadline and any(_alive(w) for w in workers):
+        time.sleep(0.2)
+    assert not any(_alive(w) for w in workers), "worker processes outlived the killed run"

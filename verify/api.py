@@ -173,8 +173,25 @@ def _compute(c, ctx) -> tuple[Evidence, bool, float]:
         return ev, False, time.time() - t
 
 
-def _worker_init(threads: int) -> None:
+def _worker_init(threads: int, parent: int | None = None) -> None:
     torch.set_num_threads(threads)
+    _die_with_parent(parent)
+
+
+def _die_with_parent(parent: int | None) -> None:
+    """A worker must not outlive a killed run (it would burn the cores for nothing): on Linux the kernel
+    sends it SIGTERM when its parent dies (prctl PR_SET_PDEATHSIG); elsewhere a normal exit of the run
+    shuts the pool down."""
+    import signal
+
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, int(signal.SIGTERM))  # 1 = PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        return
+    if parent is not None and os.getppid() != parent:  # the parent died before prctl took effect
+        os._exit(1)
 
 
 def _worker(claim_id: str, profile: str, seed: int, device: str, at) -> tuple[str, dict, bool, float]:
@@ -202,7 +219,7 @@ def _compute_parallel(todo, ctx, jobs: int, done) -> None:
     threads = max(1, (os.cpu_count() or 1) // jobs)
     by_id = {c.id: c for c in todo}
     ex = ProcessPoolExecutor(max_workers=jobs, mp_context=mp.get_context("spawn"), initializer=_worker_init,
-                             initargs=(threads,))
+                             initargs=(threads, os.getpid()))
     try:
         futs = {ex.submit(_worker, c.id, ctx.profile.name, ctx.seed, str(ctx.device), ctx.at) for c in todo}
         while futs:
