@@ -134,6 +134,19 @@ def kind_of(p) -> str:
     return v if isinstance(v, str) else MODEL_CODES[int(v)]
 
 
+def point_problem(claim, ctx, ev, p, B):
+    """The random problems of a (model, lam) point: (kind, lam, label, gen, prob).  The generator is seeded from
+    the run seed, the claim id and the point's label (its seed appended to ``ev.seeds``); ``B`` is the per-profile
+    number of problems; the generator is returned after drawing them, for the point's further draws."""
+    from verify.kit import label_of, pick
+
+    kind, lam = kind_of(p), float(p["lam"])
+    lab = label_of({"model": kind, "lam": lam})
+    gen, seed = ctx.generator(claim.id, lab)
+    ev.seeds.append(seed)
+    return kind, lam, lab, gen, problem(kind, pick(ctx.profile, B), gen, ctx)
+
+
 #: step of the fine split update that stands in for the flow on ReLU problems: solve_ivp stalls there (the
 #: vector field -grad R~ is discontinuous where a pre-activation crosses 0 and trajectories chatter along such
 #: kinks, a Filippov sliding motion), so for ReLU 'the flow' is the split update at this step, stated in notes

@@ -24,8 +24,8 @@ from numerics import NotConverged
 from numerics.proximal import outputs, split_gd
 from verify.kit import AllOf, Check, Claim, Custom, Domain, Evidence, Kind, Param, label_of, per_profile, pick
 
-from .common import (LIP_BALL, MODEL, SELECTIVE, SQUARED, judge_bound, kind_of, lip_constants, problem, resolved_flow,
-                     src)
+from .common import (LIP_BALL, MODEL, SELECTIVE, SQUARED, judge_bound, kind_of, lip_constants, point_problem, problem,
+                     resolved_flow, src)
 
 SRC2 = src("Theorem 2 ('UB on Distance between Parameters'), its statement and proof slides")
 SRC4 = src("Theorem 4 (threshold lambda_o) and its slides")
@@ -114,11 +114,7 @@ def _limsup(claim, ctx, points):
     2 Lip(f) ||r_0||/lambda (proof), at a converged end state."""
     ev = Evidence()
     for p in points:
-        kind, lam = kind_of(p), float(p["lam"])
-        lab = label_of({"model": kind, "lam": lam})
-        gen, seed = ctx.generator(claim.id, lab)
-        ev.seeds.append(seed)
-        prob = problem(kind, pick(ctx.profile, B), gen, ctx)
+        kind, lam, lab, gen, prob = point_problem(claim, ctx, ev, p, B)
         T = max(60.0 / lam, 20.0)
         tr = resolved_flow(prob, lam, np.array([0.0, 0.9 * T, T]))
         move = (tr.theta[:, 2] - tr.theta[:, 1]).norm(dim=1) / (tr.theta[:, 2] - prob.theta0).norm(dim=1)

@@ -17,7 +17,7 @@ from numerics import NotConverged
 from numerics.proximal import grad_R, split_gd
 from verify.kit import (AllOf, Check, Claim, Custom, Domain, Evidence, Kind, Param, label_of, per_profile, pick)
 
-from .common import MODEL, SELECTIVE, SQUARED, kind_of, problem, resolved_flow, src
+from .common import MODEL, SELECTIVE, SQUARED, kind_of, point_problem, problem, resolved_flow, src
 
 SRC = src("Theorem 1 ('Monotonic Updates in Regularized Fine-tuning'), its proof slides and 'What does this imply?'")
 STATEMENT = (r"\lambda>0,\ \nabla_\theta\tilde R(\theta_t)(\theta_t-\theta_0)\ge0\Rightarrow\frac{d}{dt}\|f_{\theta_t}(x^*)"
@@ -71,11 +71,7 @@ def _quantities(prob, theta, lam):
 def _thm1(claim, ctx, points):
     ev = Evidence()
     for p in points:
-        kind, lam = kind_of(p), float(p["lam"])
-        lab = label_of({"model": kind, "lam": lam})
-        gen, seed = ctx.generator(claim.id, lab)
-        ev.seeds.append(seed)
-        prob = problem(kind, pick(ctx.profile, B), gen, ctx)
+        kind, lam, lab, gen, prob = point_problem(claim, ctx, ev, p, B)
         try:
             S = _states(prob, lam, pick(ctx.profile, T_END), ctx, gen)
         except NotConverged as e:
@@ -113,11 +109,7 @@ def _proof(claim, ctx, points):
     lambda > 0 keeps the loss non-increasing (so lambda = 0 is not 'necessary')."""
     ev = Evidence()
     for p in points:
-        kind, lam = kind_of(p), float(p["lam"])
-        lab = label_of({"model": kind, "lam": lam})
-        gen, seed = ctx.generator(claim.id, lab)
-        ev.seeds.append(seed)
-        prob = problem(kind, pick(ctx.profile, B), gen, ctx)
+        kind, lam, lab, gen, prob = point_problem(claim, ctx, ev, p, B)
         S = resolved_flow(prob, lam, np.linspace(0, 4, 9)).theta
         found_sign, found_nec = None, None
         for k in range(1, S.shape[1]):
