@@ -156,34 +156,37 @@ def phi_value(mv, G, c, c_hat, xi, kprime: Callable, *, out_scale: float = 1.0, 
     return (1.0 if half else 2.0) * out_scale ** 2 * xi * xi / r2 * tot
 
 
-def phi_stated(G, c, c_hat, xi, betas, *, out_scale=1, half=False) -> sp.Expr:
-    """Prop. 1's phi as an exact sympy expression in m (betas: sympy list, finite for polynomial sigma;
-    or the string "relu" for the closed form)."""
+def cross_overlaps_sympy(G, c, c_hat, xi) -> tuple:
+    """(r^2, [(i, j, rho_ij(m))] row by row): the sympy twin of :func:`cross_overlaps`, r^2 = G_11 + xi^2/k.
+
+    >>> cross_overlaps_sympy(sp.eye(2), [1, 1], [1, -1], 1)
+    (3/2, [(0, 0, 2*m/3 + 2/3), (0, 1, 2*m/3), (1, 0, -2*m/3), (1, 1, 2/3 - 2*m/3)])
+    """
     G = sp.Matrix(G)
     k = len(c)
     xi = sp.sympify(xi)
     r2 = G[0, 0] + xi ** 2 / k
+    return r2, [(i, j, (G[i, j] + xi ** 2 * c_hat[i] * c[j] * m) / r2) for i in range(k) for j in range(k)]
+
+
+def phi_stated(G, c, c_hat, xi, betas, *, out_scale=1, half=False) -> sp.Expr:
+    """Prop. 1's phi as an exact sympy expression in m (betas: sympy list, finite for polynomial sigma;
+    or the string "relu" for the closed form)."""
+    r2, overlaps = cross_overlaps_sympy(G, c, c_hat, xi)
     tot = 0
-    for i in range(k):
-        for j in range(k):
-            rij = (G[i, j] + xi ** 2 * c_hat[i] * c[j] * m) / r2
-            kp = relu_kprime(rij, sp.sqrt(r2)) if betas == "relu" else kprime_series(betas, rij)
-            tot += c_hat[i] * c[j] * kp
-    return (sp.Integer(1) if half else sp.Integer(2)) * sp.sympify(out_scale) ** 2 * xi ** 2 / r2 * tot
+    for i, j, rij in overlaps:
+        kp = relu_kprime(rij, sp.sqrt(r2)) if betas == "relu" else kprime_series(betas, rij)
+        tot += c_hat[i] * c[j] * kp
+    return (sp.Integer(1) if half else sp.Integer(2)) * sp.sympify(out_scale) ** 2 * sp.sympify(xi) ** 2 / r2 * tot
 
 
 def loss_stated(G, c, c_hat, xi, betas, *, out_scale=1) -> sp.Expr:
     """The m-dependent part of the population loss, -2 a^2 sum_ij sum_p beta_p^2 rho_ij^p (sympy);
     Prop. 1 says phi = -dL/dm (checked symbolically in the claims)."""
-    G = sp.Matrix(G)
-    k = len(c)
-    xi = sp.sympify(xi)
-    r2 = G[0, 0] + xi ** 2 / k
+    _, overlaps = cross_overlaps_sympy(G, c, c_hat, xi)
     tot = 0
-    for i in range(k):
-        for j in range(k):
-            rij = (G[i, j] + xi ** 2 * c_hat[i] * c[j] * m) / r2
-            tot += H.dual_series(betas, betas, rij)
+    for _, _, rij in overlaps:
+        tot += H.dual_series(betas, betas, rij)
     return -2 * sp.sympify(out_scale) ** 2 * tot
 
 

@@ -171,16 +171,26 @@ def ntk_gram_mp(X) -> "mpmath.matrix":
     return H
 
 
-def cor62_ratio_mp(X, delta) -> "mpmath.mpf":
-    """sqrt(y~^T (H^inf)^{-1} y~) / ||Delta|| with y~ = X Delta, in the current mpmath precision
-    (rows of X are normalised here)."""
+def cor62_instance_mp(X, delta) -> tuple:
+    """(X with its rows normalised, Delta, y~ = X Delta) as mpmath matrices, in the current mpmath precision.
+
+    >>> X, D, y = cor62_instance_mp([[3, 4], [0, 2]], [1, 1])
+    >>> print(y.T)
+    [1.4  1.0]
+    """
     X = mpmath.matrix(X)
     for i in range(X.rows):
         nr = mpmath.sqrt(sum(X[i, k] ** 2 for k in range(X.cols)))
         for k in range(X.cols):
             X[i, k] /= nr
     D = mpmath.matrix(delta)
-    y = X * D
+    return X, D, X * D
+
+
+def cor62_ratio_mp(X, delta) -> "mpmath.mpf":
+    """sqrt(y~^T (H^inf)^{-1} y~) / ||Delta|| with y~ = X Delta, in the current mpmath precision
+    (rows of X are normalised here)."""
+    X, D, y = cor62_instance_mp(X, delta)
     H = ntk_gram_mp(X)
     qv = (y.T * mpmath.lu_solve(H, y))[0]
     return mpmath.sqrt(qv) / mpmath.sqrt(sum(D[k] ** 2 for k in range(D.rows)))
@@ -188,13 +198,7 @@ def cor62_ratio_mp(X, delta) -> "mpmath.mpf":
 
 def cor62_projected_ratio_mp(X, delta) -> "mpmath.mpf":
     """sqrt(y~^T (H^inf)^{-1} y~) / ||P_par Delta||: our derivation says <= 2 (P_par: onto the row space of X)."""
-    X = mpmath.matrix(X)
-    for i in range(X.rows):
-        nr = mpmath.sqrt(sum(X[i, k] ** 2 for k in range(X.cols)))
-        for k in range(X.cols):
-            X[i, k] /= nr
-    D = mpmath.matrix(delta)
-    y = X * D
+    X, _, y = cor62_instance_mp(X, delta)
     G = X * X.T
     pnorm2 = (y.T * mpmath.lu_solve(G, y))[0]  # ||P_par Delta||^2 = y^T G^{-1} y
     qv = (y.T * mpmath.lu_solve(ntk_gram_mp(X), y))[0]

@@ -210,7 +210,9 @@ def _finetune_runs(claim, ctx, p):
     return (ft.beta - min_norm_solve(X, y)).square().sum(-1).cpu().numpy(), seed
 
 
-def _forgets(claim, ctx, points):
+def _finetune_tests(claim, ctx, points, test):
+    """Per point, the fine-tuning runs of _finetune_runs judged by test(p, dist, seed) -> one test; a point
+    whose runs did not converge gives _finetune_runs' Check instead."""
     ev = Evidence()
     for p in points:
         dist, seed = _finetune_runs(claim, ctx, p)
@@ -218,22 +220,20 @@ def _forgets(claim, ctx, points):
         if isinstance(dist, Check):
             ev.checks.append(dist)
             continue
-        ev.tests.append(stat_test(f"||beta_ft - X^+ y||^2 after fine-tuning, n > d: {label_of(p)}", p, 0.0, dist,
-                                  Tol(rel=0, abs=1e-6, resolution=0.0), "stated", seed, margin=True))
+        ev.tests.append(test(p, dist, seed))
     return ev
+
+
+def _forgets(claim, ctx, points):
+    return _finetune_tests(claim, ctx, points, lambda p, dist, seed: stat_test(
+        f"||beta_ft - X^+ y||^2 after fine-tuning, n > d: {label_of(p)}", p, 0.0, dist,
+        Tol(rel=0, abs=1e-6, resolution=0.0), "stated", seed, margin=True))
 
 
 def _bias_away(claim, ctx, points):
-    ev = Evidence()
-    for p in points:
-        dist, seed = _finetune_runs(claim, ctx, p)
-        ev.seeds.append(seed)
-        if isinstance(dist, Check):
-            ev.checks.append(dist)
-            continue
-        ev.tests.append(ordering_test(f"E||beta_ft - X^+ y||^2 - 1e-3 > 0 (fine-tuning does not reach the min-norm "
-                                      f"solution), n < d: {label_of(p)}", p, 0.0, dist - 1e-3, seed, what=DIFF_POSITIVE))
-    return ev
+    return _finetune_tests(claim, ctx, points, lambda p, dist, seed: ordering_test(
+        f"E||beta_ft - X^+ y||^2 - 1e-3 > 0 (fine-tuning does not reach the min-norm solution), n < d: "
+        f"{label_of(p)}", p, 0.0, dist - 1e-3, seed, what=DIFF_POSITIVE))
 
 
 _FT_DOMAIN = Domain((Param("n", 1, INF, integer=True), Param("d", 2, INF, integer=True),
