@@ -105,6 +105,12 @@ def build_parser() -> argparse.ArgumentParser:
     cal.add_argument("--seed", type=int, default=0, help="the true form runs with seeds SEED+1000 ... SEED+1000+SEEDS-1")
     cal.add_argument("--skip-mutants", action="store_true", help="only the false-refutation rate")
     cal.add_argument("--out", default="benchmarks/results", help="folder for calibration_<profile>.json")
+    mu = sub.add_parser("mutants", help="mutation power: perturbed stated sympy forms judged on each claim's "
+                                         "Monte Carlo evidence; per claim, the fraction refuted and the survivors")
+    mu.add_argument("patterns", nargs="*", help="glob over claim ids (default: all)")
+    mu.add_argument("--profile", default="quick", choices=["quick", "standard", "full"])
+    mu.add_argument("--seed", type=int, default=0)
+    mu.add_argument("--out", default="benchmarks/results", help="folder for mutants_<profile>.json")
     st = sub.add_parser("stability", help="run a profile over many seeds: how often each claim's verdict came out")
     st.add_argument("patterns", nargs="*", help="glob over claim ids (default: all)")
     st.add_argument("--profile", default="quick", choices=["quick", "standard", "full"])
@@ -127,6 +133,17 @@ def _cmd_stability(args) -> int:
     select(args.patterns or None)  # an unknown pattern fails before any simulation
     check_writable(Path(args.out))
     verdict_stability(args.patterns or None, args.profile, args.seeds, args.seed, Path(args.out), jobs=args.jobs)
+    return EXIT_OK
+
+
+def _cmd_mutants(args) -> int:
+    from .mutants import mutation_power
+    from .registry import select
+    from .report import check_writable
+
+    select(args.patterns or None)  # an unknown pattern fails before any simulation
+    check_writable(Path(args.out))
+    mutation_power(args.patterns or None, args.profile, args.seed, Path(args.out))
     return EXIT_OK
 
 
@@ -199,7 +216,7 @@ def main(argv=None) -> int:
     try:
         args = build_parser().parse_args(argv)
         return {"list": _cmd_list, "run": _cmd_run, "report": _cmd_report, "calibrate": _cmd_calibrate,
-                "stability": _cmd_stability}[args.cmd](args)
+                "stability": _cmd_stability, "mutants": _cmd_mutants}[args.cmd](args)
     except (UsageError, DomainError, UnknownClaim, FileNotFoundError, OSError, ValueError) as e:
         msg = str(e).splitlines()[0] if str(e) else type(e).__name__
         print(f"error: {msg}", file=sys.stderr)

@@ -1,0 +1,292 @@
+"""Mutation power, generated automatically from each claim's stated sympy form.
+
+A referee's question about a confirmation is "could this test have failed?".  The answer measured here:
+perturb the stated closed form the way misprints and derivation slips perturb formulas (a constant changed by
++-10 % or by a factor 2, an exponent +-1, a term dropped, a term's sign flipped, an index shifted by one, two
+symbols swapped), judge each perturbed form ("mutant") with the claim's own Monte Carlo evidence, and count how
+many are refuted.
+
+Which claims: those whose ``stated`` is a sympy expression and whose check contains an ``Expectation`` whose
+prediction *is* that expression at every grid point (checked numerically before any mutant is judged; a claim
+whose Monte Carlo prediction is another quantity, or that has no Monte Carlo part, is listed as not covered with
+the reason).  The samples do not depend on the form being judged, so each Expectation is simulated once, and once
+more for the replication of rejections (fresh draws from the replication seed, as ``verify run`` does); every
+mutant is then judged on those samples with the same t-test and tolerance as the stated form.
+
+Multiple testing is made *stricter* than in a run: each mutant's tests are Holm-adjusted as if the family had
+``family`` members (default: the size of a full quick run), the others taken as p = 1 (Bonferroni at the
+smallest p-value).  A mutant counts as refuted only if some test rejects it and the replication also rejects
+it.  A mutant that is symbolically equal to the stated form (sympy) is "equivalent" and not counted; one that
+differs symbolically but agrees at every grid point to 1e-12 is a survivor flagged "equal on the grid" (the grid
+cannot see that perturbation).
+"""
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import json
+import math
+import time
+from pathlib import Path
+
+import sympy as sp
+
+from . import api
+from .claim import Verdict
+from .evidence import Evidence
+from .judge import AllOf, Expectation, _points, point_tests, stat_test
+from .stats import holm
+
+FAMILY = 550     # about the number of Monte Carlo tests of a full quick run
+MAX_MUTANTS = 40
+CONTROL = "control: the stated form itself"
+
+
+# ------------------------------------------------------------------ mutant generation
+def _key(e: sp.Expr) -> str:
+    return sp.srepr(e)
+
+
+def _formula_nodes(expr) -> list:
+    """Sub-expressions of the formula itself: the conditions of a Piecewise (the domain) are not mutated."""
+    out = []
+
+    def walk(e):
+        if isinstance(e, (sp.logic.boolalg.Boolean, sp.core.relational.Relational)):
+            return
+        out.append(e)
+        for a in e.args:
+            walk(a)
+    walk(expr)
+    return out
+
+
+def mutants(expr: sp.Expr, limit: int = MAX_MUTANTS) -> dict[str, sp.Expr]:
+    """Perturbed forms of ``expr``, name -> expression (deterministic order; symbolic duplicates removed).
+
+    >>> n, d = sp.symbols("n d", positive=True)
+    >>> m = mutants(n / (d - n - 1))
+    >>> m["term -1 dropped from d - n - 1"], m["index shift d - n - 1 -> d - n - 2"]
+    (n/(d - n), n/(d - n - 2))
+    >>> m["swap d <-> n"]
+    d/(-d + n - 1)
+    """
+    out: dict[str, sp.Expr] = {}
+    seen = {_key(expr)}
+
+    def add(name, new):
+        try:
+            new = sp.sympify(new)
+        except (TypeError, ValueError):
+            return
+        k = _key(new)
+        if k not in seen and new.free_symbols <= expr.free_symbols | {sp.Symbol("_")} and new != sp.nan:
+            seen.add(k)
+            out[name] = new
+
+    nodes = _formula_nodes(expr)
+    # constants (not 0, +-1: those are structure, and their shifts are index shifts below)
+    for a in sorted({x for x in nodes if isinstance(x, sp.Number) and abs(x) not in (0, 1)}, key=str):
+        add(f"constant {a} x 1.1", expr.xreplace({a: a * sp.Rational(11, 10)}))
+        add(f"constant {a} x 0.9", expr.xreplace({a: a * sp.Rational(9, 10)}))
+        add(f"constant {a} x 2", expr.xreplace({a: 2 * a}))
+    # an overall factor
+    add("whole form x 1.1", expr * sp.Rational(11, 10))
+    add("whole form x 2", 2 * expr)
+    # exponents
+    for p in sorted({x for x in nodes if isinstance(x, sp.Pow) and x.exp.is_number and x.exp not in (-1,)}, key=str):
+        add(f"exponent of {p} +1", expr.xreplace({p: sp.Pow(p.base, p.exp + 1)}))
+        add(f"exponent of {p} -1", expr.xreplace({p: sp.Pow(p.base, p.exp - 1)}))
+    # sums: a term dropped, a term's sign flipped, an index shift of a sum holding a symbol
+    for s in sorted({x for x in nodes if isinstance(x, sp.Add)}, key=str):
+        for t in s.args:
+            add(f"term {t} dropped from {s}", expr.xreplace({s: s - t}))
+            add(f"sign of {t} flipped in {s}", expr.xreplace({s: s - 2 * t}))
+        if s.free_symbols:
+            add(f"index shift {s} -> {s + 1}", expr.xreplace({s: s + 1}))
+            add(f"index shift {s} -> {s - 1}", expr.xreplace({s: s - 1}))
+    # two symbols swapped
+    syms = sorted(expr.free_symbols, key=str)
+    for a, b in itertools.combinations(syms, 2):
+        add(f"swap {a} <-> {b}", expr.xreplace({a: b, b: a}))
+    return dict(itertools.islice(out.items(), limit))
+
+
+# ------------------------------------------------------------------ judging
+def _fn(expr: sp.Expr, names: list[str]):
+    syms = sorted(expr.free_symbols, key=str)
+    f = sp.lambdify(syms, expr, modules="mpmath")
+
+    def value(p: dict) -> float:
+        v = complex(f(*[p[str(s)] for s in syms]))
+        return v.real if abs(v.imag) <= 1e-12 * (1 + abs(v.real)) else math.nan  # complex: undefined
+    return value
+
+
+def _finite(x) -> bool:
+    return isinstance(x, float) and math.isfinite(x)
+
+
+def _expectations(claim) -> list[Expectation]:
+    parts = claim.check.parts if isinstance(claim.check, AllOf) else [claim.check]
+    return [p for p in parts if isinstance(p, Expectation) and p.target == "stated"]
+
+
+def _judge(exp: Expectation, claim, ctx, forms: dict, family: int, alpha: float) -> dict[str, dict]:
+    """Simulate ``exp`` once (and once more to replicate), then judge every form in ``forms``."""
+    recs = []
+
+    def record(lab, p, x, seed, *inst):
+        recs.append((lab, p, x, seed, inst))
+        return stat_test(lab, p, 0.0, x, exp.tol, exp.target, seed)
+    point_tests(exp, claim, ctx, record, exp.vector)
+
+    def tests_for(f, rs):
+        out = []
+        for lab, p, x, seed, inst in rs:
+            var = None if exp.variance is None else exp.variance(p, *inst)
+            out.append(stat_test(lab, p, f(p), x, exp.tol, exp.target, seed, variance=var))
+        return out
+
+    def rejected(tests):
+        ps = [t.pvalue for t in tests] + [1.0] * max(0, family - len(tests))
+        adj = holm(ps)[:len(tests)]
+        return [t for t, pa in zip(tests, adj) if pa < alpha and not t.equivalent]
+
+    first = {name: rejected(tests_for(f, recs)) for name, f in forms.items()}
+    need = {t.label for rs in first.values() for t in rs}
+    reps = []
+    if need:
+        from .context import derive_seed
+
+        pts = [p for lab, p, *_ in recs if lab in need]
+        rctx = dataclasses.replace(ctx, seed=derive_seed(ctx.seed, "replication"), at=pts, progress=False)
+        point_tests(exp, claim, rctx, lambda lab, p, x, seed, *inst: (reps.append((lab, p, x, seed, inst)),
+                                                                       stat_test(lab, p, 0.0, x, exp.tol, exp.target,
+                                                                                 seed))[1], exp.vector)
+    out = {}
+    for name, f in forms.items():
+        labs = {t.label for t in first[name]}
+        again = rejected(tests_for(f, [r for r in reps if r[0] in labs])) if labs else []
+        out[name] = {"refuted": bool(again), "rejected_first": len(labs), "replicated": len(again),
+                     "example": (f"{again[0].label}: {again[0].estimate:.5g} vs {again[0].predicted:.5g}"
+                                 if again else None)}
+    return out
+
+
+def claim_mutation_power(claim, ctx, family: int = FAMILY, alpha: float = api.ALPHA) -> dict:
+    """Mutants of one claim's stated form, judged on its Monte Carlo evidence (see the module docstring)."""
+    stated = claim.stated
+    if not isinstance(stated, sp.Expr):
+        return {"covered": False, "why": "stated form is not a sympy expression"}
+    exps = _expectations(claim)
+    if not exps:
+        return {"covered": False, "why": "no Monte Carlo Expectation judges the stated value"}
+    names = [str(s) for s in stated.free_symbols]
+    f0 = _fn(stated, names)
+    usable = []
+    for exp in exps:
+        if exp.instance is not None:
+            continue
+        pts = _points(exp.points, ctx, claim)
+        try:
+            ok = all(set(names) <= set(p) and _finite(f0(p)) and
+                     abs(f0(p) - float(exp.predicted(p))) <= 1e-9 * (1 + abs(f0(p))) for p in pts)
+        except Exception:  # noqa: BLE001 - a form that cannot be evaluated at the grid is not covered
+            ok = False
+        if ok and pts:
+            usable.append((exp, pts))
+    if not usable:
+        return {"covered": False, "why": "no Expectation whose prediction is the stated sympy form at its grid "
+                                         "(a random instance, another quantity, or other parameter names)"}
+    ms = mutants(stated)
+    rows, forms = [], {}
+    for name, m in ms.items():
+        row = {"mutant": name, "form": sp.sstr(m)}
+        try:
+            equal = sp.simplify(m - stated) == 0
+        except Exception:  # noqa: BLE001
+            equal = False
+        if equal:
+            row["status"] = "equivalent (sympy)"
+            rows.append(row)
+            continue
+        fm = _fn(m, names)
+        vals = []
+        for exp, pts in usable:
+            for p in pts:
+                try:
+                    vals.append((fm(p), f0(p)))
+                except Exception:  # noqa: BLE001
+                    vals.append((math.nan, f0(p)))
+        if not all(_finite(a) for a, _ in vals):
+            row["status"] = "undefined at a grid point (not judged)"
+            rows.append(row)
+            continue
+        if all(abs(a - b) <= 1e-12 * (1 + abs(b)) for a, b in vals):
+            row["status"] = "survived: equal on the grid"
+            rows.append(row)
+            continue
+        forms[name] = fm
+        rows.append(row)
+    forms[CONTROL] = f0   # the stated form itself, judged the same way: must not be refuted
+    verdicts: dict[str, dict] = {name: {"refuted": False} for name in forms}
+    for exp, _ in usable:
+        for name, r in _judge(exp, claim, ctx, forms, family, alpha).items():
+            if r["refuted"] and not verdicts[name]["refuted"]:
+                verdicts[name] = r
+    for row in rows:
+        if row["mutant"] in verdicts:
+            r = verdicts[row["mutant"]]
+            row["status"] = "refuted" if r["refuted"] else "survived"
+            if r.get("example"):
+                row["evidence"] = r["example"]
+    judged = [r for r in rows if r["status"] in ("refuted", "survived", "survived: equal on the grid")]
+    killed = sum(r["status"] == "refuted" for r in judged)
+    return {"covered": True, "mutants": rows, "judged": len(judged), "refuted": killed,
+            "power": killed / len(judged) if judged else None, "control_refuted": verdicts[CONTROL]["refuted"]}
+
+
+def mutation_power(patterns=None, profile: str = "quick", seed: int = 0, out: Path | None = None,
+                   family: int = FAMILY) -> dict:
+    """Mutation power of every selected claim (``python -m verify mutants``): a per-claim table and survivors."""
+    from .registry import select
+
+    ctx = api.make_context(profile, seed, progress=False)
+    t0 = time.time()
+    per = {}
+    for c in select(patterns):
+        t = time.time()
+        per[c.id] = claim_mutation_power(c, ctx, family=family)
+        per[c.id]["seconds"] = round(time.time() - t, 1)
+        r = per[c.id]
+        print(f"{c.id}: " + (f"{r['refuted']}/{r['judged']} mutants refuted"
+                             + (" (the stated form itself was refuted too)" if r["control_refuted"] else "")
+                             if r["covered"] else
+                             f"not covered ({r['why']})"), flush=True)
+    covered = {k: v for k, v in per.items() if v["covered"]}
+    judged = sum(v["judged"] for v in covered.values())
+    killed = sum(v["refuted"] for v in covered.values())
+    table = ["| claim | mutants judged | refuted | power | stated form refuted | survivors |",
+             "|---|---|---|---|---|---|"]
+    for cid, v in covered.items():
+        surv = "; ".join(f"{r['mutant']}" + (" (equal on the grid)" if "grid" in r["status"] else "")
+                         for r in v["mutants"] if r["status"].startswith("survived")) or "-"
+        pw = f"{v['power']:.0%}" if v["power"] is not None else "-"
+        table.append(f"| `{cid}` | {v['judged']} | {v['refuted']} | {pw}{' ⚠' if (v['power'] or 0) < 0.8 else ''} "
+                     f"| {'yes' if v['control_refuted'] else 'no'} | {surv} |")
+    doc = {"profile": profile, "seed": seed, "family": family, "claims": per, "table": table,
+           "covered": len(covered), "selected": len(per), "judged": judged, "refuted": killed,
+           "power": killed / judged if judged else None, "seconds": round(time.time() - t0, 1),
+           "versions": api.versions()}
+    print("\n".join(table))
+    print(f"\n{killed}/{judged} mutants refuted over {len(covered)} covered claims of {len(per)} selected")
+    if out is not None:
+        Path(out).mkdir(parents=True, exist_ok=True)
+        path = Path(out) / f"mutants_{profile}.json"
+        path.write_text(json.dumps(doc, indent=1, default=str))
+        print(f"wrote {path}")
+    return doc
+
+
+__all__ = ["mutants", "claim_mutation_power", "mutation_power", "Verdict", "Evidence"]
