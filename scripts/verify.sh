@@ -3,4 +3,5 @@
 # Extra arguments go to `python -m verify run` (e.g. 'tahir2024.*' --profile quick).
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
-python -m verify run "$@"
+# one worker process per core (override with e.g. --jobs 1 among the arguments: the last one wins)
+python -m verify run --jobs "$(nproc 2>/dev/null || echo 1)" "$@"
