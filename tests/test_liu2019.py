@@ -78,3 +78,55 @@ def test_table2_decreased_percentage(ds):
     lo, hi = T._interval(lambda ft, sc: 100 * (sc - ft) / sc, T.TABLE1[ds][2], e_sc)
     agrees = lo - 0.005 <= stated <= hi + 0.005
     assert agrees == (ds in ("Webcam", "Caltech-101"))
+
+
+# ----------------------------------------------------------------------------- Lemma 2 (numerics/gram_radius.py)
+def test_gram_radius_brackets_random_admissible_perturbations():
+    """The entrywise/Perron bound `upper` dominates ||H(W) - H(0)||_2 for random W in the ball (and the adversarial
+    W), and the adversarial W moves every neuron by R or 0."""
+    from numerics.gram_radius import perturbed_gram_trials
+    g = torch.Generator().manual_seed(3)
+    X = torch.randn(5, 3, generator=g, dtype=torch.float64)
+    X = X / X.norm(dim=-1, keepdim=True)
+    R, m = 0.05, 64
+    g1, g2 = torch.Generator().manual_seed(7), torch.Generator().manual_seed(7)
+    r = perturbed_gram_trials(20, m, X, R, g1)
+    W0, _ = TL.init(20, m, 3, g2)
+    H0 = TL.gram_at(W0, X)
+    assert torch.allclose(torch.linalg.eigvalsh(H0)[:, 0], r["lam_min_0"])
+    assert (r["dist_adv"] <= r["upper"] + 1e-12).all() and (r["dist_adv"] > 0).any()
+    for _ in range(20):
+        D = torch.randn(W0.shape, generator=g, dtype=torch.float64)
+        D = D / D.norm(dim=-1, keepdim=True) * R * torch.rand(W0.shape[:-1], generator=g, dtype=torch.float64).unsqueeze(-1)
+        dist = torch.linalg.matrix_norm(TL.gram_at(W0 + D, X) - H0, ord=2)
+        assert (dist <= r["upper"] + 1e-12).all()
+    r0 = perturbed_gram_trials(4, m, X, 0.0, torch.Generator().manual_seed(1))
+    assert (r0["upper"] == 0).all() and (r0["dist_adv"] == 0).all()
+
+
+def test_gram_depends_on_signs_only():
+    """H(kappa W) = H(W): Lemma 2 for w_r(0) ~ N(0, kappa^2 I) is the lemma for N(0, I) with radius R/kappa."""
+    g = torch.Generator().manual_seed(0)
+    X = torch.randn(4, 6, generator=g, dtype=torch.float64)
+    X = X / X.norm(dim=-1, keepdim=True)
+    W, _ = TL.init(3, 50, 6, g)
+    assert torch.equal(TL.gram_at(W, X), TL.gram_at(1e-3 * W, X))
+
+
+# ----------------------------------------------------------------------------- App. C order bookkeeping
+def test_appendix_orders():
+    import sympy as sp
+    from derivations import liu_appendix as A
+    assert A.ratio(A.EQ17_LEFT, A.EQ17_RIGHT) == A.n_P
+    assert sp.simplify(A.EQ17_MARKOV - A.EQ17_RIGHT) == 0
+    main = (A.n_P * A.n_Q / A.delta) * A.BALL_STATED(A.R_EQ9).subs(A.Y, A.Y_TEXT)
+    assert A.order_gap(main, A.EQ11_STATED) == {"n_P": sp.Rational(1, 2), "kappa": -sp.Rational(1, 2),
+                                                "delta": -sp.Rational(1, 2)}
+    cor = (A.n_P * A.n_Q / A.delta) * A.BALL_CORRECT(A.R_LEMMA1).subs(A.Y, A.Y_DU)
+    assert A.order_gap(cor, A.EQ11_STATED) == {} and not A.ratio(cor, A.EQ11_STATED).free_symbols
+    assert set(A.order_gap(A.eq20_derived(), A.EQ20_STATED)) == {"n_P", "delta", "lambda_P"}
+    assert A.order_gap(A.EQ20_STATED ** 2, A.EQ22_STATED) == {}
+    assert A.order_gap(A.eq20_derived(A.Y_DU) ** 2, A.EQ22_STATED) == {}
+    # a bounded ratio is not flagged, an unbounded one is, in each direction
+    assert A.order_gap(A.m ** -1, A.m ** -sp.Rational(1, 2)) == {}
+    assert A.order_gap(A.kappa ** -1, A.kappa ** -sp.Rational(1, 2)) == {"kappa": -sp.Rational(1, 2)}

@@ -1,0 +1,77 @@
+"""Order bookkeeping of 002 App. C.1 (Liu, Long, Wang, Jordan), in sympy: each displayed order against the
+expression the text derives it from, with the ingredients the text names.
+
+A stated order "A = O(B)" hides constants that do not depend on the problem variables n_P, n_Q, m, kappa, delta,
+lambda_P (the theorems' poly(n_P, n_Q, 1/delta, 1/lambda_P, 1/kappa) treats all of them as variables).  A step
+"X <= ... = O(B)" follows when X/B is bounded in the regime m, n_P, n_Q -> oo and kappa, delta, lambda_P -> 0 (or
+fixed): for a monomial ratio prod v^e, when every e of m, n_P, n_Q is <= 0 and every e of kappa, delta, lambda_P is
+>= 0.  :func:`order_gap` returns the offending exponents (empty: the step follows).
+
+| eq. | stated | from (as the text derives it) | X / stated |
+|---|---|---|---|
+| (11) | n_P^2 n_Q/(sqrt m lambda_P kappa delta^(3/2)) | (n_P n_Q/delta) 2R/sqrt(2 pi kappa), R of (9), ||y_P - u(0)|| = O(n_P/delta) | ~ sqrt(n_P/(delta kappa)) |
+| (17) | 8 sqrt(m n_P) Y/(sqrt(2 pi kappa lambda_P) delta) | 2 m n_P R/(sqrt(2 pi kappa) delta), R of (16) | n_P (an equality) |
+| (20) | n_P^2 n_Q^(1/2)/sqrt(m lambda_P^2 delta^2 kappa) | (sqrt n_Q/sqrt m) |S_i| ||w_r(P) - w_r(0)||, (17), Lemma 1 | ~ n_P/(delta^2 sqrt lambda_P) |
+| (22) | n_P^4 n_Q/(m lambda_P^4 delta^4 kappa^2) | the square of the same | ~ n_P^2 kappa lambda_P/delta^2 |
+"""
+from __future__ import annotations
+
+import sympy as sp
+
+n_P, n_Q, m, kappa, delta, lam_P, c = sp.symbols("n_P n_Q m kappa delta lambda_P c", positive=True)
+#: Y = ||y_P - u_P(0)||_2
+Y = sp.Symbol("Y", positive=True)
+GROWING = (m, n_P, n_Q)          # -> oo
+SHRINKING = (kappa, delta, lam_P)  # -> 0 (or fixed)
+
+#: ||y_P - u_P(0)||_2 as the text states it before (11), and as Du et al.'s Markov bound gives it
+Y_TEXT = n_P / delta
+Y_DU = sp.sqrt(n_P / delta)
+
+R_EQ9 = c * sp.sqrt(n_P) * Y / (sp.sqrt(m) * lam_P * kappa)        # (9): lambda_{P kappa} read as lambda_P kappa
+R_EQ16 = 4 * sp.sqrt(n_P) * Y / sp.sqrt(m * lam_P)                  # (16), as printed: sqrt(m lambda_P)
+R_LEMMA1 = 4 * sp.sqrt(n_P) * Y / (sp.sqrt(m) * lam_P)              # (7)
+BALL_STATED = lambda R: 2 * R / sp.sqrt(2 * sp.pi * kappa)          # noqa: E731  (10), (17) as printed
+BALL_CORRECT = lambda R: 2 * R / (sp.sqrt(2 * sp.pi) * kappa)       # noqa: E731  density of N(0, kappa^2) at 0
+
+
+def eq11_middle(Yv=Y_TEXT, R=R_EQ9, ball=BALL_STATED):
+    """(n_P n_Q/delta)(2R/sqrt(2 pi kappa) + delta/m) of (11), with ||y_P - u(0)|| = Yv."""
+    return (n_P * n_Q / delta) * (ball(R) + delta / m).subs(Y, Yv)
+
+
+EQ11_STATED = n_P**2 * n_Q / (sp.sqrt(m) * lam_P * kappa * delta**sp.Rational(3, 2))
+
+EQ17_LEFT = 2 * m * n_P * R_EQ16 / (sp.sqrt(2 * sp.pi * kappa) * delta)
+EQ17_RIGHT = 8 * sp.sqrt(m * n_P) * Y / (sp.sqrt(2 * sp.pi * kappa * lam_P) * delta)
+#: Markov on one |S_i| = #{r : |w_r(0).x_i| <= R}, E|S_i| = m P(|N(0, kappa^2)| <= R) <= m 2R/sqrt(2 pi kappa)
+EQ17_MARKOV = m * BALL_STATED(R_EQ16) / delta
+
+
+def eq20_derived(Yv=Y_TEXT):
+    """(sqrt n_Q/sqrt m) |S_i| max_r ||w_r(P) - w_r(0)|| with |S_i| of (17) (its right side) and Lemma 1's radius."""
+    return (sp.sqrt(n_Q) / sp.sqrt(m) * EQ17_RIGHT * R_LEMMA1).subs(Y, Yv)
+
+
+EQ20_STATED = n_P**2 * sp.sqrt(n_Q) / sp.sqrt(m * lam_P**2 * delta**2 * kappa)
+EQ22_STATED = n_P**4 * n_Q / (m * lam_P**4 * delta**4 * kappa**2)
+
+
+def order_gap(derived, stated) -> dict:
+    """Exponents of the monomial derived/stated that make it unbounded in the regime (empty: derived = O(stated));
+    the dominant monomial is taken for a sum (largest exponents in m^-1 ... : the caller passes single terms)."""
+    ratio = sp.powsimp(sp.simplify(derived / stated), force=True)
+    bad = {}
+    for v in GROWING:
+        e = sp.simplify(sp.diff(sp.log(ratio), v) * v)
+        if e.free_symbols or e > 0:
+            bad[str(v)] = e
+    for v in SHRINKING:
+        e = sp.simplify(sp.diff(sp.log(ratio), v) * v)
+        if e.free_symbols or e < 0:
+            bad[str(v)] = e
+    return bad
+
+
+def ratio(derived, stated):
+    return sp.simplify(derived / stated)
