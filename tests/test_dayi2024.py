@@ -151,3 +151,74 @@ def test_claim2_construction():
         r = math.sqrt(1 + xi * xi / k)
         ms = np.linspace(-0.9, 0.9, 7)
         assert np.allclose(LR.phi_prop3(ms, c, ch, 3), LR.phi_value(ms, W @ W.T, c, ch, xi, LR.kprime_function("h3", r, r)))
+
+
+@pytest.mark.parametrize("name", ["relu", "erf", "tanh", "h3", "h2+h3", "h4"])
+def test_activation_f_df_equals_f_and_df(name):
+    z = torch.linspace(-4, 4, 81, dtype=torch.float64)
+    for inner in (1.0, 1.3):
+        act = S.Activation(name, inner)
+        f, df = act.f_df(z)
+        assert torch.allclose(f, act.f(z), atol=1e-12, rtol=1e-12)
+        assert torch.allclose(df, act.df(z), atol=1e-12, rtol=1e-12)
+
+
+@pytest.mark.parametrize("name,k,sep", [("relu", 3, False), ("h3", 4, True), ("erf", 1, False)])
+def test_fast_chain_step_equals_overlap_step(name, k, sep):
+    """The chain's inner step (:func:`_chain_step`, the norm written as 1 + ec^2 (n2 - su^2)) = overlap_step."""
+    g = torch.Generator().manual_seed(11)
+    R = 64
+    G = (torch.tensor([[1.0, 0.3, -0.2, 0.1], [0.3, 1.0, 0.1, 0.0], [-0.2, 0.1, 1.0, 0.2], [0.1, 0.0, 0.2, 1.0]],
+                      dtype=torch.float64)[:k, :k] if sep else torch.eye(k, dtype=torch.float64))
+    L = torch.linalg.cholesky(G)
+    c, ch = S.rademacher_c(R, k, g), S.rademacher_c(R, k, g)
+    xi = torch.rand(R, generator=g, dtype=torch.float64) + 0.5
+    eta = torch.rand(R, generator=g, dtype=torch.float64) * 0.3
+    act = S.Activation(name, 1.2)
+    m = 2 * torch.rand(R, generator=g, dtype=torch.float64) - 1
+    for _ in range(50):
+        s = torch.randn(R, k, generator=g, dtype=torch.float64) @ L.T
+        a, b = torch.randn(R, generator=g, dtype=torch.float64), torch.randn(R, generator=g, dtype=torch.float64)
+        q = 2 * torch._standard_gamma(torch.full((R,), 20.0, dtype=torch.float64), generator=g)
+        fs = act.f(s + xi[:, None] * c * a[:, None]).sum(-1)
+        ref = S.overlap_step(m, s, a, b, q, c, ch, xi, act, eta)
+        new = S._chain_step(m, s, a, b, a * a + b * b + q, fs, xi[:, None] * ch, ch, 2 * xi * eta, act)
+        assert torch.allclose(new, ref, atol=1e-12, rtol=0)
+        m = ref
+
+
+def test_km_quantile():
+    from verify.claims.dayi2024 import common as CM
+    y = np.array([1.0, 2.0, 3.0, 4.0, 5.0])
+    assert CM.km_quantile(y, np.inf) == 3.0                                  # no censoring: the (lower) median
+    assert CM.km_quantile([1.0, 2.0, 3.0, 4.0], np.inf) == 2.0
+    # censored at 2.5 (item 3): S = 4/5, 3/5 after the events at 1, 2; the censoring leaves 2 at risk; at 4: 3/10
+    assert CM.km_quantile([1.0, 2.0, np.inf, 4.0, 5.0], [9, 9, 2.5, 9, 9]) == 4.0
+    assert CM.km_quantile([1.0, np.inf, np.inf, np.inf], [9, 3, 3, 3]) == math.inf   # never below 1/2
+    # reference: lifelines-style textbook example, times 6,6,6,6*,7,9*,10,10*,11*,13 (* censored)
+    t = np.array([6, 6, 6, 6, 7, 9, 10, 10, 11, 13], float)
+    cen = np.array([99, 99, 99, 6, 99, 9, 99, 10, 11, 99], float)
+    yy = np.where(cen < 99, np.inf, t)
+    # S(6) = 7/10, S(7) = 7/10 * 5/6 = 0.583, S(10) = 0.583 * 3/4 = 0.4375 -> median 10
+    assert CM.km_quantile(yy, np.where(cen < 99, cen, np.inf)) == 10.0
+
+
+def test_fit_order_recovers_exponent_and_test_can_fail():
+    """fit_order on synthetic paired times T_i(d) = u_i X_i d^e: the estimate is near e, the upper test at bound
+    1 + 2 s agrees for e = 1 and rejects for e = 2 (what the Õ(d) test would reject); censoring is handled."""
+    from verify.claims.dayi2024 import common as CM
+    rng = np.random.default_rng(0)
+    ds, R = [32, 64, 128], 40
+    unit = np.exp(rng.normal(0, 1, R))
+    for e, expect in ((1.0, True), (2.0, False)):
+        X = rng.uniform(0.2, 0.6, (R, len(ds)))
+        times = {d: np.round(unit * X[:, j] * d ** e).astype(int) for j, d in enumerate(ds)}
+        budgets = {d: int(1.5 * np.median(unit) * 0.6 * d ** e) for d in ds}          # censors the slow instances
+        times = {d: np.where(times[d] > budgets[d], -1, times[d]) for d in ds}
+        fit = CM.fit_order(ds, times, budgets, unit, 1)
+        assert abs(fit[0] - e) < 0.25 and max(fit[4]) > 0.05
+        bound = 1 + CM.log_allowance(ds, 2)
+        t = CM.order_test("x", {}, fit, ds, bound=bound, upper=True, trials=R, seed=1)
+        assert t.equivalent is expect
+        if not expect:
+            assert t.pvalue < 1e-3

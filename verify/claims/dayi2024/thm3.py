@@ -5,7 +5,8 @@ O~(d) online-SGD iterations where learning from scratch needs d^{Omega(p)}).
 - ``dayi2024.claim2``  the construction (L257-261), exactly: unit rows, u perp W, teacher neurons orthogonal
                        with norm xi = sqrt(k/(k-1)), for every sign pattern of c;
 - ``dayi2024.prop3``   phi on the instance (sigma(r .) = h_p) equals Prop. 1's phi, for every c^ (exhaustive);
-                       the Monte Carlo of the literal per-sample gradient on the construction;
+                       the expectation of the literal per-sample gradient on the construction, by exact
+                       Gauss-Hermite quadrature (the integrand is a polynomial);
 - ``dayi2024.thm8``    (and the informal ``dayi2024.thm3``): online SGD fine-tuning on the instance with p = 3 needs a
                        number of iterations linear in d, while online SGD on the GLM limit of Remark 3 (learning
                        sigma(<u, x>) = h_3 from scratch, the from-scratch side we can simulate) needs ~ d^{p*-1} = d^2.
@@ -21,7 +22,7 @@ import torch
 
 from derivations import lowrank as LR
 from numerics import spherical_sgd as S
-from verify.kit import (AllOf, Check, Claim, Custom, Domain, Evidence, Expectation, Kind, Param, per_profile, pick)
+from verify.kit import AllOf, Check, Claim, Custom, Domain, Evidence, Kind, Param, per_profile, pick
 
 from . import common as CM
 from .common import CHAIN, HITTING, SETTING, src
@@ -76,6 +77,7 @@ def _prop3_exact(claim, ctx) -> Evidence:
 
 
 def _prop3_instance(p, gen, ctx):
+    """The Claim-2 network for (k, p) with random signs c, c^ and u^ at overlap m (R = 1)."""
     k, pp, m = int(p["k"]), int(p["p"]), float(p["m"])
     rng_bits = torch.randint(0, 2, (2, k), generator=gen, device=gen.device)
     c = (2 * rng_bits[0].double() - 1).cpu().numpy() / math.sqrt(k)
@@ -102,11 +104,11 @@ def _prop3_instance(p, gen, ctx):
             "act": S.Activation(f"h{pp}", r), "phi": float(LR.phi_prop3(m, c, ch, pp)), "xi": xi}
 
 
-def _prop3_sampler(p, B, gen, ctx, inst):
+def _prop3_integrand(x, inst):
     """<g, e> of the literal per-sample spherical gradient g = coef (P_perp x - <u^, x> u^) on the Claim-2 network
-    (two zero coordinates appended so that u^ can leave span(W, u)); e perp span(W) and e perp u^, so
-    <g, e> = coef <x, e> exactly (the rows of W are dependent, rank k - 1, so no (WW^T)^{-1} is formed)."""
-    x = torch.randn(B, 1, inst["W"].shape[-1], generator=gen, device=ctx.device, dtype=ctx.dtype)
+    for inputs x (B, 1, d + 2) (two zero coordinates appended so that u^ can leave span(W, u)); e perp span(W) and
+    e perp u^, so <g, e> = coef <x, e> exactly (the rows of W are dependent, rank k - 1, so no (WW^T)^{-1} is
+    formed)."""
     W = inst["W"]
     f_star, _ = S.network(x, W, inst["c"], inst["u"], inst["xi"], inst["act"])
     f_hat, z = S.network(x, W, inst["c_hat"], inst["u_hat"], inst["xi"], inst["act"])
@@ -115,10 +117,48 @@ def _prop3_sampler(p, B, gen, ctx, inst):
     return (coef * torch.einsum("brd,rd->br", x, inst["e"]))[:, 0]
 
 
+def _prop3_quadrature(claim, ctx, points) -> Evidence:
+    """E<g, e> of the literal per-sample gradient (:func:`_prop3_integrand`, the same code a Monte Carlo would
+    average) computed exactly: the integrand depends on x only through its projection on V = span(rows of W,
+    u, u^) (e is in span(u, u^)), so E over x ~ N(0, I) is E over z ~ N(0, I_n), x = Q z, Q an orthonormal basis
+    of V (n = rank W + 2); for sigma(r .) = h_p the integrand is a polynomial of degree 2p in z, integrated
+    exactly by the tensor Gauss-Hermite rule with p + 2 nodes per axis (exact to degree 2p + 3).  Compared with
+    -phi(m) sqrt(1 - m^2) (Prop. 3's phi) to 1e-9 relative: float64 rounding of a sum of ~1e4 terms of size
+    <= 1e3 is ~1e-12, so a miss is a wrong formula, not noise.  This replaces a Monte Carlo mean whose heavy
+    polynomial tails needed ~1.1e6 trials per point to decide (quick seed 0, 600000 trials: undecided)."""
+    from numpy.polynomial import hermite_e as He
+    checks, det = [], {}
+    for p in points:
+        gen, seed = ctx.generator(claim.id, "quadrature", str(sorted(p.items())))
+        inst = _prop3_instance(p, gen, ctx)
+        V = torch.cat([inst["W"][0], inst["u"], inst["u_hat"]], 0)                 # (k + 2, d + 2)
+        U, S_, _ = torch.linalg.svd(V.T, full_matrices=False)
+        Q = U[:, S_ > 1e-10 * S_[0]]                                                # (d + 2, n)
+        n, q = Q.shape[1], int(p["p"]) + 2
+        z1, w1 = He.hermegauss(q)
+        w1 = w1 / w1.sum()
+        Z = np.stack(np.meshgrid(*([z1] * n), indexing="ij"), -1).reshape(-1, n)
+        Wt = np.prod(np.stack(np.meshgrid(*([w1] * n), indexing="ij"), -1).reshape(-1, n), 1)
+        x = torch.as_tensor(Z, dtype=ctx.dtype, device=ctx.device) @ Q.T
+        val = float((torch.as_tensor(Wt, dtype=ctx.dtype, device=ctx.device) * _prop3_integrand(x[:, None, :], inst)).sum())
+        pred = -inst["phi"] * math.sqrt(1 - float(p["m"]) ** 2)
+        rel = abs(val - pred) / (1 + abs(pred))
+        checks.append(Check(f"k={int(p['k'])}, p={int(p['p'])}, m={float(p['m']):g}: E<g, e> of the literal per-sample "
+                            f"gradient (exact Gauss-Hermite, {q}^{n} nodes) = -phi(m) sqrt(1-m^2) with Prop. 3's phi",
+                            rel < 1e-9, f"quadrature {val:.12g}, Prop. 3 {pred:.12g}, relative difference {rel:.1e}"))
+        det[f"k={int(p['k'])}, p={int(p['p'])}, m={float(p['m']):g}"] = {"quadrature": val, "predicted": pred,
+                                                                        "c": inst["c"].tolist(), "c_hat": inst["c_hat"].tolist(),
+                                                                        "seed": seed, "nodes": q ** n}
+    return Evidence(checks=checks, details={"E<g, e> by exact quadrature": det})
+
+
 # ------------------------------------------------------------------ Theorems 3 / 8: SGD, fine-tuning vs scratch
 DS_FT = per_profile([24, 48, 96], [32, 64, 128])
 DS_GLM = per_profile([8, 16, 32], [12, 24, 48])
 RUNS = per_profile(24, 40)
+#: the GLM side: more runs at no extra steps (the loop is dispatch-bound); its hitting times have a heavy tail
+#: (T ~ d^2 / |sqrt(d) m_0|), so a third or more of the runs are censored at tau = 0.4
+RUNS_GLM = per_profile(48, 64)
 _CACHE: dict = {}
 
 
@@ -138,7 +178,7 @@ def _thm8_runs(ctx, p):
                         device=ctx.device, dtype=ctx.dtype)[0]
     # GLM limit (Remark 3): k = 1, W = 0, c = c^ = 1, sigma(xi .) = h_p (normalized, xi = 1); eta = eta0 d^{-p/2}
     glm = CM.run_scaling(gen, k=1, arms=[(1.0, np.zeros((1, 1)))], act_name=f"h{pp}", inner="r",
-                         ds=pick(ctx.profile, DS_GLM), R=R, kappa=1.0, tau=0.4, eta_power=pp / 2, rank_w=0,
+                         ds=pick(ctx.profile, DS_GLM), R=pick(ctx.profile, RUNS_GLM), kappa=1.0, tau=0.4, eta_power=pp / 2, rank_w=0,
                          budget_power=pp - 1, c_hat_equals_c=True, c_fixed=[1.0], eta0_fixed=4.0, thresholds=(0.5,),
                          device=ctx.device, dtype=ctx.dtype)[0]
     _CACHE[key] = (ft, glm, seed, c)
@@ -151,22 +191,22 @@ def _thm8(claim, ctx, points) -> Evidence:
     for p in points:
         ft, glm, seed, c = _thm8_runs(ctx, p)
         pp = int(p["p"])
-        for lab, sc, pred, comp in [("fine-tuning (Claim-2 instance)", ft, 1.0, float(pp - 1)),
-                                    (f"from scratch (GLM limit, sigma = h_{pp})", glm, float(pp - 1), 1.0)]:
-            times = {d: sc.hits[d][:, 0] for d in sc.ds}
-            fit = CM.fit_exponent if "fine" in lab else CM.fit_exponent_unpaired   # the GLM has one instance
-            est, ci, se, _ = fit(sc.ds, times, sc.budget, seed + len(lab))
-            t = CM.exponent_test(f"k={int(p['k'])}, p={pp}: {lab}: exponent of d to weak recovery", dict(p, side=lab),
-                                 est, ci, se, pred, comp, len(sc.hits[sc.ds[0]]), seed)
-            ev.tests.append(t)
+        for lab, sc, upper in [("fine-tuning (Claim-2 instance)", ft, True),
+                               (f"from scratch (GLM limit, sigma = h_{pp})", glm, False)]:
+            bound = 1.0 + CM.log_allowance(sc.ds, CM.LOG_POWER)
+            fit = CM.fit_order(sc.ds, {d: sc.hits[d][:, 0] for d in sc.ds}, sc.budget, sc.unit, seed + len(lab))
+            claim_txt = (f"exponent <= 1 + {CM.LOG_POWER} s = {bound:.3f} (O~(d))" if upper else
+                         f"exponent > 1 + {CM.LOG_POWER} s = {bound:.3f} (beyond any d log^{CM.LOG_POWER} d)")
+            ev.tests.append(CM.order_test(f"k={int(p['k'])}, p={pp}: {lab}: iterations to weak recovery, {claim_txt} "
+                                          f"over d in {sc.ds}", dict(p, side=lab), fit, sc.ds, bound=bound,
+                                          upper=upper, trials=len(sc.unit), seed=seed,
+                                          extra={"glm_rate_exponent (AGJ, cited)": float(pp - 1)} if not upper else None))
             ev.seeds.append(seed)
-            if math.isfinite(est) and all(map(math.isfinite, ci)) and not (ci[0] <= pred <= ci[1]):
-                ev.checks.append(Check(f"{lab}: the exponent's 95% interval contains {pred:g}", None,
-                                       f"slope {est:.3f}, CI [{ci[0]:.3f}, {ci[1]:.3f}]: undecided", refutes=False))
             rows = CM.table(sc, 0)
-            ev.details[f"k={int(p['k'])}, p={pp} | {lab}"] = {"exponent": est, "ci": ci, "predicted": pred,
-                                                             "competing": comp, "rows": rows, "seed": seed,
-                                                             "c": list(map(float, c)) if "fine" in lab else None}
+            ev.details[f"k={int(p['k'])}, p={pp} | {lab}"] = {"exponent": fit[0], "ci": fit[1], "bound": bound,
+                                                             "median T/unit per d": list(map(float, fit[3])),
+                                                             "rows": rows, "seed": seed,
+                                                             "c": list(map(float, c)) if upper else None}
             series.append((lab, sc.ds, [r["km_median"] for r in rows]))
     ev.figures.append(CM.loglog_figure("Thm 8: median iterations to weak recovery vs d, fine-tuning vs from scratch",
                                        series))
@@ -183,7 +223,9 @@ _THM8_NOTES = (
     "GLM limit of Remark 3 (k = 1, W = 0, learning h_p(<u, x>)), information exponent p, eta = 4/(C d^{p/2}) "
     "(the step-size scaling under which online SGD needs ~ d^{p-1} steps [AGJ]; 4 keeps the drift positive from "
     "|m_0| > 1/(3 sqrt d)), budget 0.1 C d^{p-1} steps; "
-    "predicted exponent p - 1, competing 1.  "
+    "judged: the from-scratch exponent exceeds 1 + 2 s, the most an O~(d) rate (d log^2 d) shows over its d-grid "
+    "(one-sided), while the fine-tuning exponent stays below its own 1 + 2 s (the cited GLM rate p - 1 is reported, "
+    "not judged).  " + CM.LOG_READING + "  "
     "This illustrates, not proves, the CSQ lower bound.  d grids are small (fine-tuning: quick 24-96, standard "
     "32-128; from scratch: quick 8-32, standard 12-48) "
     "because the from-scratch runs cost ~ d^2 steps. " + HITTING + " " + CHAIN)
@@ -207,12 +249,10 @@ CLAIMS = [
                 "construction's Gram matrix.  Its 'with high probability over c^' statement (Condition 3) is reported as "
                 "the exact fraction over all c^ (details), not judged: 'w.h.p.' is a statement as k grows.",
           check=AllOf([Custom(_prop3_exact),
-                       Expectation(points=per_profile([{"k": 4, "p": 3, "m": 0.3}],
-                                                      [{"k": 4, "p": 3, "m": 0.3}, {"k": 5, "p": 4, "m": -0.4}]),
-                                   predicted=lambda p, inst: -inst["phi"] * math.sqrt(1 - float(p["m"]) ** 2),
-                                   sampler=_prop3_sampler, instance=_prop3_instance,
-                                   trials=per_profile(600_000, 3_000_000), chunk=100_000,
-                                   name="E<g, e> on the literal Claim-2 network")])),
+                       Custom(_prop3_quadrature, points=per_profile(
+                           [{"k": 4, "p": 3, "m": 0.3}, {"k": 5, "p": 4, "m": -0.4}],
+                           [{"k": 4, "p": 3, "m": 0.3}, {"k": 5, "p": 4, "m": -0.4}, {"k": 5, "p": 3, "m": 0.7},
+                            {"k": 6, "p": 3, "m": -0.8}]))])),
     Claim(id="dayi2024.thm8", kind=Kind.ORDERING, source=src("Theorem 8 (L273-277)"),
           statement=r"\text{fine-tuning: }\tilde O(d\,\mathrm{poly}\,k)\text{ online-SGD samples; from scratch: }"
                     r"d^{\Omega(p)}\text{ CSQ queries}",
