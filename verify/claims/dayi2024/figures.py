@@ -308,7 +308,14 @@ CLAIMS = [
                "§4 setting, joint training, u^ not projected on span(W)^perp; the activation list is lost (ours)", _fig3,
                " Polynomial activations on normalized neurons (sigma(r .) = h_p) with eta0 = 0.05, sigmoid with "
                "eta0 = 0.8, the others 0.2; budget 2x (4x for the polynomials).  'No saddle' is judged as: weak recovery "
-               "within the budget in at least half of the runs (undecided otherwise)."),
+               "within the budget in at least half of the runs (undecided otherwise; this check cannot refute: "
+               "a plateau in our reading is not a refutation of a figure whose xi, d, eta and activations are lost).  "
+               "Open at quick seed 0: sigma(r .) = h_2 + h_3 reaches |m| = 1/2 in 17 of 48 runs within 200 d steps "
+               "(h_3: 27 of 48).  On normalized neurons these have beta_1 = 0, so phi(0) carries only the small "
+               "<c^, c> beta_2^2 term, and xi = sqrt(k) is where the text places the onset of the plateau (L287; our "
+               "fig5 sees the h_3 plateau grow from xi = sqrt(k)/2 to sqrt(k)): our reading of the 'fine-tuning "
+               "regime' sits on that edge.  What would decide it: the figure's xi (lost), or a saddle criterion the "
+               "text states (e.g. a drift of m at initialization bounded below), which it does not."),
     _fig_claim("dayi2024.fig4", "§4, Figure 4 (L284-285)",
                r"u=\alpha u_\parallel+\sqrt{1-\alpha^2}u_\perp:\ \text{overlap dynamics qualitatively the same across }"
                r"\alpha",
