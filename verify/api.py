@@ -56,6 +56,7 @@ class ClaimResult:
             "verdict": self.verdict.value,
             "reason": self.reason,
             "rules_out": rules_out(self.evidence),
+            "basis": self.evidence.details.get("basis"),
             "evidence": self.evidence.to_json(),
         }
 
@@ -163,8 +164,13 @@ def replicate_rejections(results: list[ClaimResult], ctx: Context, alpha: float)
 def _compute(c, ctx) -> tuple[Evidence, bool, float]:
     """Run one claim's check: (raw evidence, whether it finished without error, seconds)."""
     t = time.time()
+    ctx.draws = 0
     try:
-        return c.check.run(c, ctx), True, time.time() - t
+        ev = c.check.run(c, ctx)
+        # the basis of the verdict: Monte Carlo tests or any random draw (a simulation, a random instance),
+        # or none at all (our derivation only: symbolic identities, searches over closed forms)
+        ev.details["basis"] = "simulation" if (ev.tests or ctx.draws) else "derivation only"
+        return ev, True, time.time() - t
     except (KeyboardInterrupt, DomainError):
         raise
     except Exception as e:  # a broken check is reported, never silently passed

@@ -49,6 +49,9 @@ class Context:
     dtype: torch.dtype = torch.float64
     progress: bool = True
     at: list[dict] | None = None  # user-given parameter points, replacing a check's grid
+    #: random generators handed out so far (reset per claim by api.run): a claim whose check drew none
+    #: rests on our derivation alone (symbolic and closed-form checks), which the report says
+    draws: int = field(default=0, compare=False, repr=False)
 
     def seed_for(self, *keys: Any) -> int:
         return derive_seed(self.seed, *keys)
@@ -56,6 +59,7 @@ class Context:
     def generator(self, *keys: Any) -> tuple[torch.Generator, int]:
         """A torch generator on the run's device, seeded from the run seed and ``keys``."""
         s = self.seed_for(*keys)
+        self.draws += 1
         g = torch.Generator(device=self.device)
         g.manual_seed(s)
         return g, s

@@ -60,8 +60,12 @@ def render_latex(doc: dict, figs: dict[str, list[str]]) -> str:
         L += head
         for r in rows[k:k + SUMMARY_ROWS]:
             where = r["where"] if len(r["where"]) <= 90 else r["where"][:88] + "..."
-            L.append(f"\\texttt{{{esc(r['id'])}}} & {esc(r['kind'])} & \\textbf{{{r['verdict']}}} & {esc(where)}\\\\")
+            dag = r"$^\dagger$" if r["derived_only"] else ""   # verdict from our derivation only
+            L.append(f"\\texttt{{{esc(r['id'])}}} & {esc(r['kind'])} & \\textbf{{{r['verdict']}}}{dag} & {esc(where)}\\\\")
         L += [r"\end{tabular}}", r"\clearpage" if k + SUMMARY_ROWS < len(rows) else ""]
+    if any(r["derived_only"] for r in rows):
+        L += [r"{\scriptsize $^\dagger$ verdict from our derivation only (symbolic identities, searches over closed "
+              r"forms); no simulation of the procedure entered it.}", ""]
     L += [r"\section*{Errata}"]
     groups = errata_groups(doc)
     if not groups:
@@ -108,6 +112,9 @@ def _claim(c: dict, figs: list[str]) -> list[str]:
     if c.get("notes"):
         L += ["\\textit{Notes:} " + esc(c["notes"]), ""]
     L += [f"\\textit{{Verdict:}} \\textbf{{{c['verdict']}}} --- " + esc(c["reason"]), ""]
+    if c.get("basis") == "derivation only":
+        L += ["\\textit{Basis:} our derivation only (symbolic identities, searches over closed forms); no simulation "
+              "of the procedure entered this verdict.", ""]
     if c.get("rules_out"):
         L += ["\\textit{What the evidence rules out:} " + esc(c["rules_out"]) + ".", ""]
     ev = c["evidence"]

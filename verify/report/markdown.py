@@ -24,7 +24,8 @@ def render_markdown(doc: dict, figs: dict[str, list[str]]) -> str:
     L += ["", "**" + ", ".join(f"{counts.get(k, 0)} {k}" for k in ORDER) + "**", ""]
     L += ["## Summary", "", "| claim | kind | verdict | source | reason |", "|---|---|---|---|---|"]
     for r in summary_rows(doc):
-        L.append(f"| `{r['id']}` | {r['kind']} | **{r['verdict']}** | {r['where']} | {r['reason']} |".replace("\n", " "))
+        only = " (derivation only)" if r["derived_only"] else ""
+        L.append(f"| `{r['id']}` | {r['kind']} | **{r['verdict']}**{only} | {r['where']} | {r['reason']} |".replace("\n", " "))
     groups = errata_groups(doc)
     L += ["", "## Errata", ""]
     if not groups:
@@ -89,6 +90,9 @@ def _claim_section(c: dict, figs: list[str], timing: dict) -> list[str]:
     if c.get("notes"):
         L += [f"*Notes:* {c['notes']}", ""]
     L += [f"*Verdict:* **{c['verdict']}** — {c['reason']} ({timing.get('claims', {}).get(c['id'], '?')} s)", ""]
+    if c.get("basis") == "derivation only":
+        L += ["*Basis:* our derivation only (symbolic identities, searches over closed forms); no simulation of "
+              "the procedure entered this verdict.", ""]
     if c.get("rules_out"):
         L += [f"*What the evidence rules out:* {c['rules_out']}.", ""]
     ev = c["evidence"]

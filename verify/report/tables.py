@@ -20,6 +20,7 @@ def summary_rows(doc: dict) -> list[dict]:
     rows = []
     for c in sorted(doc["claims"], key=lambda c: (ORDER.index(c["verdict"]), c["id"])):
         rows.append({"id": c["id"], "kind": c["kind"], "verdict": c["verdict"],
+                     "derived_only": c.get("basis") == "derivation only",
                      "where": f"{c['source']['file'][:3]} {c['source']['where']}", "reason": c["reason"]})
     return rows
 
