@@ -20,21 +20,9 @@ from numerics.deep_linear import (end_to_end, features, feature_alignment, finet
                                   row_space_split, scratch, train)
 from numerics.least_squares import min_norm_solve
 from numerics.sampling import gaussian_design, noisy_labels, teacher_pair, unit_vectors
+from _deep_linear_fixtures import gen, one_thread  # noqa: F401  (autouse fixture)
 
 F64 = torch.float64
-
-
-@pytest.fixture(autouse=True)
-def _one_thread():
-    """Tiny batched mat-vecs are much slower with 2 intra-op threads on a shared machine."""
-    old = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(old)
-
-
-def gen(seed: int) -> torch.Generator:
-    return torch.Generator().manual_seed(seed)
 
 
 def stacked_init(B: int, d: int, L: int, alphas, g, kind="balanced_margin"):

@@ -11,20 +11,9 @@ import torch
 import numerics.deep_linear as DL
 from derivations import deep_linear as DD
 from numerics.sampling import gaussian_design, noisy_labels, unit_vectors
+from _deep_linear_fixtures import gen, one_thread  # noqa: F401  (autouse fixture)
 
 F64 = torch.float64
-
-
-@pytest.fixture(autouse=True)
-def _one_thread():
-    old = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(old)
-
-
-def gen(seed):
-    return torch.Generator().manual_seed(seed)
 
 
 def _data(B, d, n, g, scale_T=2.0, sigma=0.0):

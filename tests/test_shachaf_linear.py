@@ -10,20 +10,9 @@ import torch
 
 from derivations import linear_finetune as LFD
 from numerics import linear_finetune as LF
+from _deep_linear_fixtures import gen, one_thread  # noqa: F401  (autouse fixture)
 
 F64 = torch.float64
-
-
-@pytest.fixture(autouse=True)
-def _one_thread():
-    old = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(old)
-
-
-def gen(seed):
-    return torch.Generator().manual_seed(seed)
 
 
 def _draw(B, n, d, lam, g):

@@ -50,8 +50,9 @@ def risks(B: int, n: int, d: int, m: int, gen: torch.Generator, dtype=torch.floa
 TRIALS = per_profile(200, 300, 200)
 
 
-def _ordering(which: str, fracs):
-    """Custom check: at each n = frac d, E[R_top - R_bottom] < 0 ('small') or > 0 ('large')."""
+def _per_n(test):
+    """A Custom check body: at each n = frac d, the risks (B, 2) of both alignments on B shared designs (seeded per
+    point) and one ordering test ``test(R, pp, seed)`` on them."""
 
     def fn(claim, ctx, points) -> Evidence:
         ev = Evidence()
@@ -61,31 +62,32 @@ def _ordering(which: str, fracs):
             n = max(1, round(float(p["frac"]) * d))
             pp = {"frac": p["frac"], "n": n, "d": d, "m": m}
             gen, seed = ctx.generator(claim.id, label_of(pp))
-            R = risks(B, n, d, m, gen, ctx.dtype)
-            diff = (R[:, 0] - R[:, 1]) if which == "small" else (R[:, 1] - R[:, 0])
-            extra = {"mean_R_top_align": float(R[:, 0].mean()), "mean_R_bottom_align": float(R[:, 1].mean())}
-            lab = ("R_top - R_bottom < 0: " if which == "small" else "R_bottom - R_top < 0: ") + label_of(pp)
-            ev.tests.append(ordering_test(lab, pp, diff.cpu().numpy(), seed=seed, extra=extra))
+            ev.tests.append(test(risks(B, n, d, m, gen, ctx.dtype), pp, seed))
             ev.seeds.append(seed)
         return ev
 
-    return Custom(fn, points=[{"frac": f} for f in fracs])
+    return fn
 
 
-def _zero_check(claim, ctx, points) -> Evidence:
-    ev = Evidence()
-    d, m = _sizes(ctx)
-    B = pick(ctx.profile, TRIALS)
-    for p in points:
-        n = max(1, round(float(p["frac"]) * d))
-        pp = {"frac": p["frac"], "n": n, "d": d, "m": m}
-        gen, seed = ctx.generator(claim.id, label_of(pp))
-        R = risks(B, n, d, m, gen, ctx.dtype)[:, 1]
-        ev.tests.append(ordering_test(f"R_bottom - {ZERO_LEVEL} < 0: " + label_of(pp), pp,
-                                      (R - ZERO_LEVEL).cpu().numpy(), seed=seed,
-                                      extra={"mean_R_bottom_align": float(R.mean()), "fraction_of_R(0)": float(R.mean()) / TOP}))
-        ev.seeds.append(seed)
-    return ev
+def _ordering(which: str, fracs):
+    """Custom check: at each n = frac d, E[R_top - R_bottom] < 0 ('small') or > 0 ('large')."""
+
+    def test(R, pp, seed):
+        diff = (R[:, 0] - R[:, 1]) if which == "small" else (R[:, 1] - R[:, 0])
+        extra = {"mean_R_top_align": float(R[:, 0].mean()), "mean_R_bottom_align": float(R[:, 1].mean())}
+        lab = ("R_top - R_bottom < 0: " if which == "small" else "R_bottom - R_top < 0: ") + label_of(pp)
+        return ordering_test(lab, pp, diff.cpu().numpy(), seed=seed, extra=extra)
+
+    return Custom(_per_n(test), points=[{"frac": f} for f in fracs])
+
+
+def _zero_test(R, pp, seed):
+    R = R[:, 1]
+    return ordering_test(f"R_bottom - {ZERO_LEVEL} < 0: " + label_of(pp), pp, (R - ZERO_LEVEL).cpu().numpy(),
+                         seed=seed, extra={"mean_R_bottom_align": float(R.mean()), "fraction_of_R(0)": float(R.mean()) / TOP})
+
+
+_zero_check = _per_n(_zero_test)
 
 
 def _sweep_sampler(p, B, gen, ctx):
