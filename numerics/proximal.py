@@ -165,6 +165,54 @@ def linearized(prob: Problem) -> Problem:
     return Problem(prob.name + "-linearized", t0, prob.y, f, jac, f1, dict(prob.data))
 
 
+def magnitudes(prob: Problem, theta: Tensor) -> tuple[Tensor, Tensor, Tensor]:
+    """Sizes of the terms summed when f_theta(x*) and its Jacobian are evaluated in floating point, for forward
+    error bounds: (rho (B, n), Jabs (B, n, p), kink (B,)).
+
+    ``rho_i`` bounds the sum of the absolute values of the terms of f_theta(x_i) (so the computed f_i is within
+    gamma_k rho_i of the exact one, gamma_k = k u/(1 - k u), u = eps/2, k the roundings along the chain of sums),
+    and ``Jabs_ij >= |J_ij|`` likewise bounds the terms of J_ij and of the Jacobian-vector product's i-th
+    output per unit of v_j (forward mode evaluates the same products):
+
+    - linear:    rho = |X| |theta|, Jabs = |X|;
+    - quadratic: rho = |b| |theta| + |theta|^T |A| |theta| / 2, Jabs = |b| + |A| |theta|;
+    - tanh/relu: with zabs = |X| |W|^T (the terms of the pre-activations z = W x, whose computed values are
+      within gamma_d zabs), rho_i = sum_j |a_j| (|act(z_ij)| + zabs_ij)/sqrt(m) (|act'| <= 1, so the error of z
+      moves act(z) by at most gamma_d zabs); the W-block of Jabs is |a_j| (1 + zabs_ij) |x_il| / sqrt(m) for tanh
+      (|tanh'| <= 1 and |tanh''| <= 1 move tanh'(z) by at most gamma_d zabs) and |a_j| |x_il| / sqrt(m) for relu;
+      the a-block is (|act(z_ij)| + zabs_ij)/sqrt(m).
+
+    ``kink`` marks the ReLU trials where some pre-activation is within 2 gamma_{d+1} zabs of 0, i.e. its sign, hence relu'(z) in {0, 1}, is not determined by the float64 evaluation: two evaluations of the same
+    derivative may then differ by O(1), not O(eps), and no rounding bound applies (always False otherwise)."""
+    kind = prob.name
+    B = prob.B
+    eps = torch.finfo(theta.dtype).eps
+    no_kink = torch.zeros(B, dtype=torch.bool, device=theta.device)
+    if kind == "linear":
+        X = prob.data["X"].abs()
+        return torch.einsum("bnd,bd->bn", X, theta.abs()), X.expand(B, *X.shape[1:]), no_kink
+    if kind == "quadratic":
+        A, bv = prob.data["A"].abs(), prob.data["b"].abs()
+        ta = theta.abs()
+        rho = torch.einsum("bnp,bp->bn", bv, ta) + 0.5 * torch.einsum("bp,bnpq,bq->bn", ta, A, ta)
+        return rho, bv + torch.einsum("bnpq,bq->bnp", A, ta), no_kink
+    if kind in ("tanh", "relu"):
+        X, m, d = prob.data["X"], prob.data["m"], prob.data["d"]
+        W, a = theta[:, : m * d].reshape(-1, m, d), theta[:, m * d:]
+        z = torch.einsum("bnd,bmd->bnm", X, W)
+        zabs = torch.einsum("bnd,bmd->bnm", X.abs(), W.abs())
+        act = torch.tanh(z) if kind == "tanh" else torch.relu(z)
+        aabs = (act.abs() + zabs) / math.sqrt(m)                                        # (B, n, m)
+        rho = torch.einsum("bnm,bm->bn", aabs, a.abs())
+        dabs = 1 + zabs if kind == "tanh" else torch.ones_like(zabs)
+        jW = (dabs * a.abs()[:, None, :])[..., None] * X.abs()[:, :, None, :] / math.sqrt(m)   # (B, n, m, d)
+        Jabs = torch.cat([jW.reshape(B, prob.n, m * d), aabs], dim=2)
+        gamma_d = (d + 1) * eps / 2 / (1 - (d + 1) * eps / 2)
+        kink = (z.abs() <= 2 * gamma_d * zabs).flatten(1).any(1) if kind == "relu" else no_kink
+        return rho, Jabs, kink
+    raise ValueError(f"model kind={kind!r} is not one of linear, quadratic, tanh, relu")
+
+
 # ------------------------------------------------------------------ the procedures
 def grad_R(prob: Problem, theta: Tensor) -> Tensor:
     """grad R~(theta)^T = 2 J^T (f_theta(x*) - y*), (B, p)."""
@@ -322,6 +370,16 @@ def residual_norm(prob: Problem, theta_traj: Tensor) -> Tensor:
 def outputs(prob: Problem, theta_traj: Tensor) -> Tensor:
     """f_theta(x*) along a trajectory (B, K, p) -> (B, K, n)."""
     return torch.stack([prob.f(theta_traj[:, k]) for k in range(theta_traj.shape[1])], 1)
+
+
+def linearization_gap(prob: Problem, theta_traj: Tensor, theta_bar_traj: Tensor) -> Tensor:
+    """||f_theta_t(x*) - fbar_thetabar_t(x*)|| along trajectories (B, K, p) of the model and of its linearization
+    fbar_theta = f_theta0 + <grad f_theta0, theta - theta0> -> (B, K).  All K times in one call (torch.vmap over
+    the time axis), for the dense time grids on which a sup over t is taken."""
+    f = torch.vmap(prob.f, in_dims=1, out_dims=1)(theta_traj)
+    f0, J0 = prob.f(prob.theta0), prob.jac(prob.theta0)
+    fbar = f0[:, None] + torch.einsum("bnp,bkp->bkn", J0, theta_bar_traj - prob.theta0[:, None])
+    return (f - fbar).norm(dim=2)
 
 
 # ------------------------------------------------------------------ Lipschitz constants over an r-ball

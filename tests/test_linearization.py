@@ -165,3 +165,38 @@ def test_krr_risk_forms_agree_and_sum_bounds_hold(n, seed, s):
         yn = mpmath.norm(y)
         assert KR.thm5_lower_value(s, E[-1], yn) <= a * (1 + mpmath.mpf("1e-35"))
         assert a <= KR.thm5_upper_value(s, E[0], yn) * (1 + mpmath.mpf("1e-35"))
+
+
+@pytest.mark.parametrize("kind", ["linear", "quadratic", "tanh", "relu"])
+def test_magnitudes_bound_the_terms_and_the_identity_rounding(kind):
+    """magnitudes: rho >= |f|, Jabs >= |J|; and thm1's rounding bound holds the float64 difference of the two sides of
+    the proof's identity at random states, including a near-stationary one, while a relative error of 1e-10 in the
+    identity (a wrong formula) exceeds it at a generic state: the check can fail."""
+    from verify.claims.linearization2025.monotone import _jvp_dloss, _quantities, _rounding_bound
+
+    prob = P.make_problem(3, kind, 4, 3, 5, _gen(3))
+    th = prob.theta0 + 0.3 * torch.randn(prob.theta0.shape, generator=_gen(4), dtype=torch.float64)
+    rho, Jabs, kink = P.magnitudes(prob, th)
+    assert bool((rho >= prob.f(th).abs() * (1 - 1e-12)).all()) and bool((Jabs >= prob.jac(th).abs() * (1 - 1e-12)).all())
+    assert not bool(kink.any())
+    lam = 0.7
+    for state in (th, P.split_gd(prob, 0.0, 2e-3, 40.0, record=[40.0]).theta[:, -1]):   # generic; near J^T r = 0
+        r, s, rKr, u, g = _quantities(prob, state, lam)
+        lam_used = torch.full_like(s, lam)
+        D = _jvp_dloss(prob, state, -g - lam * u)
+        formula = 2 * (-2 * rKr - lam_used / 2 * s)
+        bound, _ = _rounding_bound(prob, state, u, lam_used)
+        assert bool(((D - formula).abs() <= bound).all())
+    r, s, rKr, u, g = _quantities(prob, th, lam)
+    D = _jvp_dloss(prob, th, -g - lam * u)
+    bound, _ = _rounding_bound(prob, th, u, torch.full_like(s, lam))
+    assert bool(((D - 2 * (-2 * rKr * (1 + 1e-10) - lam / 2 * s)).abs() > bound).all())
+
+
+def test_linearization_gap_matches_per_time_loop():
+    prob = P.make_problem(3, "tanh", 4, 3, 5, _gen(5))
+    tr = P.flow(prob, 0.5, np.linspace(0, 2, 7), linear_too=True)
+    gap = P.linearization_gap(prob, tr.theta, tr.theta_bar)
+    lin = P.linearized(prob)
+    ref = torch.stack([(prob.f(tr.theta[:, k]) - lin.f(tr.theta_bar[:, k])).norm(dim=1) for k in range(7)], 1)
+    assert torch.allclose(gap, ref, rtol=1e-12, atol=1e-14)

@@ -11,7 +11,7 @@ import numpy as np
 import torch
 
 from numerics import NotConverged
-from numerics.proximal import outputs
+from numerics.proximal import linearization_gap
 from verify.kit import Check, Claim, Custom, Domain, Evidence, Kind, Param, label_of, per_profile, pick
 
 from .common import SQUARED, kind_of, problem, resolved_flow, src
@@ -72,7 +72,38 @@ def _unrunnable(claim, ctx):
 
 
 # ------------------------------------------------------------------ a small-model analogue (extension)
-SIM_LAMBDAS = per_profile((0.1, 1.0, 10.0), (0.03, 0.1, 0.3, 1.0, 3.0, 10.0))
+SIM_LAMBDAS = per_profile((0.03, 0.1, 0.3), (0.03, 0.1, 0.3, 1.0, 3.0, 10.0))
+SIM_B = per_profile(32, 32)        # tanh problems (one batch, one state vector per flow: extra problems cost little)
+SIM_T = 20.0
+SIM_RTOL = (1e-8, 1e-10)           # two solves: the looser one's distance is the integrator's error bar
+
+
+def _sim_times(T):
+    """Recorded times: 401 uniform on [0, T] and 121 geometric from 1e-3 T (peaks of the gap sit at t ~ 0.1-20)."""
+    return np.unique(np.concatenate([np.linspace(0.0, T, 401), np.geomspace(1e-3 * T, T, 121)]))
+
+
+def _monotone_in_lambda(name, lams, V, R):
+    """A Check that V (B, L), per problem along increasing lambda, is non-increasing, with per-value error bars R:
+    an increase V[l+1] - V[l] > R[l] + R[l+1] is a violation (failed); passed only if every step decreases by more
+    than its error bars; undecided otherwise (a tie within resolution)."""
+    inc = V[:, 1:] - V[:, :-1]
+    bar = R[:, 1:] + R[:, :-1]
+    bad = inc > bar
+    per = f"lambda = {list(lams)}; per problem: {np.round(V.numpy(), 4).tolist()}"
+    if bool(bad.any()):
+        b, l = (int(i) for i in bad.nonzero()[0])
+        return Check(name, False, f"{int(bad.any(1).sum())} of {V.shape[0]} problems increase somewhere beyond the error "
+                     f"bars ({int(bad.sum())} steps); first: problem {b}, lambda {lams[l]:g} -> {lams[l + 1]:g}: "
+                     f"{float(V[b, l]):.5g} -> {float(V[b, l + 1]):.5g} (error bars {float(R[b, l]):.2g}, "
+                     f"{float(R[b, l + 1]):.2g}); {per}",
+                     counterexample={"problem": b, "lambda_lo": lams[l], "lambda_hi": lams[l + 1],
+                                     "value_lo": float(V[b, l]), "value_hi": float(V[b, l + 1]),
+                                     "row": [float(v) for v in V[b]]})
+    tie = inc > -bar
+    return Check(name, None if bool(tie.any()) else True,
+                 (f"{int(tie.sum())} steps within the error bars (undecided); " if bool(tie.any()) else "")
+                 + f"largest relative error bar {float((R / V.clamp_min(1e-300)).max()):.2g}; {per}")
 
 
 def _simulated(claim, ctx):
@@ -82,27 +113,29 @@ def _simulated(claim, ctx):
     lams = pick(ctx.profile, SIM_LAMBDAS)
     gen, seed = ctx.generator(claim.id, "tanh")
     ev.seeds.append(seed)
-    prob = problem("tanh", per_profile(2, 4)[ctx.profile.name], gen, ctx)
-    T = pick(ctx.profile, per_profile(10.0, 20.0))
-    times = np.linspace(0, T, 41)
-    gaps, dists = [], []
+    prob = problem("tanh", pick(ctx.profile, SIM_B), gen, ctx)
+    times = _sim_times(SIM_T)
+    gaps, gaps_half, dists = {rt: [] for rt in SIM_RTOL}, [], {rt: [] for rt in SIM_RTOL}
     for lam in lams:
-        try:
-            tr = resolved_flow(prob, lam, times, linear_too=True)
-        except NotConverged as e:
-            ev.checks.append(Check(f"lambda={lam:g}", None, str(e), refutes=False))
-            return ev
-        lin = torch.stack([prob.f(prob.theta0) + torch.einsum("bnp,bp->bn", prob.jac(prob.theta0), tr.theta_bar[:, k] - prob.theta0)
-                           for k in range(len(times))], 1)
-        gaps.append((outputs(prob, tr.theta) - lin).norm(dim=2).max(1).values)
-        dists.append((tr.theta[:, -1] - prob.theta0).norm(dim=1))
-    G, D = torch.stack(gaps, 1), torch.stack(dists, 1)           # (B, len(lams)), lambda increasing
-    g_ok = bool((G[:, 1:] <= G[:, :-1] * (1 + 1e-9)).all())
-    d_ok = bool((D[:, 1:] <= D[:, :-1] * (1 + 1e-9)).all())
-    ev.checks.append(Check("tanh MLPs: sup_t ||f_theta_t(x*) - fbar_thetabar_t(x*)|| non-increasing in lambda", g_ok,
-                           f"lambda = {list(lams)}; per problem: {np.round(G.numpy(), 4).tolist()}"))
-    ev.checks.append(Check("tanh MLPs: ||theta_T - theta_0|| non-increasing in lambda", d_ok,
-                           f"lambda = {list(lams)}; per problem: {np.round(D.numpy(), 4).tolist()}"))
+        for rt in SIM_RTOL:
+            try:
+                tr = resolved_flow(prob, lam, times, linear_too=True, rtol=rt, atol=rt / 100)
+            except NotConverged as e:
+                ev.checks.append(Check(f"lambda={lam:g}", None, str(e), refutes=False))
+                return ev
+            gap = linearization_gap(prob, tr.theta, tr.theta_bar)                 # (B, K)
+            gaps[rt].append(gap.max(1).values)
+            dists[rt].append((tr.theta[:, -1] - prob.theta0).norm(dim=1))
+        gaps_half.append(gap[:, ::2].max(1).values)                               # the finer solve, every other time
+    lo, hi = SIM_RTOL
+    G, D = torch.stack(gaps[hi], 1), torch.stack(dists[hi], 1)                   # (B, L), lambda increasing
+    res_grid = G - torch.stack(gaps_half, 1)                                      # >= 0: the sup on a 2x coarser grid
+    res_int_G = (torch.stack(gaps[lo], 1) - G).abs()
+    res_int_D = (torch.stack(dists[lo], 1) - D).abs()
+    ev.checks.append(_monotone_in_lambda("tanh MLPs: sup_t ||f_theta_t(x*) - fbar_thetabar_t(x*)|| non-increasing in "
+                                         "lambda, per problem", lams, G, res_grid + res_int_G))
+    ev.checks.append(_monotone_in_lambda("tanh MLPs: ||theta_T - theta_0|| non-increasing in lambda, per problem",
+                                         lams, D, res_int_D))
     return ev
 
 
@@ -142,6 +175,20 @@ CLAIMS = [
           assumptions=SQUARED + "; constant-lambda flow of a two-layer tanh MLP and of its linearization", domain=_none,
           tags=("extension",),
           notes=("Extension: the table's two rows re-measured on small tanh MLPs (random pretrained theta_0, T = 20), "
-                 "a model we can run. Not the slides' experiment."),
+                 "a model we can run. Not the slides' experiment. This is the strict reading of 'as the regularization "
+                 "strength increases, the model behaves more like a linear model': per problem, at every step of the "
+                 "lambda grid (the slides' own table is not monotone either: exp.table_linearity.monotone; the trend "
+                 "reading is exp.table_linearity). 32 problems at both profiles; lambda = 0.03, 0.1, 0.3 at quick and "
+                 "0.03-10 (6 values) at standard. A violation needs an increase beyond error bars: the integrator's "
+                 "(distance between solves at rtol 1e-8 and 1e-10, values from the latter) plus, for the sup over t, "
+                 "the sup's grid resolution (the sup over 522 recorded times minus the sup over every other one; "
+                 "early peaks at t ~ 0.1 are covered by 121 geometric times). Finding: sup_t ||f - fbar|| is not "
+                 "monotone in lambda for a few problems in 32 (mostly between lambda = 0.03 and 1; e.g. 0.15326 -> "
+                 "0.15377 -> 0.15613 -> 0.16356 at lambda 0.03, 0.1, 0.3, 1 at seed 0, error bars <= 2e-5), while "
+                 "||theta_T - theta_0|| decreased in every problem. Until 2026-11 the sup was taken over 41 times, "
+                 "with 2 problems and lambda (0.1, 1, 10) at quick, 4 problems at standard: quick confirmed and "
+                 "standard refuted at seed 0, the latter only through a grid artefact (an early peak at t ~ 0.13 "
+                 "missed: 0.0109 -> 0.0133 became 0.0194 -> 0.0177 on a fine grid), while real violations, about one "
+                 "problem in eight, were missed for lack of problems."),
           check=Custom(_simulated)),
 ]

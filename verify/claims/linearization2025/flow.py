@@ -16,8 +16,8 @@ import torch
 
 from numerics import NotConverged
 from numerics.proximal import flow, split_gd
-from verify.kit import (AllOf, Check, Claim, Custom, Domain, Evidence, Identity, Kind, Param, Tol, label_of,
-                        per_profile, pick, stat_test)
+from verify.kit import (AllOf, Check, Claim, Custom, Domain, Evidence, Identity, Kind, Param, StatTest, label_of,
+                        per_profile, pick)
 
 from .common import MODEL, SPLIT, kind_of, problem, src
 
@@ -30,6 +30,29 @@ LEVELS = per_profile((1, 2, 4), (1, 2, 4))
 B = per_profile(2, 3)
 POINTS = per_profile([{"model": m, "lam": 1.0, "switching": s} for m in (0, 2) for s in (0, 1)],
                      [{"model": m, "lam": lam, "switching": s} for m in (0, 1, 2) for s in (0, 1) for lam in (1.0,)])
+
+
+REF_RTOL = 1e-12          # the ODE reference (atol = rtol/100); its error is checked against a 100x looser solve
+ORDER_TOL = 0.05          # band of the order test: holds the finite-range bias, excludes the orders 1/2 and 2
+
+
+def _order_band_test(label, params, orders, exponent, tol, seed):
+    """The derived order ``exponent`` against per-problem fitted orders, as a band test (as verify.orders' slope
+    tests): H0 'the mean order lies in exponent +- tol', so only a mean significantly outside the band rejects
+    and agreement needs the 95% t-interval inside it.  An order is a limit: the fit over a finite eta range keeps an
+    O(eta^2) bias (|p - 1| <= 7e-4 at standard seed 0, falling 4x per halving of eta), deterministic per problem,
+    which a point null 'mean = 1' with a standard error over problems of ~5e-5 rejects; the band does not."""
+    from scipy import stats as sps
+
+    x = np.asarray(orders, dtype=np.float64)
+    n = x.size
+    m, se = float(x.mean()), max(float(x.std(ddof=1) / math.sqrt(n)), 1e-12)
+    q = float(sps.t.ppf(0.975, n - 1))
+    p = float(sps.t.sf((abs(m - exponent) - tol) / se, n - 1))
+    return StatTest(label=label, params=dict(params), predicted=float(exponent), estimate=m, stderr=se, trials=n,
+                    tol=tol, pvalue=p, target="derived", seed=seed, df=n - 1, ci=(m - q * se, m + q * se),
+                    alternatives={f"order {exponent / 2:g}": exponent / 2, f"order {exponent + 1:g}": exponent + 1.0},
+                    extra={"test": f"H0: |order - {exponent}| <= {tol}", "std": float(x.std(ddof=1))})
 
 
 class _Switch:
@@ -61,8 +84,10 @@ def _lemma3(claim, ctx, points):
         try:
             if kind == "relu":   # solve_ivp stalls on ReLU's discontinuous field: a much finer split update instead
                 ref = split_gd(prob, lam, T_END / (8 * levels[-1]), T_END, record=times, lam_schedule=sched)
+                ref_check = None
             else:
-                ref = flow(prob, lam, times, lam_schedule=sched)
+                ref = flow(prob, lam, times, lam_schedule=sched, rtol=REF_RTOL, atol=REF_RTOL * 1e-2)
+                ref_check = flow(prob, lam, times, lam_schedule=sched, rtol=REF_RTOL * 100, atol=REF_RTOL)
         except NotConverged as e:
             ev.checks.append(Check(lab, None, f"ODE solver: {e}", refutes=False))
             continue
@@ -72,6 +97,15 @@ def _lemma3(claim, ctx, points):
             tr = split_gd(prob, lam, T_END / N, T_END, record=times, lam_schedule=sched)
             errs.append(((tr.theta - ref.theta).norm(dim=2).max(1).values / scale).cpu().numpy())
         errs = np.array(errs)                          # (levels, B)
+        if ref_check is not None:
+            # the reference's own error, over-estimated by its distance to a 100x looser solve, must be far below
+            # the smallest split-update error, or the fit would measure the solver (a flattening at small eta)
+            ref_err = ((ref_check.theta - ref.theta).norm(dim=2).max(1).values / scale).cpu().numpy()
+            worst = float((ref_err / errs.min(0)).max())
+            ev.checks.append(Check(f"ODE reference resolved: solver error <= 1e-3 x the smallest split-update error: "
+                                   f"{lab}", True if worst <= 1e-3 else None,
+                                   f"max_t ||theta(rtol {REF_RTOL * 100:g}) - theta(rtol {REF_RTOL:g})|| / scale = "
+                                   f"{float(ref_err.max()):.2g}, {worst:.2g} of the smallest error", refutes=False))
         etas = T_END / np.array(levels)
         slopes = np.array([np.polyfit(np.log(etas), np.log(errs[:, b]), 1)[0] for b in range(errs.shape[1])])
         # the order p from log e = a + p log eta + b eta (the eta term absorbs the O(eta^2) part of e = C eta + D eta^2,
@@ -91,9 +125,10 @@ def _lemma3(claim, ctx, points):
                                                           "slopes_full_range": slopes.tolist(), "etas": etas.tolist()})
     if pooled:
         gen, seed = ctx.generator(claim.id, "pooled")
-        ev.tests.append(stat_test("order p of the split update's error in eta (fit log e = a + p log eta + b eta per "
-                                  "problem, pooled over problems and points)", {"problems": int(sum(len(x) for x in pooled))}, 1.0,
-                                  np.concatenate(pooled), Tol(rel=0.05, abs=0.0), "derived", seed))
+        ev.tests.append(_order_band_test("order p of the split update's error in eta (fit log e = a + p log eta + b eta "
+                                         "per problem, pooled over problems and points)",
+                                         {"problems": int(sum(len(x) for x in pooled))}, np.concatenate(pooled), 1.0,
+                                         ORDER_TOL, seed))
     ev.figures.append({"x": "eta", "xlabel": r"step size $\eta$", "ylabel": "relative max error vs ODE", "title":
                        "Lemma 3: split update vs gradient flow", "logy": True, "logx": True,
                        "series": [{"kind": "points", "label": k, "group": k, "x": list(map(float, v[0])),
@@ -126,7 +161,7 @@ CLAIMS = [
           domain=Domain((MODEL, Param("lam", 0, math.inf), Param("switching", 0, 1, integer=True,
                                                                     doc="0 constant lambda, 1 lambda/0/lambda on thirds"))),
           notes=("Checked as a limit: the literal split update at eta = T/N (N doubling) against the stated ODE solved "
-                 "by solve_ivp (DOP853, rtol 1e-10, atol 1e-12), T = 3, on linear, quadratic, tanh-MLP and ReLU "
+                 "by solve_ivp (DOP853, rtol 1e-12, atol 1e-14), T = 3, on linear, quadratic, tanh-MLP and ReLU "
                  "problems from a random pretrained theta0; eta_k = 0.1/(L_s 2^k), L_s = 2||J(theta_0)||^2 + lambda, k = 0..2 "
                  "; over that decrease the relative max error over [0, T] must fall at least "
                  "2-fold and end below 2e-2 (step counts are multiples of 30, so that the record times and "
@@ -135,8 +170,17 @@ CLAIMS = [
                  "at seed 2). Our derivation: the split update is a first-order "
                  "splitting, error C eta + O(eta^2): the order p from a fit log e = a + p log eta + b eta per problem "
                  "(the b eta term absorbs the O(eta^2) part, which biases a plain log-log slope upwards by O(eta): "
-                 "plain slopes of 1.01-1.08 were seen) is tested against 1, pooled over problems (target derived, 5% "
-                 "tolerance; the plain slopes are recorded). The switching case uses a "
+                 "plain slopes of 1.01-1.08 were seen) is tested against 1, pooled over problems, as a band test: "
+                 "H0 'the mean order lies in 1 +- 0.05' (target derived; the plain slopes are recorded). The band "
+                 "holds the fit's remaining finite-range bias and excludes the neighbouring orders 1/2 and 2. Until "
+                 "2026-11 this was a point-null t-test of 'mean order = 1' with the 5% only as the agreement band: at "
+                 "standard seed 0 it rejected 0.99990 +- 0.00005 (inconclusive). Investigated: not the solver (the "
+                 "references at rtol 1e-10 and 1e-13 differ by <= 6e-9 of the scale against errors >= 1e-3, and the "
+                 "fitted orders agree to 3e-7), but the O(eta^2) bias of the 3-level fit: p - 1 from -7e-4 to +4e-5 "
+                 "per problem, falling 4x per halving of eta (levels 1-4-16x finer: -1.6e-4, -4e-5), deterministic per "
+                 "problem, so the standard error over problems (5e-5) measured only their spread. The ODE "
+                 "reference is now solved at rtol 1e-12 and a check per point requires its distance to a 100x looser "
+                 "solve to stay below 1e-3 of the smallest split-update error (else undecided). The switching case uses a "
                  "prescribed schedule (the lemma's 'switches at most countably often'); the state-dependent "
                  "selective switch can chatter (a sliding mode), which that assumption excludes, so it is not used "
                  "here. ReLU networks are not used for this lemma: solve_ivp stalls on their discontinuous field (the "
