@@ -40,7 +40,7 @@ __all__ = [
     "theta", "lam", "u", "k", "n", "d", "gamma", "sigma",
     "sphere_area", "chi2_density", "inverse_chi2_mean_derived", "inverse_chi2_mean_paper",
     "eq117_as_printed", "linear_transfer_risk_stated", "linear_transfer_conditional_risk_derived",
-    "linear_transfer_risk_derived",
+    "linear_transfer_risk_derived", "linear_transfer_risk_variance_derived",
     "transferability_stated", "transferability_derived", "transferability_finite",
     "transferability_numerator", "gamma_pm_stated", "transferability_at_orthogonal",
     "ridge_conditional_risk_derived", "ridge_conditional_risk_stated", "ridge_risk_limit_stated",
@@ -135,6 +135,19 @@ def linear_transfer_risk_derived() -> sp.Expr:
     cond = sp.expand(linear_transfer_conditional_risk_derived())
     inv_mean = inverse_chi2_mean_derived().args[0][0].subs(k, n)  # branch k > 2
     return sp.factor(cond.subs(u, 1 / inv_mean))
+
+
+@lru_cache(maxsize=None)
+def linear_transfer_risk_variance_derived() -> sp.Expr:
+    """Var R_lt of one draw (n > 4): R_lt = sin^2 theta + (sin^2 theta + sigma^2) g^2/u with g ~ N(0, 1) independent
+    of u ~ chi^2_n (:func:`linear_transfer_conditional_risk_derived`), so
+    Var R_lt = (sin^2 + sigma^2)^2 (E g^4 E u^-2 - (E u^-1)^2) = (sin^2 + sigma^2)^2 (3/((n-2)(n-4)) - 1/(n-2)^2).
+    Its fourth moment is finite only for n > 8 (E u^-4 < oo), so at small n a sample variance is unreliable.
+
+    >>> linear_transfer_risk_variance_derived().subs({n: 5, theta: sp.pi / 2, sigma: 0})
+    8/9
+    """
+    return (s ** 2 + sigma ** 2) ** 2 * (3 / ((n - 2) * (n - 4)) - 1 / (n - 2) ** 2)
 
 
 def linear_transfer_risk_value(n_: int, theta_: float, sigma_: float) -> float:

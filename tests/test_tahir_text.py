@@ -162,3 +162,42 @@ def test_exact_solve_interpolates_or_equals_scratch():
 
 
 # (the ordering and slope tests moved to verify.orders: tests/test_orders.py)
+
+
+# ----------------------------------------------------------------------------- corrected forms checked on their own (issue 8)
+
+def test_window_search_accepts_the_window_and_rejects_a_wrong_one(monkeypatch):
+    """eq13.anomalous.all_sigma: the corrected window is the positive set of (13) at theta = pi/2 (on both finite
+    ends T = 0), and the check fails when (13) is perturbed (noise read as 0.9 sigma)."""
+    from verify.claims.tahir2024 import eq13 as E
+    pts = [{"sigma": 0.0, "gamma": g} for g in (0.5, 2.0, 1e-9)] + \
+          [{"sigma": s, "gamma": g} for s in (0.2, 0.5, 1.0, 3.0) for g in (0.05, 0.5, 0.75, 0.97, 1.02, 1.25, 2.0, 11.0)]
+    assert all(E._window_is_positive_set(p) for p in pts)
+    assert E._window_is_positive_set({"sigma": 0.5, "gamma": 0.75})   # the lower end 1 - sigma^2: T = 0
+    orig = E.T.transferability_mp
+    monkeypatch.setattr(E.T, "transferability_mp", lambda g, c, s, sig: orig(g, c, s, 0.9 * float(sig)))
+    assert not all(E._window_is_positive_set(p) for p in pts)
+
+
+def test_k_is_one_iff_noiseless_at_extreme_parameters():
+    """thm3.9.boundary: k = 1 exactly at sigma = 0 and k > 1 for sigma > 0, even where k - 1 ~ gamma sigma^2 is tiny."""
+    from verify.claims.tahir2024 import finetune as F
+    for g in (1e-240, 1e-6, 0.5, 1 - 1e-9):
+        for L in (2, 3, 4):
+            assert F._k_is_one_iff_noiseless({"gamma": g, "sigma": 0.0, "L": L})
+            for s in (1e-30, 1e-3, 1.0, 3.0):
+                assert F._k_is_one_iff_noiseless({"gamma": g, "sigma": s, "L": L}), (g, s, L)
+
+
+def test_fig6_finite_form_and_rows():
+    """fig6: the finite form at sigma = 0 is -sin^2 theta (n-1)/(n-2), and the literal rows estimate it (5 se)."""
+    from verify.claims.tahir2024 import text_sec3 as S3
+
+    class Ctx:
+        dtype = torch.float64
+    p = {"gamma": 2.0, "theta": [math.pi / 3, math.pi / 2]}
+    x = S3._fig6_rows(p, 4000, torch.Generator().manual_seed(2), Ctx())
+    for j, th in enumerate(p["theta"]):
+        want = S3._fig6_finite({"gamma": 2.0, "theta": th})
+        assert abs(want + math.sin(th) ** 2 * 39 / 38) < 1e-12
+        assert abs(float(x[:, j].mean()) - want) < 5 * float(x[:, j].std()) / math.sqrt(4000)

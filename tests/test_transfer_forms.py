@@ -227,3 +227,103 @@ def test_richardson_is_exact_on_quadratics_in_one_over_n(ns, a, b, c):
     with mpmath.workdps(30):
         vals = [a + b / mpmath.mpf(N) + c / mpmath.mpf(N) ** 2 for N in ns]
         assert abs(T.richardson_mp(ns, vals) - a) < 1e-20
+
+
+# ----------------------------------------------------------------------------- Thm 3.9: control variates (issue 8)
+
+from derivations import deep_linear as DD  # noqa: E402
+import numerics.deep_linear as DL  # noqa: E402
+from numerics.least_squares import min_norm_solve  # noqa: E402
+from numerics.sampling import gaussian_design, teacher_pair  # noqa: E402
+
+
+def _T_of_controls(z, gamma_, sigma_, theta_, L_):
+    """T = 2k(cos c2 + sin xi) - k^2 c2 per draw from the controls, k from the mpmath root of (*)."""
+    c2, xi, m, r, q = z
+    ct, st_ = mpmath.cos(theta_), mpmath.sin(theta_)
+    b2 = 1 - ct ** 2 * c2 - 2 * ct * st_ * xi - st_ ** 2 * m + 2 * sigma_ * r + sigma_ ** 2 * q
+    k = DD.finetune_scale_mp(b2, c2, L_, 40) ** (L_ - 1)
+    return 2 * k * (ct * c2 + st_ * xi) - k ** 2 * c2
+
+
+@pytest.mark.parametrize("gamma_, sigma_, theta_, L_", [(0.5, 1.0, math.pi / 3, 2), (0.25, 0.5, 1.2, 3),
+                                                        (0.75, 0.3, 0.4, 4), (0.5, 0.0, HALF_PI, 2)])
+def test_control_coefficients_are_the_gradient_of_T(gamma_, sigma_, theta_, L_):
+    """The sympy implicit-function gradient equals central differences of T(z) with k from the mpmath root."""
+    a = DD.finetune_control_coefficients(gamma_, sigma_, theta_, L_, "transfer")
+    zl = DD.finetune_control_limits(gamma_)
+    z0 = [zl[j] for j in DD.CONTROLS]
+    with mpmath.workdps(40):
+        h = mpmath.mpf(10) ** -12
+        for j, aj in enumerate(a):
+            up, dn = list(z0), list(z0)
+            up[j] += h
+            dn[j] -= h
+            fd = (_T_of_controls(up, gamma_, sigma_, theta_, L_) - _T_of_controls(dn, gamma_, sigma_, theta_, L_)) / (2 * h)
+            assert abs(float(fd) - aj) < 1e-8, (DD.CONTROLS[j], float(fd), aj)
+    # the risk coefficients are those of R_sc (exactly linear in the controls) minus those of T
+    ar = DD.finetune_control_coefficients(gamma_, sigma_, theta_, L_, "risk")
+    ct, st_ = math.cos(theta_), math.sin(theta_)
+    for x, y, t in zip(ar, a, (ct * ct, 2 * ct * st_, st_ * st_, 0.0, sigma_ ** 2)):
+        assert abs(x - (t - y)) < 1e-12
+
+
+def test_control_means_are_exact_at_finite_size():
+    """E c2 = E m = 1 - n/d, E xi = E r = 0, E q = n/(d - n - 1), by Monte Carlo (5 standard errors)."""
+    n, d, B = 12, 30, 20000
+    gen = _gen(11)
+    bs, _, nu = teacher_pair(B, d, 0.0, gen)
+    X = gaussian_design(B, n, d, gen)
+    eps = torch.randn(B, n, generator=gen, dtype=torch.float64)
+    sol = min_norm_solve(X, torch.stack([torch.einsum("bnd,bd->bn", X, bs), torch.einsum("bnd,bd->bn", X, nu), eps], -1))
+    Pbs, Pnu, Xe = sol[..., 0], sol[..., 1], sol[..., 2]
+    bt = math.cos(0.7) * bs + math.sin(0.7) * nu
+    z = {"c2": (bs - Pbs).square().sum(-1), "xi": ((bs - Pbs) * nu).sum(-1), "m": (nu - Pnu).square().sum(-1),
+         "r": ((math.cos(0.7) * Pbs + math.sin(0.7) * Pnu) * Xe).sum(-1), "q": Xe.square().sum(-1)}
+    ez = DD.finetune_control_means(n, d)
+    for j in DD.CONTROLS:
+        assert _zscore(z[j], ez[j]) < 5, j
+    with pytest.raises(ValueError, match="n < d - 1"):
+        DD.finetune_control_means(29, 30)
+
+
+@pytest.mark.parametrize("quantity", ["risk", "transfer"])
+def test_controlled_sampler_is_the_derived_end_state_draw_by_draw(quantity, monkeypatch):
+    """With the coefficients set to 0 the sampler returns, draw by draw, the risk (or R_sc - R_ft) of
+    numerics.deep_linear.finetune_end_state_balanced on the same draws; with them, the same mean (5 se)
+    at a smaller spread."""
+    from verify.claims.tahir2024 import finetune as F
+
+    class Ctx:
+        dtype = torch.float64
+    p = {"d": 24, "n": 12, "L": 3, "sigma": 0.5, "theta": [0.0, math.pi / 3, HALF_PI]}
+    monkeypatch.setattr(DD, "finetune_control_coefficients", lambda *a, **k: (0.0,) * 5)
+    raw = F._controlled_sampler(quantity)(p, 64, _gen(5), Ctx())
+    gen = _gen(5)
+    bs, _, nu = teacher_pair(64, 24, 0.0, gen)
+    X = gaussian_design(64, 12, 24, gen)
+    eps = torch.randn(64, 12, generator=gen, dtype=torch.float64)
+    for j, th in enumerate(p["theta"]):
+        bt = math.cos(th) * bs + math.sin(th) * nu
+        y = torch.einsum("bnd,bd->bn", X, bt) + 0.5 * eps
+        r_ft = DL.risk(DL.finetune_end_state_balanced(X, y, bs, 3), bt)
+        want = r_ft if quantity == "risk" else DL.risk(min_norm_solve(X, y), bt) - r_ft
+        assert torch.allclose(raw[:, j], want, rtol=1e-9, atol=1e-11)
+    monkeypatch.undo()
+    B = 4000
+    ctl = F._controlled_sampler(quantity)({**p, "theta": [math.pi / 3]}, B, _gen(6), Ctx())[:, 0]
+    monkeypatch.setattr(DD, "finetune_control_coefficients", lambda *a, **k: (0.0,) * 5)
+    unc = F._controlled_sampler(quantity)({**p, "theta": [math.pi / 3]}, B, _gen(7), Ctx())[:, 0]
+    se = math.hypot(float(ctl.std()), float(unc.std())) / math.sqrt(B)
+    assert abs(float(ctl.mean()) - float(unc.mean())) < 5 * se
+    assert float(ctl.var()) < float(unc.var()) / 5
+
+
+def test_linear_transfer_risk_variance_against_monte_carlo():
+    """Var R_lt (derivations.transfer) against the sample variance of the rank-one transfer risk at n = 14
+    (finite fourth moment for n > 8)."""
+    from numerics.tahir_text import rank_one_transfer_risk
+    n, theta_, sigma_ = 14, 1.0, 0.5
+    r = rank_one_transfer_risk(200000, n, 6, theta_, sigma_, _gen(3))
+    want = float(T.linear_transfer_risk_variance_derived().subs({T.n: n, T.theta: theta_, T.sigma: sigma_}))
+    assert abs(float(r.var()) / want - 1) < 0.05

@@ -422,6 +422,27 @@ def _anomalous_all_holds(p):
     return bool(left > 0) and bool(right > 0)
 
 
+_WINDOW_DOMAIN = Domain((SIGMA, GAMMA), (Constraint(lambda p: p["gamma"] != 1, "gamma = 1: (10) and (13) diverge"),))
+
+
+def _window_is_positive_set(p):
+    """The corrected form at one (sigma, gamma): T(gamma, pi/2, sigma) of eq. (13) (mpmath, exact trig) is > 0 inside
+    the window (max(0, 1 - sigma^2), 1) U (1, 1 + sigma^2) and < 0 outside its closure (at sigma = 0: T < 0 for every
+    gamma != 1); on the two finite ends T = 0 (|T| below 10^-(dps-10) counts as 0 there, rounding)."""
+    g, s = p["gamma"], p["sigma"]
+    small = [abs(x) for x in (g, s, g - 1) if x and abs(x) < 1]
+    dps = 60 + (2 * int(-math.log10(min(small))) if small else 0)
+    with mpmath.workdps(dps):
+        gm, s2 = mpmath.mpf(g), mpmath.mpf(s) ** 2
+        t = T.transferability_mp(gm, 0, 1, s)
+        lo, hi = max(mpmath.mpf(0), 1 - s2), 1 + s2
+        inside = lo < gm < hi
+        on_end = gm == hi or (gm == lo and lo > 0)
+        if on_end:
+            return abs(t) <= mpmath.mpf(10) ** (10 - dps)
+        return bool(t > 0) if inside else bool(t < 0)
+
+
 EQ13_ANOMALOUS_ALL = Claim(
     id="tahir2024.eq13.anomalous.all_sigma",
     kind=Kind.BOUND, tags=("extension",),
@@ -442,8 +463,17 @@ EQ13_ANOMALOUS_ALL = Claim(
            "value of the float). Expected finding: the window (max(0,1-sigma^2),1) U (1,1+sigma^2) has width "
            "~ 2 sigma^2 and is empty at sigma = 0, where T = -gamma (gamma < 1) and T = -1 (gamma > 1). For sigma >= 1 "
            "there is a single negative region (gamma > 1 + sigma^2), positive transfer everywhere for gamma < 1."),
-    check=PropertySearch("positive transfer on both sides of gamma = 1 at theta = pi/2, for every sigma >= 0",
-                         holds=_anomalous_all_holds, bounds={"sigma": (0, 100)}, examples=per_profile(60, 200, 500)),
+    check=AllOf([
+        PropertySearch("positive transfer on both sides of gamma = 1 at theta = pi/2, for every sigma >= 0",
+                       holds=_anomalous_all_holds, bounds={"sigma": (0, 100)}, examples=per_profile(60, 200, 500)),
+        # the corrected form, on its own (refutes=False): its window is exactly the positive set of (13) at
+        # theta = pi/2, for every sigma >= 0 and gamma != 1; it would reject a window of another width (e.g.
+        # 1 -+ sigma), a one-sided window, or positive transfer at sigma = 0
+        PropertySearch("corrected form: at theta = pi/2, T > 0 exactly on (max(0,1-sigma^2),1) U (1,1+sigma^2), "
+                       "T < 0 outside its closure", holds=_window_is_positive_set, refutes=False,
+                       strategy=lambda: _WINDOW_DOMAIN.strategy({"sigma": (0, 100), "gamma": (0, 1e4)}),
+                       examples=per_profile(100, 500, 5000)),
+    ]),
 )
 
 

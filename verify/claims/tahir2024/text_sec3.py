@@ -15,7 +15,7 @@ from derivations import transfer as T
 from derivations import wishart as W
 from numerics.scratch import min_norm_risk
 from numerics.tahir_text import scratch_transfer_common
-from verify.kit import AllOf, Claim, Custom, Domain, Identity, Kind, Param, PropertySearch
+from verify.kit import AllOf, Claim, Custom, Domain, Expectation, Identity, Kind, Param, PropertySearch
 
 from .text_helpers import (ASSUME, DPS, EX, HALF_PI, INF, MC_TRIALS, NOT_ONE, P_GAMMA, P_SIGMA, P_THETA, PI,
                            R_ridge_limit, R_sc, T_lt, mc_ordering, prec, src, trig)
@@ -324,6 +324,27 @@ def _fig6_holds(p):
         return T_lt(p["gamma"], p["theta"], 0.0) < 0
 
 
+def _branch(pw, cond):
+    """The expression of the branch of a sympy Piecewise whose condition is ``cond``."""
+    return next(e for e, c in pw.args if c == cond)
+
+
+_FIG6_D = 20   # the finite-size check of the corrected form: d = 20, n = gamma d > d + 1
+
+
+def _fig6_rows(p, B, gen, ctx):
+    """Per trial R_sc - R_lt at sigma = 0, n = gamma d (literal min-norm fits on the same data), one column per theta."""
+    n = round(p["gamma"] * _FIG6_D)
+    r_sc, r_lt = scratch_transfer_common(B, n, _FIG6_D, list(p["theta"]), [0.0], gen, dtype=ctx.dtype)
+    return (r_sc - r_lt)[:, :, 0]
+
+
+def _fig6_finite(p):
+    """Exact finite-size E R_sc - E R_lt at sigma = 0 (derivations.transfer.transferability_finite):
+    -sin^2 theta (n - 1)/(n - 2) for n > d + 1, whose limit is the corrected -sin^2 theta."""
+    return T.transferability_finite_value(round(p["gamma"] * _FIG6_D), _FIG6_D, p["theta"], 0.0)
+
+
 FIG6 = Claim(
     id="tahir2024.text.fig6.always_negative_gamma_gt1", kind=Kind.ORDERING,
     source=src("App. E, Fig. 6 caption (sigma = 0): 'Note that transfer is always negative when gamma > 1, since the "
@@ -336,9 +357,30 @@ FIG6 = Claim(
     notes=("At sigma = 0, gamma > 1: T = -sin^2 theta, negative for theta in (0, pi/2] but 0 at theta = 0, which is on "
            "the figure's theta axis (0 to pi/2): there transfer and scratch training both recover beta_t exactly "
            "(also at finite n > d + 1). A boundary tie, not a sign error: the caption's 'always' fails only on the "
-           "line theta = 0."),
-    check=PropertySearch(examples=EX, name="sigma = 0, gamma > 1: T_lt < 0",
-                         holds=_fig6_holds, bounds={"gamma": (1.0, 1e4)}),
+           "line theta = 0. The corrected form is checked on its own (refutes=False, target 'derived'): sympy "
+           "identities (13) = (10) - lim (12) = -sin^2 theta at sigma = 0, gamma > 1, and the limit n = gamma d, "
+           "d -> oo of the exact finite-size E R_sc - E R_lt; and Monte Carlo of the literal fits (scratch X^+ y and "
+           "the rank-one transfer, same data, sigma = 0, d = 20, gamma = 2 and 4, theta = pi/6, pi/3, pi/2) against "
+           "that finite form, -sin^2 theta (n-1)/(n-2): it would reject a scratch risk above 0 at sigma = 0, a "
+           "transfer risk other than (12), or transfer that does not lose by sin^2 theta. theta = 0 is not simulated: "
+           "both risks are 0 on every draw there (a test that cannot fail); the identities cover it."),
+    check=AllOf([
+        PropertySearch(examples=EX, name="sigma = 0, gamma > 1: T_lt < 0",
+                       holds=_fig6_holds, bounds={"gamma": (1.0, 1e4)}),
+        Identity("corrected form: sigma = 0, gamma > 1: (10) - lim (12) = -sin^2 theta",
+                 lhs=lambda: _branch(T.transferability_derived(), T.gamma > 1).subs(T.sigma, 0),
+                 rhs=-sp.sin(T.theta) ** 2, variables={T.gamma: (1.01, 50.0), T.theta: (0.0, HALF_PI)},
+                 refutes=False),
+        Identity("corrected form: the exact finite-size E R_sc - E R_lt at sigma = 0, n = gamma d > d + 1, tends to "
+                 "-sin^2 theta as d -> oo",
+                 lhs=lambda: sp.limit(_branch(T.transferability_finite(), T.n > T.d + 1).subs(T.sigma, 0)
+                                      .subs(T.n, T.gamma * T.d), T.d, sp.oo),
+                 rhs=-sp.sin(T.theta) ** 2, variables={T.gamma: (1.01, 50.0), T.theta: (0.0, HALF_PI)},
+                 refutes=False),
+        Expectation(points=[{"gamma": g, "theta": t} for g in (2.0, 4.0) for t in (PI / 6, PI / 3, HALF_PI)],
+                    predicted=_fig6_finite, sampler=_fig6_rows, vector="theta", trials=MC_TRIALS, target="derived",
+                    name="corrected form: E R_sc - E R_lt at sigma = 0, d = 20, n = gamma d"),
+    ]),
 )
 
 

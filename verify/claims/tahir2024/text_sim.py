@@ -10,8 +10,10 @@ value is the mean over its K data sets, so the trials stay independent).
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 import numpy as np
+import sympy as sp
 import torch
 
 import numerics.deep_linear as DL
@@ -66,9 +68,49 @@ def _eq12(p):
     return s2 + (p["sigma"] ** 2 + s2) / (p["n"] - 2)
 
 
+#: extra target data sets per pretrained network for the rank-one end state only (the alpha -> 0-first order, target
+#: 'derived'): its per-task variance is (sin^2 + sigma^2)^2 (3/((n-2)(n-4)) - 1/(n-2)^2) (derivations.transfer.
+#: linear_transfer_risk_variance_derived), 0.89 at n = 5, so the tolerance 0.022 of (12) there needs ~3600 tasks per
+#: network with 12 networks; the exact solve keeps its K_TASKS (its tests reject by many standard errors already)
+K_EXTRA_RANK_ONE = {"quick": 0, "standard": 4000, "full": 2000}
+
+
+def _rank_one_extra(ctx, claim, p, a, bs, k_extra):
+    """Per pretrained network, the mean risk of the rank-one end state b beta_s (eq. (108)) over ``k_extra``
+    further target data sets around the same beta_s (own seed), or None; in chunks of 500 sets per network."""
+    if not k_extra:
+        return None
+    gen, _ = ctx.generator(claim.id, "rank-one extra", label_of(p), a)
+    B, d = bs.shape
+    n, total = int(p["n"]), torch.zeros(B, dtype=bs.dtype)
+    for done in range(0, k_extra, 500):
+        k = min(500, k_extra - done)
+        b_s = bs.repeat_interleave(k, 0)
+        bt = target_around(b_s, p["theta"], gen)
+        X = gaussian_design(B * k, n, d, gen, dtype=bs.dtype)
+        y = torch.einsum("bnd,bd->bn", X, bt)
+        if p["sigma"]:
+            y = y + p["sigma"] * torch.randn(B * k, n, generator=gen, device=X.device, dtype=X.dtype)
+        z = torch.einsum("bnd,bd->bn", X, b_s)
+        b = (z * y).sum(-1) / z.square().sum(-1)
+        total += DL.risk(b.unsqueeze(-1) * b_s, bt).reshape(B, k).sum(-1)
+    return (total / k_extra).cpu().numpy()
+
+
+@lru_cache(maxsize=None)
+def _var_lt():
+    return sp.lambdify((T.n, T.theta, T.sigma), T.linear_transfer_risk_variance_derived(), modules="math")
+
+
+def _rank_one_variance(p):
+    """Exact variance of one task's rank-one risk (n > 4; infinite for n <= 4), from derivations.transfer."""
+    return float(_var_lt()(p["n"], p["theta"], p["sigma"])) if p["n"] > 4 else None
+
+
 def _order_of_limits(claim, ctx, points):
     ev = Evidence()
     rows = []
+    K, k_extra = pick(ctx.profile, K_TASKS), pick(ctx.profile, K_EXTRA_RANK_ONE)
     for p in points:
         runs = _solve_runs(claim, ctx, p, 0.0)
         if isinstance(runs, Check):
@@ -80,8 +122,16 @@ def _order_of_limits(claim, ctx, points):
             ev.seeds.append(seed)
             ev.tests.append(stat_test(f"exact min-norm solve of (11) on features pretrained at alpha: risk vs (12): "
                                       f"{label_of(q)}", q, pred, m["risk"], Tol(), "stated", seed))
+            r1, var = m["risk_rank_one"], None
+            extra = _rank_one_extra(ctx, claim, p, a, pretrained(ctx, int(p["d"]), int(p["L"]), a,
+                                                                 pick(ctx.profile, PRE_TRIALS))[0], k_extra)
+            if extra is not None:   # per network: the mean over its K same-draw sets and its k_extra further sets
+                r1 = (K * r1 + k_extra * extra) / (K + k_extra)
+                v1 = _rank_one_variance(p)
+                var = None if v1 is None else v1 / (K + k_extra)
             ev.tests.append(stat_test(f"alpha -> 0 taken first (rank-one features, the proof's order): risk vs (12): "
-                                      f"{label_of(q)}", q, pred, m["risk_rank_one"], Tol(), "derived", seed))
+                                      f"{label_of(q)}", q, pred, r1, Tol(), "derived", seed, variance=var,
+                                      extra={"tasks_per_network": K + k_extra}))
             rows.append({"point": q, "risk exact solve": float(m["risk"].mean()),
                          "risk rank-one": float(m["risk_rank_one"].mean()), "eq12": pred,
                          "max train loss (5) exact": mx["train_loss"], "max ||beta - X^+ y||^2": mx["dist_sc"]})
@@ -136,7 +186,11 @@ ORDER_OF_LIMITS = Claim(
            "alpha = 1e-5), (12) is right: gradient descent does not move along the O(alpha) directions on that "
            "horizon (tahir2024.thm3.7 checks this draw by draw). So Theorem 3.7 needs alpha -> 0 *before* the "
            "last-layer solve (or a finite training horizon), which the text does not say; for ridge (lambda > 0, "
-           "Theorem 3.8) the two orders commute (tahir2024.text.sec3_3_1.order_of_limits)."),
+           "Theorem 3.8) the two orders commute (tahir2024.text.sec3_3_1.order_of_limits). The rank-one end state "
+           "(target derived: the corrected order) is averaged per pretrained network over its K same-draw data sets "
+           "and, at standard and full, K_EXTRA_RANK_ONE further sets around the same beta_s (12 networks x 6 sets "
+           "left 13 of 16 such tests undecided at standard: the per-set variance is 0.89 at n = 5), with the exact "
+           "per-set variance as a floor on the standard error (its fourth moment is infinite for n <= 8)."),
     check=Custom(_order_of_limits, points=_OL_POINTS),
 )
 
