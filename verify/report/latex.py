@@ -1,7 +1,8 @@
 """Standalone LaTeX report (amsmath, amssymb, graphicx, hyperref only: texlive-latex-base)."""
 from __future__ import annotations
 
-from .tables import ORDER, corrected_heading, errata_groups, extensions_refuted, fmt, point_rows, summary_rows
+from .tables import (ORDER, corrected_heading, errata_groups, extensions_refuted, fmt, point_rows, set_aside_note,
+                     summary_rows)
 
 MAX_ROWS = 30
 SUMMARY_ROWS = 28
@@ -125,6 +126,9 @@ def _claim(c: dict, figs: list[str]) -> list[str]:
             L.append(f"{esc(ch['name'])} & {res} & {esc(ch['detail'][:400])}\\\\")
         L.append(r"\end{tabular}}")
         L.append("")
+    aside = set_aside_note(ev)
+    if aside:
+        L += ["\\textit{Set aside:} " + esc(aside), ""]
     rows = point_rows(ev)
     if rows:
         L.append(r"{\scriptsize\begin{tabular}{p{4.6cm}lllp{3.2cm}llll}point & vs & pred. & est. & 95\% CI & tol & "

@@ -1,7 +1,8 @@
 """Markdown report that renders on a code forge: tables, $...$ formulas and PNG figures."""
 from __future__ import annotations
 
-from .tables import ORDER, corrected_heading, errata_groups, extensions_refuted, fmt, point_rows, summary_rows
+from .tables import (ORDER, corrected_heading, errata_groups, extensions_refuted, fmt, point_rows, set_aside_note,
+                     summary_rows)
 
 MAX_ROWS = 40
 
@@ -102,6 +103,9 @@ def _claim_section(c: dict, figs: list[str], timing: dict) -> list[str]:
             res = {True: "passed", False: "failed", None: "undecided"}[ch["passed"]]
             L.append(f"| {ch['name']} | {res} | {ch['detail']} |".replace("\n", " "))
         L.append("")
+    aside = set_aside_note(ev)
+    if aside:
+        L += [f"*Set aside:* {aside}", ""]
     rows = point_rows(ev)
     if rows:
         L += ["| point | vs | predicted | estimate | 95% CI | tol | trials | Holm p | status |",

@@ -25,9 +25,22 @@ def summary_rows(doc: dict) -> list[dict]:
     return rows
 
 
+def set_aside_note(ev: dict) -> str | None:
+    """One sentence naming the tests set aside as equivalent by construction (zero spread, estimate equal to
+    the prediction: e.g. both sides structurally zero at a boundary point); they are not evidence and are not
+    shown in the tables (results.json keeps them, with status 'degenerate')."""
+    labs = [t["label"] for t in ev.get("tests", []) if t.get("status") == "degenerate"]
+    if not labs:
+        return None
+    return (f"{len(labs)} test(s) set aside as equivalent by construction (zero spread, estimate equal to the "
+            f"prediction; not evidence): " + "; ".join(labs[:6]) + (" ..." if len(labs) > 6 else ""))
+
+
 def point_rows(ev: dict) -> list[list[str]]:
     rows = []
     for t in ev.get("tests", []):
+        if t.get("status") == "degenerate":   # not evidence: see set_aside_note
+            continue
         bound = "≤ " if t.get("sided") == "upper" else ""
         rows.append([t["label"], t["target"], bound + fmt(t["predicted"]), fmt(t["estimate"]),
                      f"[{fmt(t['ci'][0])}, {fmt(t['ci'][1])}]", fmt(t["tol"]), str(t["trials"]),
