@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import math
 import re
+import textwrap
 from pathlib import Path
 
 
@@ -16,6 +17,7 @@ def render_figures(doc: dict, folder: Path) -> dict[str, list[str]]:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    import matplotlib.ticker
 
     out: dict[str, list[str]] = {}
     for c in doc["claims"]:
@@ -42,7 +44,13 @@ def render_figures(doc: dict, folder: Path) -> dict[str, list[str]]:
                 ax.set_ylim(*fig["ylim"])
             if fig.get("logx"):
                 ax.set_xscale("log")
-            ax.set_title(fig.get("title") or c["id"], fontsize=9)
+            for axis, on, lim in ((ax.xaxis, fig.get("logx"), ax.get_xlim()), (ax.yaxis, fig.get("logy"), ax.get_ylim())):
+                if on and lim[0] > 0:   # every minor label (2x10^2, 3x10^2, ...) collides on a short log axis
+                    short = math.log10(lim[1] / lim[0]) <= 2.5
+                    axis.set_major_locator(matplotlib.ticker.LogLocator(10, subs=(1, 2, 5) if short else (1,)))
+                    axis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:g}"))
+                    axis.set_minor_formatter(matplotlib.ticker.NullFormatter())
+            ax.set_title(textwrap.fill(fig.get("title") or c["id"], 80), fontsize=9)
             ax.grid(alpha=0.3)
             ax.legend(fontsize=5.5, ncol=3, loc="upper center", bbox_to_anchor=(0.5, -0.16), frameon=False)
             f.tight_layout()
