@@ -236,8 +236,9 @@ def decide_corrected(ev: Evidence) -> tuple[Verdict, str]:
     undecided = [t for t in own_tests if t.status != "equivalent"] + [c for c in own_checks if c.passed is None]
     if undecided:
         return Verdict.INCONCLUSIVE, f"{len(undecided)} of {len(own_tests) + len(own_checks)} checks of the corrected form undecided"
-    return Verdict.CONFIRMED, (_count(len(own_checks), "check") + " passed, " if own_checks else "") + \
-        _count(len(own_tests), "Monte Carlo test") + " of the corrected form within tolerance"
+    parts = ([_count(len(own_checks), "check") + " of the corrected form passed"] if own_checks else []) + \
+        ([_count(len(own_tests), "Monte Carlo test") + " of the corrected form within tolerance"] if own_tests else [])
+    return Verdict.CONFIRMED, ", ".join(parts)
 
 
 def rules_out(ev: Evidence) -> str:
