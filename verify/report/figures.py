@@ -46,7 +46,7 @@ def render_figures(doc: dict, folder: Path) -> dict[str, list[str]]:
                 ax.set_xscale("log")
             for axis, on, lim in ((ax.xaxis, fig.get("logx"), ax.get_xlim()), (ax.yaxis, fig.get("logy"), ax.get_ylim())):
                 if on and lim[0] > 0:   # every minor label (2x10^2, 3x10^2, ...) collides on a short log axis
-                    short = math.log10(lim[1] / lim[0]) <= 2.5
+                    short = math.log10(lim[1]) - math.log10(lim[0]) <= 2.5
                     axis.set_major_locator(matplotlib.ticker.LogLocator(10, subs=(1, 2, 5) if short else (1,)))
                     axis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:g}"))
                     axis.set_minor_formatter(matplotlib.ticker.NullFormatter())

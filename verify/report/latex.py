@@ -5,9 +5,10 @@ from .tables import (ORDER, corrected_heading, errata_groups, extensions_refuted
                      summary_rows)
 
 MAX_ROWS = 30
-SUMMARY_ROWS = 28
+SUMMARY_ROWS = 22   # rows wrap to 2-3 lines (long sources): 22 fit a page with its footer
 _ESC = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
-        "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}", "<": r"$<$", ">": r"$>$"}
+        "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}", "<": r"$<$", ">": r"$>$",
+        "|": r"\textbar{}"}
 _UNICODE = {"θ": r"$\theta$", "σ": r"$\sigma$", "γ": r"$\gamma$", "λ": r"$\lambda$", "α": r"$\alpha$",
             "β": r"$\beta$", "≤": r"$\le$", "≥": r"$\ge$", "→": r"$\to$", "∞": r"$\infty$", "—": "---",
             "–": "--", "χ": r"$\chi$", "²": r"$^2$", "−": "-", "…": r"\dots{}", "π": r"$\pi$", "δ": r"$\delta$",
