@@ -52,9 +52,11 @@ def render_figures(doc: dict, folder: Path) -> dict[str, list[str]]:
                     axis.set_minor_formatter(matplotlib.ticker.NullFormatter())
             ax.set_title(textwrap.fill(fig.get("title") or c["id"], 80), fontsize=9)
             ax.grid(alpha=0.3)
-            ax.legend(fontsize=5.5, ncol=3, loc="upper center", bbox_to_anchor=(0.5, -0.16), frameon=False)
+            longest = max((len(s["label"]) for s in fig["series"]), default=0)
+            ax.legend(fontsize=5.5, ncol=1 if longest > 45 else 2 if longest > 25 else 3, loc="upper center",
+                      bbox_to_anchor=(0.5, -0.16), frameon=False)
             f.tight_layout()
-            f.savefig(folder / name)
+            f.savefig(folder / name, bbox_inches="tight")   # long legends below the axes are never cut off
             plt.close(f)
             out.setdefault(c["id"], []).append(f"figures/{name}")
     return out
