@@ -88,7 +88,8 @@ def _alive(pid):
         return False
 
 
-@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs Linux /proc")
+@pytest.mark.skipif(not Path(f"/proc/{os.getpid()}/task/{os.getpid()}/children").exists(),
+                    reason="needs Linux /proc/<pid>/task/<tid>/children")
 def test_killed_parallel_run_leaves_no_workers(tmp_path):
     """A run with --jobs 2 killed with SIGKILL takes its worker processes with it (none left computing)."""
     proc = subprocess.Popen(_cli(tmp_path / "r", "--jobs", "2"), cwd=ROOT, stdout=subprocess.DEVNULL,
