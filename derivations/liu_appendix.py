@@ -13,6 +13,11 @@ fixed): for a monomial ratio prod v^e, when every e of m, n_P, n_Q is <= 0 and e
 | (17) | 8 sqrt(m n_P) Y/(sqrt(2 pi kappa lambda_P) delta) | 2 m n_P R/(sqrt(2 pi kappa) delta), R of (16) | n_P (an equality) |
 | (20) | n_P^2 n_Q^(1/2)/sqrt(m lambda_P^2 delta^2 kappa) | (sqrt n_Q/sqrt m) |S_i| ||w_r(P) - w_r(0)||, (17), Lemma 1 | ~ n_P/(delta^2 sqrt lambda_P) |
 | (22) | n_P^4 n_Q/(m lambda_P^4 delta^4 kappa^2) | the square of the same | ~ n_P^2 kappa lambda_P/delta^2 |
+
+Lemma 5 (App. C.2.1): sum_i |S-bar_i| <= C m n_Q R/delta, R = c lambda_Q/n_Q^2, "for some positive constant C".  The
+exact mean of the left side is m n_Q erf(R/(sqrt 2 kappa)) (:data:`LEMMA5_MEAN`, unit inputs), so the C one draw needs
+concentrates at delta erf(R/(sqrt 2 kappa))/R (:data:`LEMMA5_C_NEEDED`), which tends to delta/R = delta n_Q^2/(c lambda_Q)
+as kappa -> 0: no C free of n_Q and kappa exists; Markov gives C = 2/(sqrt(2 pi) kappa) (:data:`LEMMA5_MARKOV`).
 """
 from __future__ import annotations
 
@@ -55,6 +60,18 @@ def eq20_derived(Yv=Y_TEXT):
 
 EQ20_STATED = n_P**2 * sp.sqrt(n_Q) / sp.sqrt(m * lam_P**2 * delta**2 * kappa)
 EQ22_STATED = n_P**4 * n_Q / (m * lam_P**4 * delta**4 * kappa**2)
+
+
+# ----------------------------------------------------------------------------- Lemma 5
+lam_Q, C = sp.symbols("lambda_Q C", positive=True)
+R_LEMMA5 = c * lam_Q / n_Q**2
+LEMMA5_STATED = C * m * n_Q * R_LEMMA5 / delta
+#: E sum_i |S-bar_i| = m n_Q P(|N(0, kappa^2)| <= R) for unit x_{Q,i} (w_r(0).x ~ N(0, kappa^2))
+LEMMA5_MEAN = m * n_Q * sp.erf(R_LEMMA5 / (sp.sqrt(2) * kappa))
+#: the constant C at which the stated bound equals the mean: delta erf(R/(sqrt 2 kappa))/R
+LEMMA5_C_NEEDED = sp.simplify(LEMMA5_MEAN / (LEMMA5_STATED / C))
+#: Markov's constant with the N(0, kappa^2) density at 0 (P(|N(0, kappa^2)| <= R) <= 2R/(sqrt(2 pi) kappa))
+LEMMA5_MARKOV = 2 / (sp.sqrt(2 * sp.pi) * kappa)
 
 
 def order_gap(derived, stated) -> dict:

@@ -83,6 +83,8 @@ class TrainResult:
     W: final weights (B, m, d); loss: final loss (B,); steps: steps taken per network (B,);
     converged: loss <= tol (B,) bool; history: losses (T, B) every ``record_every`` steps (T may be 0);
     max_move: max_r max_k ||w_r(k) - w_r(0)|| (B,) when ``track_move`` (else None).
+    max_zdiff, max_hdiff: max_k ||Z(k) - Z(ref)||_F and max_k ||H(k) - H(ref)||_F (B,) on the training data when
+    ``track_gram`` (else None): the activation-pattern movement of 002 Lemma 3 / Lemma 6.
     """
 
     W: torch.Tensor
@@ -91,11 +93,24 @@ class TrainResult:
     converged: torch.Tensor
     history: torch.Tensor
     max_move: torch.Tensor | None = None
+    max_zdiff: torch.Tensor | None = None
+    max_hdiff: torch.Tensor | None = None
+
+
+def _pattern_distance(W: torch.Tensor, X: torch.Tensor, I0: torch.Tensor, H0: torch.Tensor):
+    """(||Z(W) - Z_0||_F, ||H(W) - H_0||_F) per network for the reference pattern I0 = 1{w_r(ref) . x_i >= 0}
+    (B, n, m) and its Gram H0: ||Z(W) - Z_0||_F^2 = (1/m) sum_{r,i} (I_ir - I0_ir)^2 ||x_i||^2 (a_r^2 = 1)."""
+    m = W.shape[-2]
+    Xb = _batched_x(X, W.shape[0])
+    I = (Xb @ W.mT >= 0).to(W.dtype)
+    z = (((I - I0) ** 2).sum(-1) * (Xb * Xb).sum(-1)).sum(-1).div(m).sqrt()
+    H = (I @ I.mT) / m * (Xb @ Xb.mT)
+    return z, (H - H0).flatten(1).norm(dim=-1)
 
 
 def train_gd(W: torch.Tensor, a: torch.Tensor, X: torch.Tensor, y: torch.Tensor, *, lr, steps: int,
              tol: float, record_every: int = 0, track_move: bool = False,
-             raise_on_fail: bool = True, ref: torch.Tensor | None = None) -> TrainResult:
+             raise_on_fail: bool = True, ref: torch.Tensor | None = None, track_gram: bool = False) -> TrainResult:
     """Full-batch gradient descent W <- W - lr dL/dW on L = (1/2)||f(X) - y||^2 (002 §6.1; App. C eq. (4)),
     second layer a fixed.  Each network stops (its W is frozen) at the first step where L <= tol; the run ends
     when all have stopped or after ``steps`` steps.  ``lr`` is a float or a (B,) tensor.
@@ -103,7 +118,9 @@ def train_gd(W: torch.Tensor, a: torch.Tensor, X: torch.Tensor, y: torch.Tensor,
     Raises :class:`numerics.NotConverged` (message with the final losses) if some network has L > tol at the
     end and ``raise_on_fail``; otherwise returns the flags.  With ``track_move``, ``max_move`` is
     max_k max_r ||w_r(k) - ref_r|| over the run (``ref`` defaults to the starting W; 002 Lemma 1 and Lemma 4
-    measure it from the random initialization W(0)).
+    measure it from the random initialization W(0)).  With ``track_gram``, ``max_zdiff`` and ``max_hdiff`` are
+    max_k ||Z(k) - Z(ref)||_F and max_k ||H(k) - H(ref)||_F on X (Z, H of App. C eq. (3) at W(k) and at ``ref``,
+    default the starting W; 002 Lemma 6 measures them from W(0)).
     """
     from . import step_budget
 
@@ -112,6 +129,13 @@ def train_gd(W: torch.Tensor, a: torch.Tensor, X: torch.Tensor, y: torch.Tensor,
     W = W.clone()
     W0 = (W.clone() if ref is None else ref) if track_move else None
     max_move = (W - W0).norm(dim=-1).amax(-1) if track_move else None
+    zmax = hmax = None
+    if track_gram:
+        Wr = W if ref is None else ref
+        Xb = _batched_x(X, B)
+        I0 = (Xb @ Wr.mT >= 0).to(W.dtype)
+        H0 = (I0 @ I0.mT) / W.shape[-2] * (Xb @ Xb.mT)
+        zmax, hmax = _pattern_distance(W, X, I0, H0)
     lr_t = torch.as_tensor(lr, dtype=W.dtype, device=W.device).reshape(-1) * torch.ones(B, dtype=W.dtype, device=W.device)
     active = torch.ones(B, dtype=torch.bool, device=W.device)
     taken = torch.zeros(B, dtype=torch.long, device=W.device)
@@ -130,14 +154,26 @@ def train_gd(W: torch.Tensor, a: torch.Tensor, X: torch.Tensor, y: torch.Tensor,
         taken += active.long()
         if track_move:
             max_move = torch.maximum(max_move, (W - W0).norm(dim=-1).amax(-1))
+        if track_gram:
+            z, h = _pattern_distance(W, X, I0, H0)
+            zmax, hmax = torch.maximum(zmax, z), torch.maximum(hmax, h)
     conv = cur <= tol
     history = torch.stack(hist) if hist else torch.empty(0, B, dtype=W.dtype, device=W.device)
-    out = TrainResult(W=W, loss=cur, steps=taken, converged=conv, history=history, max_move=max_move)
+    out = TrainResult(W=W, loss=cur, steps=taken, converged=conv, history=history, max_move=max_move,
+                      max_zdiff=zmax, max_hdiff=hmax)
     if raise_on_fail and not bool(conv.all()):
         bad = (~conv).sum().item()
         raise NotConverged(f"{bad}/{B} networks above loss {tol:g} after {steps} steps "
                            f"(final losses up to {cur.max().item():.3g}, lr {lr_t.max().item():.3g})")
     return out
+
+
+def band_count(W: torch.Tensor, X: torch.Tensor, R) -> torch.Tensor:
+    """sum_i |S-bar_i| = #{(i, r) : |w_r . x_i| <= R} per network (002 App. C.2.1, before Lemma 5: the neurons whose
+    activation on x_i may flip under a move of size R).  W (B, m, d), X (B, n, d) or (n, d), R a float or (B,)
+    -> (B,)."""
+    R = torch.as_tensor(R, dtype=W.dtype, device=W.device).reshape(-1, 1, 1)
+    return (preactivations(W, X).abs() <= R).sum((-1, -2)).to(W.dtype)
 
 
 def gram_at(W: torch.Tensor, X: torch.Tensor, Y: torch.Tensor | None = None,
@@ -193,11 +229,14 @@ def transfer_runs(W0: torch.Tensor, a: torch.Tensor, XP: torch.Tensor, yP: torch
       histQ             fine-tuning losses (K+1, B) (Thm 3; frozen networks repeat their last value)
       eps               ||vec(W(P) - W(0)) - Z_P(0) vP|| when vP = (H_P^inf)^{-1} y_P is given (eq. (6))
       HPQ_P             H_PQ(P) = Z_P(0)^T Z_Q(P) (B, n_P, n_Q) (Lemma 3)
+      Zdiff_Q, Hdiff_Q  max_k ||Z_Q(k) - Z_Q(W(0))||_F, max_k ||H_Q(k) - H_Q(W(0))||_F over the fine-tuning steps
+                        (k = 0 is W(P)) (Lemma 6)
       steps_P, steps_Q, loss_P, loss_Q
     """
     rP = train_gd(W0, a, XP, yP, lr=lr_P, steps=steps, tol=tol, track_move=True)
     WP = rP.W
-    rQ = train_gd(WP, a, XQ, yQ, lr=lr_Q, steps=steps, tol=tol, track_move=True, ref=W0, record_every=1)
+    rQ = train_gd(WP, a, XQ, yQ, lr=lr_Q, steps=steps, tol=tol, track_move=True, ref=W0, record_every=1,
+                  track_gram=True)
     out = {
         "grad2_P": activation_gradient_norm2(WP, a, XQ, yQ),
         "grad2_0": activation_gradient_norm2(W0, a, XQ, yQ),
@@ -210,6 +249,7 @@ def transfer_runs(W0: torch.Tensor, a: torch.Tensor, XP: torch.Tensor, yP: torch
         "uQ0": forward(W0, a, XQ),
         "histQ": rQ.history,
         "HPQ_P": gram_at(W0, XP, XQ, WP),
+        "Zdiff_Q": rQ.max_zdiff, "Hdiff_Q": rQ.max_hdiff,
         "steps_P": rP.steps, "steps_Q": rQ.steps, "loss_P": rP.loss, "loss_Q": rQ.loss,
     }
     if vP is not None:

@@ -76,3 +76,41 @@ def test_gd_converges_and_flags():
         tl.train_gd(W, a, X, y, lr=1.0 / lam_max, steps=3, tol=1e-10)
     out = tl.train_gd(W, a, X, y, lr=1.0 / lam_max, steps=3, tol=1e-10, raise_on_fail=False)
     assert not out.converged.any()
+
+
+def _Z(W, a, X):
+    """Z of 002 App. C eq. (3) for one network, built entry by entry: (m d) x n."""
+    m = W.shape[0]
+    return torch.stack([torch.cat([(W[r] @ X[i] >= 0) * a[r] * X[i] for r in range(m)]) for i in range(X.shape[0])], 1) / math.sqrt(m)
+
+
+def test_track_gram_is_max_over_steps_of_z_and_h_distance():
+    """max_zdiff / max_hdiff (002 Lemma 6) against Z and H rebuilt from scratch at every recorded iterate."""
+    g = torch.Generator().manual_seed(7)
+    W0, a = tl.init(2, 12, 3, g, kappa=0.2)
+    X = _unit(3, 3, g)
+    y = torch.tensor([0.5, -0.3, 0.8], dtype=torch.float64)
+    r = tl.train_gd(W0, a, X, y, lr=0.5, steps=40, tol=0.0, raise_on_fail=False, track_gram=True)
+    for b in range(2):
+        W, zmax, hmax = W0[b].clone(), 0.0, 0.0
+        Z0 = _Z(W0[b], a[b], X)
+        for _ in range(41):
+            Z = _Z(W, a[b], X)
+            zmax = max(zmax, float((Z - Z0).norm()))
+            hmax = max(hmax, float((Z.T @ Z - Z0.T @ Z0).norm()))
+            G, _ = tl.gradient(W.unsqueeze(0), a[b:b + 1], X, y)
+            W = W - 0.5 * G[0]
+        assert math.isclose(float(r.max_zdiff[b]), zmax, rel_tol=1e-12, abs_tol=1e-14)
+        assert math.isclose(float(r.max_hdiff[b]), hmax, rel_tol=1e-12, abs_tol=1e-14)
+    assert float(r.max_zdiff.max()) > 0          # the test moved some activation pattern
+
+
+def test_band_count_counts_pairs_near_the_boundary():
+    g = torch.Generator().manual_seed(8)
+    W, _ = tl.init(3, 50, 4, g)
+    X = _unit(5, 4, g)
+    R = torch.tensor([0.1, 0.5, 2.0], dtype=torch.float64)
+    got = tl.band_count(W, X, R)
+    for b in range(3):
+        want = sum(int(abs(float(W[b, r] @ X[i])) <= float(R[b])) for r in range(50) for i in range(5))
+        assert float(got[b]) == want
