@@ -42,3 +42,33 @@ def test_a_real_erratum_replicates_and_a_fluke_does_not():
     v, ev = out["tahir2024.rep_fluke"]
     assert v == Verdict.INCONCLUSIVE
     assert {t.status for t in ev.tests} == {"not replicated"}
+
+
+def test_decided_at_withholds_a_confirmation_below_its_profile_only():
+    """A claim with decided_at='standard' is inconclusive at quick when its tests agree, confirmed at standard;
+    a refutation is reported at every profile (verify.api.verdict_of)."""
+    import dataclasses
+
+    from verify.api import verdict_of
+
+    ok = dataclasses.replace(_claim("dec_ok", lambda p, B, g, ctx: p["mu"] * 0 + 1e-3 * torch.randn(B, generator=g,
+                                                                                                 dtype=torch.float64)),
+                             decided_at="standard")
+    wrong = dataclasses.replace(_claim("dec_wrong", lambda p, B, g, ctx: p["mu"] + torch.randn(B, generator=g,
+                                                                                             dtype=torch.float64)),
+                                decided_at="standard")
+    out = _judge([ok, wrong])
+    assert decide(out["tahir2024.dec_ok"][1])[0] == Verdict.CONFIRMED
+    v, why = verdict_of(ok, out["tahir2024.dec_ok"][1], "quick")
+    assert v == Verdict.INCONCLUSIVE and "not decided at quick" in why and "--profile standard" in why
+    assert verdict_of(ok, out["tahir2024.dec_ok"][1], "standard")[0] == Verdict.CONFIRMED
+    assert verdict_of(wrong, out["tahir2024.dec_wrong"][1], "quick")[0] == Verdict.REFUTED
+
+
+def test_decided_at_must_name_a_profile():
+    import dataclasses
+
+    import pytest
+
+    with pytest.raises(ValueError, match="decided_at"):
+        dataclasses.replace(_claim("dec_bad", lambda p, B, g, ctx: torch.zeros(B)), decided_at="slow")

@@ -109,6 +109,19 @@ def make_context(profile: str = "standard", seed: int = 0, device: str = "cpu", 
     return Context(profile=PROFILES[profile], seed=int(seed), device=dev, at=at, progress=progress)
 
 
+def verdict_of(claim: Claim, ev: Evidence, profile: str) -> tuple[Verdict, str]:
+    """:func:`verify.evidence.decide`, then the claim's ``decided_at``: below that profile a confirmation
+    becomes 'inconclusive' (the profile's grid does not decide the claim at nearly every seed); refutations
+    and undecided verdicts are kept."""
+    v, why = decide(ev)
+    order = list(PROFILES)
+    if v is Verdict.CONFIRMED and order.index(profile) < order.index(claim.decided_at):
+        return Verdict.INCONCLUSIVE, (f"not decided at {profile}: its tests agree at this seed ({why}), but the "
+                                      f"{profile} grid decides this claim at too few seeds; run --profile "
+                                      f"{claim.decided_at} to decide it")
+    return v, why
+
+
 def replicate_rejections(results: list[ClaimResult], ctx: Context, alpha: float) -> None:
     """Refute only what replicates.
 
@@ -305,7 +318,7 @@ def run(patterns=None, profile: str = "standard", seed: int = 0, device: str = "
     finalize([r.evidence for r in results], alpha)
     replicate_rejections(results, ctx, alpha)
     for r in results:
-        r.verdict, r.reason = decide(r.evidence)
+        r.verdict, r.reason = verdict_of(r.claim, r.evidence, profile)
         if r.claim.corrected:
             r.corrected_verdict, r.corrected_reason = decide_corrected(r.evidence)
     meta = {"profile": profile, "seed": seed, "device": str(ctx.device), "dtype": str(ctx.dtype),

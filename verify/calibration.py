@@ -24,7 +24,7 @@ from derivations import wishart as W
 
 from . import api
 from .claim import Verdict
-from .evidence import decide, finalize
+from .evidence import finalize
 
 FINITE_ID = "tahir2024.thm3.6.finite"
 ASYM_ID = "tahir2024.thm3.6.asymptotic"
@@ -63,7 +63,7 @@ def _run_one(claim, ctx, alpha=api.ALPHA):
     res = api.ClaimResult(claim, claim.check.run(claim, ctx))
     finalize([res.evidence], alpha)
     api.replicate_rejections([res], ctx, alpha)
-    return decide(res.evidence)[0]
+    return api.verdict_of(claim, res.evidence, ctx.profile.name)[0]
 
 
 def strategies_of(claim) -> list[str]:

@@ -228,6 +228,11 @@ class Claim:
                  context: its refutation is reported as "does not extend", never as an erratum.
     root_cause:  claims refuted for one reason share this text and are reported as one erratum
                  with its consequences (e.g. a wrong end state and the risks that follow from it).
+    decided_at:  the lowest profile whose confirmation is trusted (default ``"quick"``).  A claim whose
+                 quick grid agrees with the stated form at too few seeds (measured by ``verify
+                 stability``) says ``"standard"``: below that profile a confirmation is reported as
+                 inconclusive ("not decided at quick"), so the pinned quick verdict does not depend on
+                 the seed; a replicated refutation is reported as it is at every profile.
     """
 
     id: str
@@ -243,8 +248,13 @@ class Claim:
     notes: str = ""
     tags: tuple[str, ...] = field(default_factory=tuple)
     root_cause: str | None = None
+    decided_at: str = "quick"
 
     def __post_init__(self) -> None:
+        from .context import PROFILES
+
+        if self.decided_at not in PROFILES:
+            raise ValueError(f"claim {self.id!r}: decided_at {self.decided_at!r} is not a profile ({', '.join(PROFILES)})")
         paper = self.id.split(".", 1)[0]
         if paper != self.source.paper:
             raise ValueError(f"claim id {self.id!r} does not start with its paper key {self.source.paper!r}")
