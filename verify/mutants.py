@@ -6,12 +6,25 @@ perturb the stated closed form the way misprints and derivation slips perturb fo
 symbols swapped), judge each perturbed form ("mutant") with the claim's own Monte Carlo evidence, and count how
 many are refuted.
 
-Which claims: those whose ``stated`` is a sympy expression and whose check contains an ``Expectation`` whose
-prediction *is* that expression at every grid point (checked numerically before any mutant is judged; a claim
-whose Monte Carlo prediction is another quantity, or that has no Monte Carlo part, is listed as not covered with
-the reason).  The samples do not depend on the form being judged, so each Expectation is simulated once, and once
-more for the replication of rejections (fresh draws from the replication seed, as ``verify run`` does); every
-mutant is then judged on those samples with the same t-test and tolerance as the stated form.
+Which claims: those whose ``stated`` is a sympy expression and whose check contains a part that judges that
+expression itself:
+
+* an ``Expectation`` whose prediction *is* the stated form at every grid point (checked numerically before any
+  mutant is judged).  The samples do not depend on the form being judged, so each Expectation is simulated once,
+  and once more for the replication of rejections (fresh draws from the replication seed, as ``verify run``
+  does); every mutant is then judged on those samples with the same t-test and tolerance as the stated form;
+* an ``Asymptotic`` whose stated limit is the stated form at every grid point: simulated and extrapolated in 1/N
+  once (and once more at the rejected points for the replication); every mutant is judged on the extrapolated
+  intercepts with the same test and tolerance as the stated limit.  Where the claim has an exact finite-size form
+  (``finite``), its own check establishes the limit symbolically (which any wrong limit fails); judging the mutant
+  on the extrapolation of the same simulations is weaker, so the power reported there is a lower bound;
+* an ``Identity`` one of whose sides is the stated form (sympy): the mutant replaces that side and the identity
+  is checked again (sympy, then 50-digit mpmath at random points).  A failing identity that refutes counts as
+  refuted; one with ``refutes=False`` (our derivation against the stated form) makes the claim inconclusive,
+  counted as "detected", not refuted.
+
+A claim whose stated form is judged by none of these (another quantity, a random instance, a search over a
+predicate, a custom check) is listed as not covered with the reason.
 
 Multiple testing is made *stricter* than in a run: each mutant's tests are Holm-adjusted as if the family had
 ``family`` members (default: the size of a full quick run), the others taken as p = 1 (Bonferroni at the
@@ -32,8 +45,8 @@ from pathlib import Path
 import sympy as sp
 
 from . import api
-from .judge import AllOf, Expectation, _points, point_tests, stat_test
-from .stats import holm
+from .judge import AllOf, Asymptotic, Expectation, Identity, _points, point_tests, stat_test
+from .stats import holm, student_q, two_sided_p
 
 FAMILY = 550     # about the number of Monte Carlo tests of a full quick run
 MAX_MUTANTS = 40
@@ -111,12 +124,20 @@ def mutants(expr: sp.Expr, limit: int = MAX_MUTANTS) -> dict[str, sp.Expr]:
 
 
 # ------------------------------------------------------------------ judging
+#: point keys that spell a symbol's name differently (``lambda`` is a Python keyword)
+ALIASES = {"lambda": "lam"}
+
+
+def _arg(p: dict, name: str):
+    return p[name] if name in p else p[ALIASES[name]] if ALIASES.get(name) in p else p[name]
+
+
 def _fn(expr: sp.Expr):
     syms = sorted(expr.free_symbols, key=str)
     f = sp.lambdify(syms, expr, modules="mpmath")
 
     def value(p: dict) -> float:
-        v = complex(f(*[p[str(s)] for s in syms]))
+        v = complex(f(*[_arg(p, str(s)) for s in syms]))
         return v.real if abs(v.imag) <= 1e-12 * (1 + abs(v.real)) else math.nan  # complex: undefined
     return value
 
@@ -125,9 +146,88 @@ def _finite(x) -> bool:
     return isinstance(x, float) and math.isfinite(x)
 
 
+def _parts(claim) -> list:
+    return list(claim.check.parts) if isinstance(claim.check, AllOf) else [claim.check]
+
+
 def _expectations(claim) -> list[Expectation]:
-    parts = claim.check.parts if isinstance(claim.check, AllOf) else [claim.check]
-    return [p for p in parts if isinstance(p, Expectation) and p.target == "stated"]
+    return [p for p in _parts(claim) if isinstance(p, Expectation) and p.target == "stated"]
+
+
+def _holm_rejected(tests, family, alpha):
+    ps = [t.pvalue for t in tests] + [1.0] * max(0, family - len(tests))
+    adj = holm(ps)[:len(tests)]
+    return [t for t, pa in zip(tests, adj) if pa < alpha and not t.equivalent]
+
+
+def _limits(asym: Asymptotic, claim, ctx) -> list[dict]:
+    ev = asym.run(claim, dataclasses.replace(ctx, progress=False))
+    return ev.details.get(f"limits{':' + asym.name if asym.name else ''}", [])
+
+
+def _asym_tests(asym: Asymptotic, limits: list[dict], f) -> list:
+    """The tests Asymptotic makes of its stated limit, with ``f`` as the stated limit (same test and tolerance)."""
+    from .evidence import StatTest
+    from .judge import label_of
+
+    q = student_q(0.95, None)
+    out = []
+    for lim in limits:
+        if "extrapolated" not in lim or lim.get("gof_p", 0.0) < 0.01:
+            continue
+        p, ex, se = lim["point"], lim["extrapolated"], lim["extrapolated_stderr"]
+        value = f(p)
+        out.append(StatTest(label=(asym.name + ": " if asym.name else "") + label_of(p), params=dict(p),
+                            predicted=value, estimate=ex, stderr=se, trials=0, tol=asym.tol.of(value),
+                            pvalue=two_sided_p(ex, se, value), target="stated", ci=(ex - q * se, ex + q * se)))
+    return out
+
+
+def _judge_asymptotic(asym: Asymptotic, claim, ctx, forms: dict, family: int, alpha: float) -> dict[str, dict]:
+    """Simulate and extrapolate ``asym`` once (and once more at the rejected points), judge every form."""
+    first_lims = _limits(asym, claim, ctx)
+    if not _asym_tests(asym, first_lims, forms[CONTROL]):
+        return {}   # no extrapolated limit (fewer than three sizes, or the 1/N model rejected): no evidence
+    first = {name: _holm_rejected(_asym_tests(asym, first_lims, f), family, alpha) for name, f in forms.items()}
+    need = {t.label: t.params for rs in first.values() for t in rs}
+    rep_lims = []
+    if need:
+        from .context import derive_seed
+
+        rctx = dataclasses.replace(ctx, seed=derive_seed(ctx.seed, "replication"), at=list(need.values()),
+                                   progress=False)
+        rep_lims = _limits(asym, claim, rctx)
+    out = {}
+    for name, f in forms.items():
+        labs = {t.label for t in first[name]}
+        again = [t for t in _holm_rejected(_asym_tests(asym, rep_lims, f), family, alpha) if t.label in labs]
+        out[name] = {"refuted": bool(again), "rejected_first": len(labs), "replicated": len(again),
+                     "example": (f"{again[0].label}: {again[0].estimate:.5g} vs {again[0].predicted:.5g}"
+                                 if again else None)}
+    return out
+
+
+def _identity_side(ident: Identity, stated) -> str | None:
+    """'lhs' or 'rhs' when that side of the identity is the stated form (sympy), else None."""
+    for side in ("lhs", "rhs"):
+        v = getattr(ident, side)
+        try:
+            v = sp.sympify(v() if callable(v) else v)
+            if v == stated or (sp.count_ops(v) <= 80 and sp.simplify(v - stated) == 0):
+                return side
+        except Exception:  # noqa: BLE001 - a side that is not a sympy expression is not the stated form
+            continue
+    return None
+
+
+def _judge_identity(ident: Identity, side: str, claim, ctx, forms: dict) -> dict[str, dict]:
+    out = {}
+    for name, m in forms.items():
+        ev = dataclasses.replace(ident, **{side: m}).run(claim, ctx)
+        bad = [c for c in ev.checks if c.passed is False]
+        out[name] = {"refuted": any(c.refutes for c in bad), "detected": bool(bad),
+                     "example": (f"{bad[0].name}: {bad[0].detail[:100]}" if bad else None)}
+    return out
 
 
 def _judge(exp: Expectation, claim, ctx, forms: dict, family: int, alpha: float) -> dict[str, dict]:
@@ -147,9 +247,7 @@ def _judge(exp: Expectation, claim, ctx, forms: dict, family: int, alpha: float)
         return out
 
     def rejected(tests):
-        ps = [t.pvalue for t in tests] + [1.0] * max(0, family - len(tests))
-        adj = holm(ps)[:len(tests)]
-        return [t for t, pa in zip(tests, adj) if pa < alpha and not t.equivalent]
+        return _holm_rejected(tests, family, alpha)
 
     first = {name: rejected(tests_for(f, recs)) for name, f in forms.items()}
     need = {t.label for rs in first.values() for t in rs}
@@ -177,28 +275,37 @@ def claim_mutation_power(claim, ctx, family: int = FAMILY, alpha: float = api.AL
     stated = claim.stated
     if not isinstance(stated, sp.Expr):
         return {"covered": False, "why": "stated form is not a sympy expression"}
-    exps = _expectations(claim)
-    if not exps:
-        return {"covered": False, "why": "no Monte Carlo Expectation judges the stated value"}
-    names = [str(s) for s in stated.free_symbols]
+    names = [str(x) for x in stated.free_symbols]
     f0 = _fn(stated)
-    usable = []
-    for exp in exps:
-        if exp.instance is not None:
-            continue
-        pts = _points(exp.points, ctx, claim)
+
+    def matches(pred, pts):
         try:
-            ok = all(set(names) <= set(p) and _finite(f0(p)) and
-                     abs(f0(p) - float(exp.predicted(p))) <= 1e-9 * (1 + abs(f0(p))) for p in pts)
+            return bool(pts) and all(all(n in p or ALIASES.get(n) in p for n in names) and _finite(f0(p)) and
+                                     abs(f0(p) - float(pred(p))) <= 1e-9 * (1 + abs(f0(p))) for p in pts)
         except Exception:  # noqa: BLE001 - a form that cannot be evaluated at the grid is not covered
-            ok = False
-        if ok and pts:
-            usable.append((exp, pts))
-    if not usable:
-        return {"covered": False, "why": "no Expectation whose prediction is the stated sympy form at its grid "
-                                         "(a random instance, another quantity, or other parameter names)"}
+            return False
+
+    usable = []       # (part, points): Expectation or Asymptotic judging the stated value on a grid
+    idents = []       # (Identity, side)
+    for part in _parts(claim):
+        if isinstance(part, Expectation) and part.target == "stated" and part.instance is None:
+            pts = _points(part.points, ctx, claim)
+            if matches(part.predicted, pts):
+                usable.append((part, pts))
+        elif isinstance(part, Asymptotic):
+            pts = _points(part.points, ctx, claim)
+            if matches(part.stated, pts):
+                usable.append((part, pts))
+        elif isinstance(part, Identity):
+            side = _identity_side(part, stated)
+            if side:
+                idents.append((part, side))
+    if not usable and not idents:
+        return {"covered": False, "why": "no Expectation, Asymptotic or Identity of the check judges the stated sympy "
+                                         "form itself (another quantity, a random instance, a predicate searched "
+                                         "by PropertySearch, or a custom check)"}
     ms = mutants(stated)
-    rows, forms = [], {}
+    rows, forms, forms_sym = [], {}, {}
     for name, m in ms.items():
         row = {"mutant": name, "form": sp.sstr(m)}
         try:   # sympy's simplify can take minutes on Piecewise / factorial forms: only on small ones
@@ -217,32 +324,54 @@ def claim_mutation_power(claim, ctx, family: int = FAMILY, alpha: float = api.AL
                     vals.append((fm(p), f0(p)))
                 except Exception:  # noqa: BLE001
                     vals.append((math.nan, f0(p)))
-        if not all(_finite(a) for a, _ in vals):
+        if usable and not all(_finite(a) for a, _ in vals):
             row["status"] = "undefined at a grid point (not judged)"
             rows.append(row)
             continue
-        if all(abs(a - b) <= 1e-12 * (1 + abs(b)) for a, b in vals):
+        if usable and not idents and all(abs(a - b) <= 1e-12 * (1 + abs(b)) for a, b in vals):
             row["status"] = "survived: equal on the grid"
             rows.append(row)
             continue
         forms[name] = fm
+        forms_sym[name] = m
         rows.append(row)
     forms[CONTROL] = f0   # the stated form itself, judged the same way: must not be refuted
+    forms_sym[CONTROL] = stated
     verdicts: dict[str, dict] = {name: {"refuted": False} for name in forms}
-    for exp, _ in usable:
-        for name, r in _judge(exp, claim, ctx, forms, family, alpha).items():
+
+    def merge(res):
+        for name, r in res.items():
             if r["refuted"] and not verdicts[name]["refuted"]:
                 verdicts[name] = r
+            elif r.get("detected") and not verdicts[name]["refuted"]:
+                verdicts[name] = dict(r, refuted=False)
+    judged_by = set()
+    for part, _ in usable:
+        res = (_judge if isinstance(part, Expectation) else _judge_asymptotic)(part, claim, ctx, forms, family, alpha)
+        if res:
+            judged_by.add(type(part).__name__)
+        merge(res)
+    for ident, side in idents:
+        merge(_judge_identity(ident, side, claim, ctx, forms_sym))
+        judged_by.add("Identity")
+    if not judged_by:
+        return {"covered": False, "why": "its Asymptotic gives no extrapolated limit at this profile (fewer than "
+                                         "three sizes, or the 1/N model rejected)"}
     for row in rows:
         if row["mutant"] in verdicts:
             r = verdicts[row["mutant"]]
-            row["status"] = "refuted" if r["refuted"] else "survived"
+            row["status"] = ("refuted" if r["refuted"] else "detected (inconclusive)" if r.get("detected")
+                             else "survived")
             if r.get("example"):
                 row["evidence"] = r["example"]
-    judged = [r for r in rows if r["status"] in ("refuted", "survived", "survived: equal on the grid")]
+    judged = [r for r in rows if r["status"] in ("refuted", "survived", "survived: equal on the grid",
+                                                 "detected (inconclusive)")]
     killed = sum(r["status"] == "refuted" for r in judged)
     return {"covered": True, "mutants": rows, "judged": len(judged), "refuted": killed,
-            "power": killed / len(judged) if judged else None, "control_refuted": verdicts[CONTROL]["refuted"]}
+            "detected": sum(r["status"] == "detected (inconclusive)" for r in judged),
+            "judged_by": sorted(judged_by),
+            "power": killed / len(judged) if judged else None, "control_refuted": verdicts[CONTROL]["refuted"],
+            "control_detected": bool(verdicts[CONTROL].get("detected"))}
 
 
 def mutation_power(patterns=None, profile: str = "quick", seed: int = 0, out: Path | None = None,
@@ -268,13 +397,14 @@ def mutation_power(patterns=None, profile: str = "quick", seed: int = 0, out: Pa
     covered = {k: v for k, v in per.items() if v["covered"]}
     judged = sum(v["judged"] for v in covered.values())
     killed = sum(v["refuted"] for v in covered.values())
-    table = ["| claim | mutants judged | refuted | power | stated form refuted | survivors |",
-             "|---|---|---|---|---|---|"]
+    table = ["| claim | judged by | mutants judged | refuted | detected only | power | stated form refuted | survivors |",
+             "|---|---|---|---|---|---|---|---|"]
     for cid, v in covered.items():
         surv = "; ".join(f"{r['mutant']}" + (" (equal on the grid)" if "grid" in r["status"] else "")
                          for r in v["mutants"] if r["status"].startswith("survived")) or "-"
         pw = f"{v['power']:.0%}" if v["power"] is not None else "-"
-        table.append(f"| `{cid}` | {v['judged']} | {v['refuted']} | {pw}{' ⚠' if (v['power'] or 0) < 0.8 else ''} "
+        table.append(f"| `{cid}` | {', '.join(v.get('judged_by', []))} | {v['judged']} | {v['refuted']} "
+                     f"| {v.get('detected', 0)} | {pw}{' ⚠' if (v['power'] or 0) < 0.8 else ''} "
                      f"| {'yes' if v['control_refuted'] else 'no'} | {surv} |")
     doc = {"profile": profile, "seed": seed, "family": family, "claims": per, "table": table,
            "covered": len(covered), "selected": len(per), "judged": judged, "refuted": killed,

@@ -11,7 +11,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-import torch
 
 from verify.kit import Claim, Custom, Kind, label_of, slope_upper_test
 

@@ -7,7 +7,6 @@ import math
 
 import mpmath
 import numpy as np
-import sympy as sp
 import torch
 
 from derivations import kernels as kn

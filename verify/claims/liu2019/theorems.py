@@ -14,7 +14,7 @@ import numpy as np
 
 from verify.kit import Check, Claim, Custom, Kind, StatTest, label_of, slope_upper_test
 
-from .common import (DOMAIN, NO_IMAGENET, POINTS, SCHEDULE, SETTING, SYNTHETIC, each_point, loglog_figure,
+from .common import (DOMAIN, POINTS, SCHEDULE, SETTING, SYNTHETIC, each_point, loglog_figure,
                      mean_abs_ci, src)
 
 
@@ -24,8 +24,6 @@ def _stack(runs, f):
 
 # ============================================================================ Theorem 1
 def _thm1(claim, ctx, points):
-    curves, figs = [], []
-
     def body(ev, p, inst, runs, seed):
         ms = [r["m"] for r in runs]
         lhs = _stack(runs, lambda r: r["grad2_P"])
