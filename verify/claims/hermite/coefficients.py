@@ -126,10 +126,16 @@ def _closed_latex(name):
 
 COEF_DOMAIN = Domain((Param("k", 0, INF, integer=True), Param("s", 0, INF, lower_open=True, doc="scale s > 0")))
 def _coef_points(name):
-    """Quick: the first nonzero coefficient c_{k*} at s = 1 and c_2 at s = 2 (a vanishing coefficient of large
-    variance, such as c_1 of |x|, cannot be decided within the quick budget); standard and full: the grid."""
+    """Quick: the first nonzero coefficient c_{k*} at s = 1, c_2 at s = 2 and a third point at s = 3/2 -- c_3 for
+    the activations with an odd part beyond degree 1 (erf, step, tanh, sigmoid), c_0 for the others (their next
+    nonzero coefficient, c_4, is too small to decide at quick) -- so that the grid separates the closed form from
+    its misprints in k and s (a mutant equal to it at two points, e.g. 1/sqrt(k!) against 1/k! at k = 1, 2,
+    differs there; benchmarks/README.md, mutation table).  A vanishing coefficient of large variance, such as c_1
+    of |x|, cannot be decided within the quick budget; standard and full: the grid."""
     k1 = 2 if name == "abs" else 1
-    return lambda prof: ([{"k": k1, "s": 1.0}, {"k": 2, "s": 2.0}] if prof.name == "quick" else pick(prof, COEF_POINTS))
+    k3 = 3 if name in ("erf", "step", "tanh", "sigmoid") else 0
+    return lambda prof: ([{"k": k1, "s": 1.0}, {"k": 2, "s": 2.0}, {"k": k3, "s": 1.5}] if prof.name == "quick"
+                         else pick(prof, COEF_POINTS))
 
 
 COEF_POINTS = per_profile([{"k": 1, "s": 1.0}, {"k": 2, "s": 2.0}],
