@@ -395,8 +395,11 @@ def mutation_power(patterns=None, profile: str = "quick", seed: int = 0, out: Pa
                              if r["covered"] else
                              f"not covered ({r['why']})"), flush=True)
     covered = {k: v for k, v in per.items() if v["covered"]}
-    judged = sum(v["judged"] for v in covered.values())
-    killed = sum(v["refuted"] for v in covered.values())
+    # a claim whose stated form is itself refuted (an erratum) says nothing about power: listed, not counted
+    counted = {k: v for k, v in covered.items() if not v["control_refuted"]}
+    judged = sum(v["judged"] for v in counted.values())
+    killed = sum(v["refuted"] for v in counted.values())
+    caught = killed + sum(v.get("detected", 0) for v in counted.values())
     table = ["| claim | judged by | mutants judged | refuted | detected only | power | stated form refuted | survivors |",
              "|---|---|---|---|---|---|---|---|"]
     for cid, v in covered.items():
@@ -407,11 +410,13 @@ def mutation_power(patterns=None, profile: str = "quick", seed: int = 0, out: Pa
                      f"| {v.get('detected', 0)} | {pw}{' ⚠' if (v['power'] or 0) < 0.8 else ''} "
                      f"| {'yes' if v['control_refuted'] else 'no'} | {surv} |")
     doc = {"profile": profile, "seed": seed, "family": family, "claims": per, "table": table,
-           "covered": len(covered), "selected": len(per), "judged": judged, "refuted": killed,
-           "power": killed / judged if judged else None, "seconds": round(time.time() - t0, 1),
+           "covered": len(covered), "counted": len(counted), "selected": len(per), "judged": judged,
+           "refuted": killed, "caught": caught, "power": killed / judged if judged else None,
+           "caught_fraction": caught / judged if judged else None, "seconds": round(time.time() - t0, 1),
            "versions": api.versions()}
     print("\n".join(table))
-    print(f"\n{killed}/{judged} mutants refuted over {len(covered)} covered claims of {len(per)} selected")
+    print(f"\n{killed}/{judged} mutants refuted ({caught} refuted or detected) over {len(counted)} covered claims "
+          f"whose stated form is not itself refuted ({len(covered)} covered, {len(per)} selected)")
     if out is not None:
         Path(out).mkdir(parents=True, exist_ok=True)
         path = Path(out) / f"mutants_{profile}.json"
