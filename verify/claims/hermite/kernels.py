@@ -231,32 +231,54 @@ def _lambda0_checks(claim, ctx):
     ev.checks.append(Check("lambda_0 of the Hermite form sum_k c_k(step)^2 G^{o(k+1)} (K = 400) is within n * (Parseval tail) "
                            "of the closed form (Weyl)", worst_series <= 1.0,
                            f"largest |difference| / (n * tail) = {worst_series:.3g}"))
-    # Monte Carlo: lambda_min of the finite-width Gram H(0) (Jensen: E lambda_min(H(0)) <= lambda_0, -> lambda_0)
+    # Monte Carlo: lambda_min of the finite-width Gram H(0) (Jensen: E lambda_min(H(0)) <= lambda_0, -> lambda_0).
+    # The Jensen tests average lambda_min(H(0)) itself over B Gram draws.  The 'approaches' check compares the
+    # Jensen gap lambda_0 - E lambda_min(H(0)) (3e-4 .. 4e-3 at m = 256 on the quick inputs, ~1/m) across m: with
+    # plain means its noise (se ~ 8e-4 at m = 256 with 100 draws) often exceeded the gap, so the check (and the test
+    # at m = 256) were coin flips at some seeds (issue 13).  It uses the control variate v^T (H(0) - H^inf) v (v the
+    # bottom eigenvector of H^inf; mean exactly 0 since H(0) is unbiased for H^inf, hermite.kernel.ntk_gram), the
+    # first-order part of lambda_min(H(0)) - lambda_0: lambda_min(H(0)) - v^T (H(0) - H^inf) v has the same mean with
+    # only the second-order (Jensen) part left to vary, 5-80 times smaller standard errors.
     n, d = sizes[0]
     gen2 = torch.Generator().manual_seed(ctx.seed_for(claim.id, "inputs") % (2 ** 63))
     X = _unit_rows(n, d, gen2, torch.float64)
-    lam0 = float(torch.linalg.eigvalsh(kn.ntk_relu_gram(X))[0])
+    evals, evecs = torch.linalg.eigh(kn.ntk_relu_gram(X))
+    lam0, v0 = float(evals[0]), evecs[:, 0]
     ms = pick(ctx.profile, per_profile([256, 1024, 4096], [256, 1024, 4096, 16384], [256, 1024, 4096, 16384, 65536]))
-    B = pick(ctx.profile, per_profile(100, 200, 400))
-    xs, ys, es = [], [], []
+    # Gram draws per width (was 100 / 200 / 400: at quick the test at m = 256 was then undecided at ~1 seed in 10)
+    B = pick(ctx.profile, per_profile(400, 400, 800))
+    xs, ys, es, cvs, cves = [], [], [], [], []
     for m in ms:
         g, seed = ctx.generator(claim.id, "lambda_min", f"m={m}")
-        lm = torch.linalg.eigvalsh(TL.ntk_gram_mc(B, m, X, g))[:, 0].numpy()
+        plain, cv = [], []
+        for b0 in range(0, B, 100):                               # chunks of 100 draws (memory ~ B m d)
+            H0 = TL.ntk_gram_mc(min(100, B - b0), m, X, g)
+            lmin = torch.linalg.eigvalsh(H0)[:, 0]
+            plain.append(lmin.numpy())
+            cv.append((lmin - ((H0 @ v0) @ v0 - lam0)).numpy())
+        lm, lc = np.concatenate(plain), np.concatenate(cv)
         mean, se = float(lm.mean()), float(lm.std(ddof=1) / math.sqrt(B))
-        xs.append(m); ys.append(mean); es.append(1.96 * se)
+        cmean, cse = float(lc.mean()), float(lc.std(ddof=1) / math.sqrt(B))
+        xs.append(m); ys.append(mean); es.append(1.96 * se); cvs.append(cmean); cves.append(1.96 * cse)
         ev.seeds.append(seed)
         ev.tests.append(StatTest(label=f"Jensen: E lambda_min(H(0)) <= lambda_0 at m={m}", params={"m": m, "n": n, "d": d},
                                  predicted=lam0, estimate=mean, stderr=se, trials=B, tol=max(0.002, 0.02 * lam0),
                                  pvalue=float(sps.norm.sf((mean - lam0) / max(se, 1e-15))),
                                  target="derived", seed=seed, ci=(mean - 1.96 * se, mean + 1.96 * se), sided="upper",
-                                 extra={"std": float(lm.std(ddof=1))}))
-    gap_small = abs(ys[-1] - lam0) < abs(ys[0] - lam0)
-    ev.checks.append(Check("the Monte Carlo lambda_min(H(0)) approaches lambda_0 as m grows", gap_small,
-                           ", ".join(f"m={m}: {y:.5g}" for m, y in zip(xs, ys)) + f"; lambda_0 = {lam0:.6g}", refutes=False))
+                                 extra={"std": float(lm.std(ddof=1)), "control_variate_mean": cmean,
+                                        "control_variate_stderr": cse}))
+    gap_small = abs(cvs[-1] - lam0) < abs(cvs[0] - lam0)
+    ev.checks.append(Check("the Monte Carlo lambda_min(H(0)) approaches lambda_0 as m grows (Jensen gap at the largest m "
+                           "below the gap at the smallest; means with the control variate v^T (H(0) - H^inf) v)", gap_small,
+                           ", ".join(f"m={m}: {y:.7g} (+-{e:.1g})" for m, y, e in zip(xs, cvs, cves))
+                           + f"; lambda_0 = {lam0:.7g}; plain means "
+                           + ", ".join(f"{y:.5g} (+-{e:.1g})" for y, e in zip(ys, es)), refutes=False))
     ev.figures.append({"x": "m", "xlabel": "width m", "ylabel": r"$\lambda_{\min}$", "logx": True,
                        "title": f"{claim.id}: lambda_min of the finite-width Gram vs lambda_0 (n={n}, d={d})",
                        "series": [{"kind": "points", "label": "Monte Carlo E lambda_min(H(0))", "group": "",
                                    "x": xs, "y": ys, "yerr": es},
+                                  {"kind": "points", "label": "the same, control variate v^T (H(0) - H^inf) v", "group": "",
+                                   "x": xs, "y": cvs, "yerr": cves},
                                   {"kind": "line", "label": "lambda_0 of H^inf (closed form)", "group": "",
                                    "x": xs, "y": [lam0] * len(xs), "dash": False}]})
     return ev
@@ -288,7 +310,9 @@ CLAIMS += [
         notes="lambda_0 three ways: float64 eigvalsh of the closed-form Gram, 30-digit mpmath (eigsy), and the Hermite "
               "form sum_k c_k(step)^2 G^{o(k+1)} (each term PSD by Schur's product theorem).  Monte Carlo: lambda_min "
               "of the finite-width Gram H(0), which by Jensen (lambda_min is concave) lies below lambda_0 in mean and "
-              "approaches it as m grows (derived, can only make the claim inconclusive).",
+              "approaches it as m grows (derived, can only make the claim inconclusive); the approach is judged on means "
+              "with the control variate v^T (H(0) - H^inf) v (mean 0; v the bottom eigenvector of H^inf), which removes "
+              "the first-order noise so that the Jensen gap (~1/m) is resolved at every m.",
         check=Custom(_lambda0_checks),
     ),
 ]
