@@ -496,6 +496,11 @@ def _num(v):
     return v
 
 
+def _real_or_str(x):
+    """A float for a real mpmath value, its string for a complex one (a side can leave the reals)."""
+    return float(x) if not isinstance(x, mpmath.mpc) else mpmath.nstr(x, 12)
+
+
 @dataclass
 class Identity:
     """``lhs == rhs`` as functions of ``variables``: sympy first, then mpmath at random
@@ -528,7 +533,8 @@ class Identity:
                 a, b = f_l(*pt.values()), f_r(*pt.values())
                 err = abs(a - b) / (1 + abs(a))
                 if err > worst:
-                    worst, worst_pt = err, {str(s): float(v) for s, v in pt.items()} | {"lhs": float(a), "rhs": float(b)}
+                    worst, worst_pt = err, {str(s): float(v) for s, v in pt.items()} | {"lhs": _real_or_str(a),
+                                                                                          "rhs": _real_or_str(b)}
         ok = worst < self.rel
         det = (f"sympy leaves {sp.sstr(diff)[:80]}; mpmath at {self.points} random {self.dps}-digit points: "
                f"max relative difference {float(worst):.3g}")
