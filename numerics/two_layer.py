@@ -97,14 +97,17 @@ class TrainResult:
     max_hdiff: torch.Tensor | None = None
 
 
-def _pattern_distance(W: torch.Tensor, X: torch.Tensor, I0: torch.Tensor, H0: torch.Tensor):
-    """(||Z(W) - Z_0||_F, ||H(W) - H_0||_F) per network for the reference pattern I0 = 1{w_r(ref) . x_i >= 0}
-    (B, n, m) and its Gram H0: ||Z(W) - Z_0||_F^2 = (1/m) sum_{r,i} (I_ir - I0_ir)^2 ||x_i||^2 (a_r^2 = 1)."""
-    m = W.shape[-2]
-    Xb = _batched_x(X, W.shape[0])
+def _pattern(W: torch.Tensor, Xb: torch.Tensor):
+    """The activation pattern I = 1{w_r . x_i >= 0} (B, n, m) and the Gram H = Z^T Z (B, n, n) it gives."""
     I = (Xb @ W.mT >= 0).to(W.dtype)
-    z = (((I - I0) ** 2).sum(-1) * (Xb * Xb).sum(-1)).sum(-1).div(m).sqrt()
-    H = (I @ I.mT) / m * (Xb @ Xb.mT)
+    return I, (I @ I.mT) / W.shape[-2] * (Xb @ Xb.mT)
+
+
+def _pattern_distance(W: torch.Tensor, Xb: torch.Tensor, I0: torch.Tensor, H0: torch.Tensor):
+    """(||Z(W) - Z_0||_F, ||H(W) - H_0||_F) per network for the reference pattern I0 and its Gram H0 (:func:`_pattern`):
+    ||Z(W) - Z_0||_F^2 = (1/m) sum_{r,i} (I_ir - I0_ir)^2 ||x_i||^2 (a_r^2 = 1)."""
+    I, H = _pattern(W, Xb)
+    z = (((I - I0) ** 2).sum(-1) * (Xb * Xb).sum(-1)).sum(-1).div(W.shape[-2]).sqrt()
     return z, (H - H0).flatten(1).norm(dim=-1)
 
 
@@ -131,11 +134,9 @@ def train_gd(W: torch.Tensor, a: torch.Tensor, X: torch.Tensor, y: torch.Tensor,
     max_move = (W - W0).norm(dim=-1).amax(-1) if track_move else None
     zmax = hmax = None
     if track_gram:
-        Wr = W if ref is None else ref
         Xb = _batched_x(X, B)
-        I0 = (Xb @ Wr.mT >= 0).to(W.dtype)
-        H0 = (I0 @ I0.mT) / W.shape[-2] * (Xb @ Xb.mT)
-        zmax, hmax = _pattern_distance(W, X, I0, H0)
+        I0, H0 = _pattern(W if ref is None else ref, Xb)
+        zmax, hmax = _pattern_distance(W, Xb, I0, H0)
     lr_t = torch.as_tensor(lr, dtype=W.dtype, device=W.device).reshape(-1) * torch.ones(B, dtype=W.dtype, device=W.device)
     active = torch.ones(B, dtype=torch.bool, device=W.device)
     taken = torch.zeros(B, dtype=torch.long, device=W.device)
@@ -155,7 +156,7 @@ def train_gd(W: torch.Tensor, a: torch.Tensor, X: torch.Tensor, y: torch.Tensor,
         if track_move:
             max_move = torch.maximum(max_move, (W - W0).norm(dim=-1).amax(-1))
         if track_gram:
-            z, h = _pattern_distance(W, X, I0, H0)
+            z, h = _pattern_distance(W, Xb, I0, H0)
             zmax, hmax = torch.maximum(zmax, z), torch.maximum(hmax, h)
     conv = cur <= tol
     history = torch.stack(hist) if hist else torch.empty(0, B, dtype=W.dtype, device=W.device)

@@ -19,7 +19,7 @@ from numerics.gram_radius import perturbed_gram_trials
 from verify.kit import (Check, Claim, Custom, Domain, Evidence, Kind, Param, Tol, label_of, per_profile, pick,
                         slope_upper_test, stat_test)
 
-from .common import binomial_bound_test, src
+from .common import _unit, binomial_bound_test, src
 
 INF = math.inf
 DELTA = 0.1
@@ -32,11 +32,6 @@ CORRECTED_M = 1024
 
 
 # ============================================================================ Lemma 2
-def _unit(n, d, gen, dtype):
-    X = torch.randn(n, d, generator=gen, dtype=dtype)
-    return X / X.norm(dim=-1, keepdim=True)
-
-
 def _lemma2(claim, ctx, points):
     ev = Evidence()
     B = int(pick(ctx.profile, TRIALS))
