@@ -154,6 +154,12 @@ def _expectations(claim) -> list[Expectation]:
     return [p for p in _parts(claim) if isinstance(p, Expectation) and p.target == "stated"]
 
 
+def _outcome(first: list, again: list) -> dict:
+    """A mutant's result: refuted when some first-run rejection was rejected again on the replication draws."""
+    return {"refuted": bool(again), "rejected_first": len(first), "replicated": len(again),
+            "example": f"{again[0].label}: {again[0].estimate:.5g} vs {again[0].predicted:.5g}" if again else None}
+
+
 def _holm_rejected(tests, family, alpha):
     ps = [t.pvalue for t in tests] + [1.0] * max(0, family - len(tests))
     adj = holm(ps)[:len(tests)]
@@ -201,9 +207,7 @@ def _judge_asymptotic(asym: Asymptotic, claim, ctx, forms: dict, family: int, al
     for name, f in forms.items():
         labs = {t.label for t in first[name]}
         again = [t for t in _holm_rejected(_asym_tests(asym, rep_lims, f), family, alpha) if t.label in labs]
-        out[name] = {"refuted": bool(again), "rejected_first": len(labs), "replicated": len(again),
-                     "example": (f"{again[0].label}: {again[0].estimate:.5g} vs {again[0].predicted:.5g}"
-                                 if again else None)}
+        out[name] = _outcome(first[name], again)
     return out
 
 
@@ -246,10 +250,7 @@ def _judge(exp: Expectation, claim, ctx, forms: dict, family: int, alpha: float)
             out.append(stat_test(lab, p, f(p), x, exp.tol, exp.target, seed, variance=var))
         return out
 
-    def rejected(tests):
-        return _holm_rejected(tests, family, alpha)
-
-    first = {name: rejected(tests_for(f, recs)) for name, f in forms.items()}
+    first = {name: _holm_rejected(tests_for(f, recs), family, alpha) for name, f in forms.items()}
     need = {t.label for rs in first.values() for t in rs}
     reps = []
     if need:
@@ -263,10 +264,8 @@ def _judge(exp: Expectation, claim, ctx, forms: dict, family: int, alpha: float)
     out = {}
     for name, f in forms.items():
         labs = {t.label for t in first[name]}
-        again = rejected(tests_for(f, [r for r in reps if r[0] in labs])) if labs else []
-        out[name] = {"refuted": bool(again), "rejected_first": len(labs), "replicated": len(again),
-                     "example": (f"{again[0].label}: {again[0].estimate:.5g} vs {again[0].predicted:.5g}"
-                                 if again else None)}
+        again = _holm_rejected(tests_for(f, [r for r in reps if r[0] in labs]), family, alpha) if labs else []
+        out[name] = _outcome(first[name], again)
     return out
 
 
