@@ -5,6 +5,8 @@ One place for what claim modules used to write each for itself (three copies of 
 """
 from __future__ import annotations
 
+import math
+
 from typing import Any, Callable, Mapping
 
 from .context import Profile, pick
@@ -40,3 +42,18 @@ def chunk_for(doubles: float, size: Callable[[Mapping[str, Any]], float], *, lea
     400
     """
     return lambda p: max(least, int(doubles // max(size(p), 1)))
+
+
+def trials_to_decide_at(variance: float, tol: float, z: float) -> float:
+    """Trials for a tolerance ``tol`` to sit at ``z`` standard errors of a mean whose per-trial variance is the
+    exact ``variance`` (0 where it is 0 or infinite: no count helps there).
+
+    >>> trials_to_decide_at(4.0, 0.1, 6.0)
+    14400.0
+    """
+    return (z * math.sqrt(variance) / tol) ** 2 if 0 < variance < math.inf else 0.0
+
+
+def raised(base: int, need: float, cap: int) -> int:
+    """The budget's count ``base``, raised to ``need`` trials but not beyond ``cap`` (never below ``base``)."""
+    return int(max(base, min(cap, math.ceil(need))))

@@ -20,7 +20,7 @@ from .claim import Claim, Constraint, Domain, DomainError, Kind, Param, Source, 
 from .evidence import Check, Evidence, StatTest
 # --- run context: profile, seeds, per-profile values, compute budgets
 from .context import Context, Profile, derive_seed, pick
-from .budget import chunk_for, per_profile, trials_for_budget
+from .budget import chunk_for, per_profile, raised, trials_for_budget, trials_to_decide_at
 # --- judge strategies
 from .judge import (AllOf, Asymptotic, Custom, Expectation, FigureSweep, Identity, ProbabilityBound,
                     PropertySearch)
@@ -37,6 +37,7 @@ __all__ = [
     "Check", "Evidence", "StatTest",
     # context and budgets
     "Context", "Profile", "derive_seed", "pick", "chunk_for", "per_profile", "trials_for_budget",
+    "trials_to_decide_at", "raised",
     # strategies
     "AllOf", "Asymptotic", "Custom", "Expectation", "FigureSweep", "Identity", "ProbabilityBound",
     "PropertySearch",

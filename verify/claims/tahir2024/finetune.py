@@ -25,7 +25,7 @@ import numerics.deep_linear as DL
 from numerics.least_squares import min_norm_solve
 from numerics.sampling import gaussian_design, teacher_pair
 from numerics.transfer import target_task
-from verify.kit import (AllOf, Asymptotic, Check, Claim, Constraint, Custom, Domain, Evidence, Expectation, Figure,
+from verify.kit import (raised, trials_to_decide_at, AllOf, Asymptotic, Check, Claim, Constraint, Custom, Domain, Evidence, Expectation, Figure,
                         FigureSweep, Kind, Param, PropertySearch, Tol, chunk_for, label_of, per_profile, pick,
                         stat_test)
 
@@ -350,9 +350,9 @@ def _eq143_trials(profile, p):
     if n >= d:
         return 1000
     tol = Tol()
-    need = max((_EQ143_Z * math.sqrt(_eq143_variance(n, d, w)) / tol.of(_eq143_predicted({**p, "what": w}))) ** 2
+    need = max(trials_to_decide_at(_eq143_variance(n, d, w), tol.of(_eq143_predicted({**p, "what": w})), _EQ143_Z)
                for w in (0, 1))
-    return int(min(10 * base, max(base, math.ceil(need))))
+    return raised(base, need, 10 * base)
 
 
 CLAIMS = [

@@ -13,13 +13,12 @@ Split into three claims:
 """
 from __future__ import annotations
 
-import math
 
 import sympy as sp
 
 from derivations import wishart as W
 from numerics.scratch import gd_vs_min_norm, min_norm_risk
-from verify.kit import (AllOf, Asymptotic, Check, Claim, Constraint, Custom, Domain, Evidence, Expectation, Figure,
+from verify.kit import (raised, trials_to_decide_at, AllOf, Asymptotic, Check, Claim, Constraint, Custom, Domain, Evidence, Expectation, Figure,
                         Identity, Kind, Param, Tol, chunk_for, per_profile, pick, trials_for_budget)
 
 from .common import DATA, GAMMA, N, SIGMA, src
@@ -92,11 +91,9 @@ def _decisive_trials(sigmas, cap):
         n, d = int(p["n"]), int(p["d"])
         need = 0.0
         for s in ([p["sigma"]] if "sigma" in p else sigmas):
-            var = W.scratch_risk_variance_value(n, d, float(s))
-            if 0 < var < math.inf:
-                tol = Tol().of(_finite_value({"n": n, "d": d, "sigma": s}))
-                need = max(need, (Z_DECIDE * math.sqrt(var) / tol) ** 2)
-        return int(max(base, min(pick(profile, cap), math.ceil(need))))
+            tol = Tol().of(_finite_value({"n": n, "d": d, "sigma": s}))
+            need = max(need, trials_to_decide_at(W.scratch_risk_variance_value(n, d, float(s)), tol, Z_DECIDE))
+        return raised(base, need, pick(profile, cap))
     return trials
 
 

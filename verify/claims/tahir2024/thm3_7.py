@@ -21,7 +21,7 @@ from scipy import stats as sps
 
 from derivations import transfer as T
 from derivations import wishart as W
-from verify.kit import (AllOf, Check, Claim, Constraint, Custom, Domain, Evidence, Expectation, Identity, Kind, Tol,
+from verify.kit import (raised, trials_to_decide_at, AllOf, Check, Claim, Constraint, Custom, Domain, Evidence, Expectation, Identity, Kind, Tol,
                         label_of, per_profile, pick, point_tests, trials_for_budget)
 
 from .common import (D, HALF_PI, LINEAR_TRANSFER, N, SIGMA, THETA, TRANSFER_CHUNK, literal_cross_check, src,
@@ -91,8 +91,8 @@ def _decisive(budget, cap):
             return base
         tol = Tol().of(_lt_value(p))
         z = _Z_DECIDE_HEAVY if n <= 8 else _Z_DECIDE
-        need = math.ceil((z * math.sqrt(_LT_VARIANCE(n, float(p["theta"]), float(p["sigma"]))) / tol) ** 2)
-        return int(max(base, min(pick(profile, cap), need)))
+        need = trials_to_decide_at(_LT_VARIANCE(n, float(p["theta"]), float(p["sigma"])), tol, z)
+        return raised(base, need, pick(profile, cap))
     return trials
 
 
