@@ -122,7 +122,7 @@ def verdict_of(claim: Claim, ev: Evidence, profile: str) -> tuple[Verdict, str]:
     return v, why
 
 
-def replicate_rejections(results: list[ClaimResult], ctx: Context, alpha: float) -> None:
+def replicate_rejections(results: list[ClaimResult], ctx: Context, alpha: float, family: int | None = None) -> None:
     """Refute only what replicates.
 
     Every Monte Carlo rejection of a stated value is re-tested on fresh draws: the claim's check is
@@ -161,7 +161,8 @@ def replicate_rejections(results: list[ClaimResult], ctx: Context, alpha: float)
             again = {}
         pending += [(t, again.get(t.label)) for t in rejected]
     reps = [rep for _, rep in pending if rep is not None]
-    adj = dict(zip(map(id, reps), holm([rep.pvalue for rep in reps]))) if reps else {}
+    pad = [1.0] * max(0, (family or 0) - len(reps))   # family: as in finalize
+    adj = dict(zip(map(id, reps), holm([rep.pvalue for rep in reps] + pad))) if reps else {}
     for t, rep in pending:
         if rep is None:
             t.status = "not replicated"

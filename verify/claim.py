@@ -233,6 +233,9 @@ class Claim:
                  stability``) says ``"standard"``: below that profile a confirmation is reported as
                  inconclusive ("not decided at quick"), so the pinned quick verdict does not depend on
                  the seed; a replicated refutation is reported as it is at every profile.
+    stated_bound: ``"upper"`` or ``"lower"`` when ``stated`` is a bound on the simulated quantity rather than its
+                 value (``verify mutants`` then sets aside the mutants that only weaken the bound: they are true
+                 whenever the stated bound is, so no test could refute them).
     """
 
     id: str
@@ -249,9 +252,13 @@ class Claim:
     tags: tuple[str, ...] = field(default_factory=tuple)
     root_cause: str | None = None
     decided_at: str = "quick"
+    stated_bound: str | None = None
 
     def __post_init__(self) -> None:
         from .context import PROFILES
+
+        if self.stated_bound not in (None, "upper", "lower"):
+            raise ValueError(f"claim {self.id!r}: stated_bound must be 'upper', 'lower' or None, not {self.stated_bound!r}")
 
         if self.decided_at not in PROFILES:
             raise ValueError(f"claim {self.id!r}: decided_at {self.decided_at!r} is not a profile ({', '.join(PROFILES)})")

@@ -52,6 +52,9 @@ class Context:
     #: random generators handed out so far (reset per claim by api.run): a claim whose check drew none
     #: rests on our derivation alone (symbolic and closed-form checks), which the report says
     draws: int = field(default=0, compare=False, repr=False)
+    #: optional memo of Monte Carlo samples, (run seed, keys, trials, chunk, sampler, point) -> samples: set by
+    #: ``verify mutants``, which runs a claim's check once per perturbed stated form on the same draws
+    memo: dict | None = field(default=None, compare=False, repr=False)
 
     def seed_for(self, *keys: Any) -> int:
         return derive_seed(self.seed, *keys)

@@ -126,8 +126,11 @@ def _jsonable(x: Any) -> Any:
     return str(x)
 
 
-def finalize(evidences: list[Evidence], alpha: float) -> None:
+def finalize(evidences: list[Evidence], alpha: float, family: int | None = None) -> None:
     """Holm-adjust every p-value of the run and set each test's status in place.
+
+    ``family``: Holm as if the family had that many members, the others at p = 1 (stricter; ``verify mutants``
+    judges one claim as if it were inside a full run).
 
     A test that is equivalent by construction (:attr:`StatTest.degenerate`) is set aside with the
     status 'degenerate': it enters neither Holm's family nor the verdict.  Every other test gets
@@ -143,8 +146,9 @@ def finalize(evidences: list[Evidence], alpha: float) -> None:
                 t.status, t.p_adjusted = "degenerate", 1.0
             else:
                 tests.append(t)
-    adj = holm([t.pvalue for t in tests]) if tests else []
-    m = max(len(tests), 1)
+    pad = [1.0] * max(0, (family or 0) - len(tests))
+    adj = holm([t.pvalue for t in tests] + pad)[:len(tests)] if tests else []
+    m = max(len(tests) + len(pad), 1)
     for t, pa in zip(tests, adj):
         z = norm.isf(alpha / m / (1 if t.sided == "upper" or t.extra.get("one_sided") else 2))
         t.detectable = float((z + norm.isf(0.2)) * t.stderr)

@@ -41,6 +41,7 @@ from numerics import NotConverged
 from .claim import DomainError
 from .context import Context, pick
 from .evidence import Check, Evidence, StatTest
+from .stated import STATED, resolve  # noqa: F401 - STATED re-exported for the kit
 from .stats import extrapolate_inverse_size, mean_estimate, student_q, two_sided_p
 
 Point = dict
@@ -99,7 +100,32 @@ def _points(grid, ctx: Context, claim) -> list[Point]:
 
 
 def monte_carlo(sampler: Sampler, params: Point, trials: int, ctx: Context, keys: tuple, chunk: int) -> tuple[np.ndarray, int]:
-    """Per-trial samples from ``sampler`` in chunks, from one seeded generator."""
+    """Per-trial samples from ``sampler`` in chunks, from one seeded generator (memoised when ``ctx.memo`` is set:
+    the same keys, trials, chunk, sampler code and point give the same draws, so they are reused)."""
+    if ctx.memo is not None and not _keeps_state(sampler):
+        code = getattr(sampler, "__code__", None) or type(sampler)
+        mkey = (ctx.seed, keys, trials, chunk, code, repr(sorted(params.items(), key=lambda kv: kv[0])))
+        if mkey not in ctx.memo:
+            try:
+                ctx.memo[mkey] = _monte_carlo(sampler, params, trials, ctx, keys, chunk)
+            except NotConverged as e:
+                ctx.memo[mkey] = e
+        ctx.draws += 1
+        hit = ctx.memo[mkey]
+        if isinstance(hit, NotConverged):
+            raise hit
+        return hit
+    return _monte_carlo(sampler, params, trials, ctx, keys, chunk)
+
+
+def _keeps_state(sampler) -> bool:
+    """Whether a sampler closes over a mutable container (it records something as it draws, e.g. the steps a
+    training run took): its draws are then never memoised, so the record is made on every run."""
+    cells = getattr(sampler, "__closure__", None) or ()
+    return any(isinstance(c.cell_contents, (dict, list, set)) for c in cells if c.cell_contents is not None)
+
+
+def _monte_carlo(sampler, params, trials, ctx, keys, chunk):
     gen, seed = ctx.generator(*keys)
     out, done = [], 0
     while done < trials:
@@ -221,8 +247,10 @@ class Expectation:
     takes_points = True  # the profile's grid, or the user's --at points
 
     def run(self, claim, ctx: Context) -> Evidence:
+        predicted = resolve(self.predicted, claim)   # STATED: the claim's stated sympy form
+
         def test_of(lab, p, x, seed, *inst):
-            t = stat_test(lab, p, self.predicted(p, *inst), x, self.tol, self.target, seed,
+            t = stat_test(lab, p, predicted(p, *inst), x, self.tol, self.target, seed,
                           variance=None if self.variance is None else self.variance(p, *inst))
             t.alternatives = alternative_values(self.alternatives, p, *inst)
             return t
@@ -397,11 +425,12 @@ class Asymptotic:
                 if self.finite is not None:
                     ev.tests.append(stat_test(lab, fp, self.finite(fp), x, self.tol, "derived", seed, {"size": N}))
         limits = []
+        stated = resolve(self.stated, claim)   # STATED: the claim's stated sympy form
         for i, p in enumerate(pts):
             if i in failed:
                 continue
             r = sorted(rows[i], key=lambda row: row["N"])
-            limits.append(self._limit(p, r, sizes, ev))
+            limits.append(self._limit(p, r, sizes, ev, stated))
         if self.finite is not None:
             ev.checks += self.limit_checks() if self.limit_checks else [
                 Check("limit of the finite-size form", None, "no symbolic limit check was given", refutes=False)]
@@ -410,9 +439,9 @@ class Asymptotic:
             ev.figures.append(asymptotic_figure(self.figure, limits, sizes, ctx, self.size_name))
         return ev
 
-    def _limit(self, p: Point, rows: list[dict], sizes, ev: Evidence) -> dict:
+    def _limit(self, p: Point, rows: list[dict], sizes, ev: Evidence, stated_fn) -> dict:
         """Extrapolate one point's means in 1/N; test the intercept when no finite form exists."""
-        stated = float(self.stated(p))
+        stated = float(stated_fn(p))
         ex = (extrapolate_inverse_size([r["N"] for r in rows], [r["mean"] for r in rows],
                                        [r["stderr"] for r in rows]) if len(rows) >= 3 else None)
         out = {"point": p, "stated": stated, "sizes": rows}

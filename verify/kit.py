@@ -26,6 +26,8 @@ from .judge import (AllOf, Asymptotic, Custom, Expectation, FigureSweep, Identit
                     PropertySearch)
 # --- options of the strategies and helpers for custom checks
 from .judge import Figure, Tol, label_of, point_tests, stat_test
+# --- the claim's stated sympy form as the number a check tests (so mutants can be substituted: verify.mutants)
+from .stated import STATED, stated_value
 # --- tests of orderings (E[a] < E[b]) and of orders (log-log slopes), for custom checks
 from .orders import (ordering_test, per_trial_slopes, slope_band_test, slope_bound_test, slope_of_means,
                      slope_test_means, slope_test_paired, slope_upper_test)
@@ -43,6 +45,8 @@ __all__ = [
     "PropertySearch",
     # strategy options and custom-check helpers
     "Figure", "Tol", "label_of", "point_tests", "stat_test",
+    # the stated form as a number
+    "STATED", "stated_value",
     # orderings and orders (verify.orders)
     "ordering_test", "per_trial_slopes", "slope_test_paired", "slope_test_means", "slope_bound_test",
     "slope_of_means", "slope_upper_test", "slope_band_test",

@@ -6,8 +6,19 @@ perturb the stated closed form the way misprints and derivation slips perturb fo
 symbols swapped), judge each perturbed form ("mutant") with the claim's own Monte Carlo evidence, and count how
 many are refuted.
 
-Which claims: those whose ``stated`` is a sympy expression and whose check contains a part that judges that
-expression itself:
+Which claims: those whose ``stated`` is a sympy expression and whose check judges that expression itself.
+
+* **The whole check** (preferred), when the check reads the stated form through
+  :func:`verify.stated.stated_value` (``Expectation(predicted=STATED)``, ``Asymptotic(stated=STATED)``, or a
+  custom check calling ``stated_value(claim)``), which the control run records: the claim's own check, whatever
+  its strategies, is run once per mutant with the mutant as the claim's stated form, judged exactly as ``verify
+  run`` judges it (Holm, replication of every rejection), and the mutant counts as refuted when the claim's
+  verdict is.  The Monte Carlo draws are memoised (``Context.memo``), so every mutant meets the control's draws
+  and the replication's; parts of the check that did not read the stated form (our derivation's identities, a
+  literal cross-check) are not run again.  For a claim whose stated form is a bound (``stated_bound``), mutants
+  that only weaken the bound at every evaluated point are set aside: no test can refute a true weaker bound.
+
+Otherwise, a part of the check that judges the stated form itself:
 
 * an ``Expectation`` whose prediction *is* the stated form at every grid point (checked numerically before any
   mutant is judged).  The samples do not depend on the form being judged, so each Expectation is simulated once,
@@ -46,6 +57,7 @@ import sympy as sp
 
 from . import api
 from .judge import AllOf, Asymptotic, Expectation, Identity, _points, point_tests, stat_test
+from .stated import ALIASES, STATED, function_of, reads
 from .stats import holm, student_q, two_sided_p
 
 FAMILY = 550     # about the number of Monte Carlo tests of a full quick run
@@ -124,22 +136,7 @@ def mutants(expr: sp.Expr, limit: int = MAX_MUTANTS) -> dict[str, sp.Expr]:
 
 
 # ------------------------------------------------------------------ judging
-#: point keys that spell a symbol's name differently (``lambda`` is a Python keyword)
-ALIASES = {"lambda": "lam"}
-
-
-def _arg(p: dict, name: str):
-    return p[name] if name in p else p[ALIASES[name]] if ALIASES.get(name) in p else p[name]
-
-
-def _fn(expr: sp.Expr):
-    syms = sorted(expr.free_symbols, key=str)
-    f = sp.lambdify(syms, expr, modules="mpmath")
-
-    def value(p: dict) -> float:
-        v = complex(f(*[_arg(p, str(s)) for s in syms]))
-        return v.real if abs(v.imag) <= 1e-12 * (1 + abs(v.real)) else math.nan  # complex: undefined
-    return value
+_fn = function_of   # a form as f(point) -> float (verify.stated: the same evaluation every check uses)
 
 
 def _finite(x) -> bool:
@@ -269,11 +266,126 @@ def _judge(exp: Expectation, claim, ctx, forms: dict, family: int, alpha: float)
     return out
 
 
+def _run_whole(claim, ctx, family: int, alpha: float):
+    """The claim's whole check as ``verify run`` judges it (Holm as inside a family of ``family`` tests, every
+    rejection replicated on fresh draws): (verdict, reason, finished without error)."""
+    from .evidence import decide, finalize
+
+    ev, ok, _ = api._compute(claim, ctx)
+    finalize([ev], alpha, family)
+    api.replicate_rejections([api.ClaimResult(claim, ev)], ctx, alpha, family)
+    v, why = decide(ev)
+    return v, why, ok
+
+
+def _status_of(v, why, ok, control) -> dict:
+    from .claim import Verdict
+
+    if not ok:
+        return {"refuted": False, "error": True, "example": why[:120]}
+    if v is Verdict.REFUTED:
+        return {"refuted": True, "example": why[:160]}
+    if control is Verdict.CONFIRMED and v is not Verdict.CONFIRMED:
+        return {"refuted": False, "detected": True, "example": why[:160]}
+    return {"refuted": False}
+
+
+class _Part:
+    """One part of a claim's check, as the whole-check mutation path runs it: on the control run it records whether
+    it read the stated form (``reads_stated``); once frozen, a part that did not read it returns a copy of its
+    control evidence for the same seed and points instead of running again (its outcome cannot depend on the
+    mutant: an Identity of our derivation, a literal cross-check, a figure)."""
+
+    def __init__(self, part, claim_id: str):
+        self.part, self.claim_id = part, claim_id
+        self.reads_stated, self.frozen, self.memo = False, False, {}
+        self.takes_points = bool(getattr(part, "takes_points", False))
+        self.name = getattr(part, "name", "")
+
+    def run(self, claim, ctx):
+        import copy
+
+        key = (ctx.seed, repr(ctx.at))
+        if self.frozen and not self.reads_stated and key in self.memo:
+            return copy.deepcopy(self.memo[key])
+        with reads() as rec:
+            ev = self.part.run(claim, ctx)
+        self.reads_stated |= self.claim_id in rec.ids
+        _Part.points.extend(rec.points if self.claim_id in rec.ids else [])
+        if not self.reads_stated:
+            self.memo[key] = copy.deepcopy(ev)
+        return ev
+
+    points: list = []
+
+
+def _whole_claim_power(claim, ctx, family: int, alpha: float) -> dict | None:
+    """The claim's own check, whatever its strategies (custom code included), run once per mutant with the mutant
+    as the claim's stated form.  Only for checks that read the stated form through
+    :func:`verify.stated.stated_value` (seen on the control run); the Monte Carlo draws are memoised, so every
+    mutant is judged on the control's draws (and the replication's).  None when the check does not read it."""
+    from .claim import Verdict
+
+    mctx = dataclasses.replace(ctx, memo={}, progress=False)
+    parts = [_Part(p, claim.id) for p in _parts(claim)]
+    claim = dataclasses.replace(claim, check=AllOf(parts))
+    _Part.points = []
+    v0, why0, ok0 = _run_whole(claim, mctx, family, alpha)
+    if not any(p.reads_stated for p in parts):
+        return None
+    for p in parts:
+        p.frozen = True
+    pts = list({repr(sorted(p.items())): p for p in _Part.points}.values())
+    f0 = _fn(claim.stated)
+    rows = []
+    for name, m in mutants(claim.stated).items():
+        row = {"mutant": name, "form": sp.sstr(m)}
+        rows.append(row)
+        try:   # sympy's simplify can take minutes on Piecewise / factorial forms: only on small ones
+            if sp.count_ops(m) <= 60 and sp.simplify(m - claim.stated) == 0:
+                row["status"] = "equivalent (sympy)"
+                continue
+        except Exception:  # noqa: BLE001
+            pass
+        fm = _fn(m)
+        try:
+            vals = [(fm(p), f0(p)) for p in pts]
+        except Exception:  # noqa: BLE001
+            vals = [(math.nan, 0.0)]
+        if not all(_finite(a) for a, _ in vals):
+            row["status"] = "undefined at a point the check evaluates (not judged)"
+            continue
+        if all(abs(a - b) <= 1e-12 * (1 + abs(b)) for a, b in vals):
+            row["status"] = "survived: equal on the grid"
+            continue
+        sign = {"upper": 1, "lower": -1}.get(claim.stated_bound)
+        if sign and all(sign * (a - b) >= -1e-12 * (1 + abs(b)) for a, b in vals):
+            row["status"] = (f"weaker bound (not judged: {'above' if sign > 0 else 'below'} the stated "
+                             f"{claim.stated_bound} bound at every point, so true whenever it is)")
+            continue
+        r = _status_of(*_run_whole(dataclasses.replace(claim, stated=m), mctx, family, alpha), v0)
+        row["status"] = ("check raised an error (not judged)" if r.get("error") else "refuted" if r["refuted"]
+                         else "detected (inconclusive)" if r.get("detected") else "survived")
+        if r.get("example"):
+            row["evidence"] = r["example"]
+    judged = [r for r in rows if r["status"] in ("refuted", "survived", "survived: equal on the grid",
+                                                 "detected (inconclusive)")]
+    killed = sum(r["status"] == "refuted" for r in judged)
+    return {"covered": True, "mutants": rows, "judged": len(judged), "refuted": killed,
+            "detected": sum(r["status"] == "detected (inconclusive)" for r in judged),
+            "judged_by": ["whole check"], "control_verdict": v0.value,
+            "power": killed / len(judged) if judged else None, "control_refuted": v0 is Verdict.REFUTED,
+            "control_detected": ok0 and v0 is not Verdict.CONFIRMED}
+
+
 def claim_mutation_power(claim, ctx, family: int = FAMILY, alpha: float = api.ALPHA) -> dict:
     """Mutants of one claim's stated form, judged on its Monte Carlo evidence (see the module docstring)."""
     stated = claim.stated
     if not isinstance(stated, sp.Expr):
         return {"covered": False, "why": "stated form is not a sympy expression"}
+    whole = _whole_claim_power(claim, ctx, family, alpha)
+    if whole is not None:
+        return whole
     names = [str(x) for x in stated.free_symbols]
     f0 = _fn(stated)
 
@@ -289,7 +401,7 @@ def claim_mutation_power(claim, ctx, family: int = FAMILY, alpha: float = api.AL
     for part in _parts(claim):
         if isinstance(part, Expectation) and part.target == "stated" and part.instance is None:
             pts = _points(part.points, ctx, claim)
-            if matches(part.predicted, pts):
+            if part.predicted is STATED or matches(part.predicted, pts):
                 usable.append((part, pts))
         elif isinstance(part, Asymptotic):
             pts = _points(part.points, ctx, claim)

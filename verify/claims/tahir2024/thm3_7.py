@@ -22,7 +22,7 @@ from scipy import stats as sps
 from derivations import transfer as T
 from derivations import wishart as W
 from verify.kit import (raised, trials_to_decide_at, AllOf, Check, Claim, Constraint, Custom, Domain, Evidence, Expectation, Identity, Kind, Tol,
-                        label_of, per_profile, pick, point_tests, trials_for_budget)
+                        label_of, per_profile, pick, point_tests, trials_for_budget, STATED)
 
 from .common import (D, HALF_PI, LINEAR_TRANSFER, N, SIGMA, THETA, TRANSFER_CHUNK, literal_cross_check, src,
                      transfer_cost, transfer_sampler)
@@ -99,13 +99,13 @@ def _decisive(budget, cap):
 # The mean of the per-trial risk at n >= 5, on two grids with their own compute budgets
 # (verify.kit.trials_for_budget at common.transfer_cost per trial), raised to decide (_decisive).
 _MEAN_SMALL_N = Expectation(
-    points=per_profile(_pts(_LT_SMALL), _pts(_LT_SMALL + _LT_SMALL_EXTRA)), predicted=_lt_value,
+    points=per_profile(_pts(_LT_SMALL), _pts(_LT_SMALL + _LT_SMALL_EXTRA)), predicted=STATED,
     sampler=transfer_sampler, name="n<=20", chunk=TRANSFER_CHUNK, alternatives=ALTERNATIVES,
     trials=_decisive(trials_for_budget(per_profile(1.2e7, 6e7, 3e8),
                                        per_profile((2000, 16000), (8000, 100000), (40000, 400000)), transfer_cost),
                      per_profile(200000, 200000, 400000)))
 _MEAN_LARGE_N = Expectation(
-    points={k: _pts(v) for k, v in _LT_LARGE.items()}, predicted=_lt_value, sampler=transfer_sampler,
+    points={k: _pts(v) for k, v in _LT_LARGE.items()}, predicted=STATED, sampler=transfer_sampler,
     name="n>=40", chunk=TRANSFER_CHUNK, alternatives=ALTERNATIVES,
     trials=_decisive(trials_for_budget(per_profile(2e7, 1.2e8, 6e8),
                                        per_profile((1000, 10000), (4000, 40000), (20000, 200000)), transfer_cost),

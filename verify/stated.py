@@ -1,0 +1,112 @@
+"""The stated form of a claim as a number: one function every check calls to compare a simulation with it.
+
+A check that compares simulated values with the closed form the source states reads that form from the claim
+(:attr:`verify.claim.Claim.stated`, a sympy expression) through :func:`stated_value`, never from a numeric copy
+of its own.  Then the number the check tests *is* the encoded statement, and ``python -m verify mutants`` can
+substitute a perturbed form (``dataclasses.replace(claim, stated=mutant)``) and run the claim's own check,
+whatever strategy or custom code it uses, to measure whether that check could have failed.
+
+>>> import sympy as sp
+>>> from verify.claim import Claim
+>>> n, theta = sp.symbols("n theta", positive=True)
+>>> f = stated_value(type("C", (), {"id": "demo", "stated": sp.sin(theta) ** 2 + 1 / (n - 2)})())
+>>> round(f({"n": 12, "theta": 0.0, "sigma": 1.0}), 12)
+0.1
+
+Symbols are matched to point keys by name (``lambda`` is spelled ``lam`` in points, a Python keyword).
+"""
+from __future__ import annotations
+
+import contextvars
+import functools
+import math
+from typing import Any, Callable
+
+import sympy as sp
+
+#: point keys that spell a symbol's name differently (``lambda`` is a Python keyword)
+ALIASES = {"lambda": "lam"}
+
+#: while set (by :class:`reads`), the claims whose stated form a check evaluated, and where
+_READS: contextvars.ContextVar[Any] = contextvars.ContextVar("stated_reads", default=None)
+
+
+def _arg(p: dict, name: str):
+    if name in p:
+        return p[name]
+    alias = ALIASES.get(name)
+    if alias is not None and alias in p:
+        return p[alias]
+    raise KeyError(f"the stated form has the symbol {name!r}, which the point {sorted(p)} does not give")
+
+
+@functools.lru_cache(maxsize=512)
+def _compiled(key: str, expr: sp.Expr):
+    syms = tuple(sorted(expr.free_symbols, key=str))
+    return syms, sp.lambdify(syms, expr, modules="mpmath")
+
+
+def function_of(expr: sp.Expr) -> Callable[[dict], float]:
+    """``expr`` (sympy) as a function of a parameter point, evaluated with mpmath in double precision out.
+    A complex value (outside the form's real domain) gives nan."""
+    syms, f = _compiled(sp.srepr(expr), expr)
+
+    def value(p: dict, *_: Any) -> float:
+        v = complex(f(*[_arg(p, str(s)) for s in syms]))
+        return v.real if abs(v.imag) <= 1e-12 * (1 + abs(v.real)) else math.nan
+    return value
+
+
+def stated_value(claim) -> Callable[..., float]:
+    """The claim's stated sympy form as ``f(point, *instance) -> float`` (extra arguments are ignored, so it can
+    be an :class:`~verify.judge.Expectation`'s ``predicted``).  Calling it records that the check read the
+    stated form, which is how ``verify mutants`` knows the claim's whole check judges it."""
+    if not isinstance(claim.stated, sp.Expr):
+        raise TypeError(f"{claim.id}: its stated form is not a sympy expression ({type(claim.stated).__name__})")
+    f = function_of(claim.stated)
+    rec = _READS.get()
+    if rec is None:
+        return f
+    rec.ids.add(claim.id)
+
+    def traced(p: dict, *inst: Any) -> float:
+        rec.points.append(dict(p))
+        return f(p, *inst)
+    return traced
+
+
+class _Stated:
+    """Sentinel for ``Expectation(predicted=STATED)`` / ``Asymptotic(stated=STATED)``: the claim's stated form."""
+
+    def __repr__(self) -> str:
+        return "STATED"
+
+
+STATED = _Stated()
+
+
+def resolve(f, claim):
+    """``f`` itself, or the claim's stated form where ``f`` is :data:`STATED`."""
+    return stated_value(claim) if f is STATED else f
+
+
+class _Record:
+    def __init__(self) -> None:
+        self.ids: set = set()
+        self.points: list[dict] = []
+
+
+class reads:
+    """Context manager: ``with reads() as rec: ...`` collects in ``rec.ids`` the ids of the claims whose stated
+    form a check read, and in ``rec.points`` the points at which it was evaluated."""
+
+    def __enter__(self) -> _Record:
+        self._rec = _Record()
+        self._tok = _READS.set(self._rec)
+        return self._rec
+
+    def __exit__(self, *exc) -> None:
+        _READS.reset(self._tok)
+
+
+__all__ = ["STATED", "stated_value", "function_of", "resolve", "reads", "ALIASES"]
