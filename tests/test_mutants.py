@@ -1,6 +1,8 @@
 """Automatic mutants of stated sympy forms (verify.mutants): generated, judged on the claim's own samples."""
 from __future__ import annotations
 
+import itertools
+
 import sympy as sp
 
 from verify import api
@@ -65,3 +67,83 @@ def test_identity_and_asymptotic_parts_judge_mutants():
     r = claim_mutation_power(asym, ctx)
     assert r["covered"] and r["judged_by"] == ["Asymptotic"] and not r["control_refuted"]
     assert r["power"] >= 0.9, [x for x in r["mutants"] if x["status"] != "refuted"]
+
+
+def _mean_check(stated_read_by_custom: bool):
+    """A toy claim E[x] = (1 + g)^2 / (1 - g), judged by a custom check that runs point_tests and compares with
+    the stated form read through the kit (or with a numeric copy of it, which the whole-check path cannot see)."""
+    import torch
+
+    from verify.kit import Custom, Expectation, Tol, point_tests, stat_test, stated_value
+
+    g = sp.Symbol("g", positive=True)
+    stated = (1 + g) ** 2 / (1 - g)
+    copy = sp.lambdify(g, stated)
+    calls = itertools.count()   # not a list: a sampler closing over a mutable container is never memoised
+
+    def sampler(p, B, gen, ctx):
+        next(calls)
+        return copy(p["g"]) + 0.05 * torch.randn(B, generator=gen, dtype=torch.float64)
+
+    spec = Expectation(points=[{"g": 0.2}, {"g": 0.5}, {"g": 0.8}], predicted=None, sampler=sampler,
+                       tol=Tol(rel=0.005, abs=0.001), trials=2000)
+
+    def check(claim, ctx):
+        f = stated_value(claim) if stated_read_by_custom else (lambda p: copy(p["g"]))
+        return point_tests(spec, claim, ctx, lambda lab, p, x, seed: stat_test(lab, p, f(p), x, spec.tol, "stated",
+                                                                                seed))
+    return _toy(Custom(check), stated), calls
+
+
+def test_the_whole_check_judges_mutants_when_it_reads_the_stated_form():
+    """A custom check that reads claim.stated through stated_value is run once per mutant with the mutant as the
+    stated form (draws memoised: the sampler runs once per point, plus the replication's); one that compares with
+    its own numeric copy is not covered (no check of it could see a mutant)."""
+    ctx = api.make_context("quick", 0, progress=False)
+    claim, calls = _mean_check(True)
+    r = claim_mutation_power(claim, ctx)
+    assert r["covered"] and r["judged_by"] == ["whole check"] and r["control_verdict"] == "confirmed"
+    assert r["judged"] >= 15 and r["power"] >= 0.9, [x for x in r["mutants"] if x["status"] != "refuted"]
+    assert next(calls) <= 2 * 3                     # every mutant met the control's (and the replication's) draws
+    blind, _ = _mean_check(False)
+    assert not claim_mutation_power(blind, ctx)["covered"]
+
+
+def test_weaker_bounds_are_set_aside():
+    """For a stated upper bound, a mutant above it at every evaluated point is true whenever the bound is: it is
+    set aside, not counted as a survivor; a tighter mutant (x 0.9) is judged."""
+    import dataclasses
+
+    claim, _ = _mean_check(True)
+    claim = dataclasses.replace(claim, stated_bound="upper", kind=claim.kind)
+    r = claim_mutation_power(claim, api.make_context("quick", 0, progress=False))
+    status = {x["mutant"]: x["status"] for x in r["mutants"]}
+    assert status["whole form x 2"].startswith("weaker bound")
+    assert status["whole form x 1.1"].startswith("weaker bound")
+    assert status["constant 2 x 0.9"] in ("refuted", "survived", "detected (inconclusive)")
+
+
+def test_memoised_draws_equal_fresh_draws_and_stateful_samplers_are_not_memoised():
+    import dataclasses
+
+    import torch
+
+    from verify.judge import monte_carlo
+
+    ctx = api.make_context("quick", 3, progress=False)
+    f = lambda p, B, gen, ctx: torch.randn(B, generator=gen, dtype=torch.float64)  # noqa: E731
+    fresh, s0 = monte_carlo(f, {"g": 0.5}, 100, ctx, ("toy", "a"), 64)
+    mctx = dataclasses.replace(ctx, memo={})
+    a, s1 = monte_carlo(f, {"g": 0.5}, 100, mctx, ("toy", "a"), 64)
+    b, _ = monte_carlo(f, {"g": 0.5}, 100, mctx, ("toy", "a"), 64)
+    assert s0 == s1 and (fresh == a).all() and a is b
+    other, _ = monte_carlo(f, {"g": 0.5}, 100, dataclasses.replace(mctx, seed=4), ("toy", "a"), 64)
+    assert not (other == a).all()                   # the run seed is part of the key
+    steps = {}
+
+    def stateful(p, B, gen, ctx):
+        steps[len(steps)] = B
+        return torch.randn(B, generator=gen, dtype=torch.float64)
+    monte_carlo(stateful, {"g": 0.5}, 10, mctx, ("toy", "b"), 64)
+    monte_carlo(stateful, {"g": 0.5}, 10, mctx, ("toy", "b"), 64)
+    assert len(steps) == 2                          # its record is made on every run
