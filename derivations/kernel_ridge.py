@@ -114,11 +114,17 @@ def thm5_upper_value(s, l_min, y_norm):
     return mpmath.mpf(s) ** 2 * mpmath.mpf(y_norm) ** 2 / (mpmath.mpf(s) + l_min) ** 2
 
 
+@lru_cache(maxsize=None)
+def kappa_stated() -> sp.Expr:
+    """The regularized condition number the slides define after Theorem 5: kappa(K + sigma I) =
+    (lambda_max(K) + sigma)/(lambda_min(K) + sigma)."""
+    return (lmax + sigma) / (lmin + sigma)
+
+
 def kappa_identity():
     """The slides' remark 'for given lambda_max(K), a small kappa gives a small risk' rests on
     upper = kappa(K + sigma I)^2 * lower: returns (upper, kappa^2 lower) as sympy expressions."""
-    kappa = (lmax + sigma) / (lmin + sigma)
-    return thm5_upper_stated(), kappa**2 * thm5_lower_stated()
+    return thm5_upper_stated(), kappa_stated() ** 2 * thm5_lower_stated()
 
 
 def krr_risk_mp(K, y, s, normalization: str = "mean"):
@@ -153,6 +159,15 @@ def eigs_sorted(A):
     """Eigenvalues of a symmetric mpmath matrix, ascending."""
     A = (A + A.T) / 2
     return sorted(mpmath.eigsy(A)[0])
+
+
+lam_i = sp.Symbol("lambda_i", nonnegative=True)   # the i-th eigenvalue of K (Theorem 6)
+
+
+@lru_cache(maxsize=None)
+def thm6_upper_stated() -> sp.Expr:
+    """Theorem 6, right side: lambda_i(K + S) <= (1 + eta) lambda_i(K)."""
+    return (1 + eta) * lam_i
 
 
 @lru_cache(maxsize=None)

@@ -2,12 +2,16 @@
 helper, the assumption texts, the random PSD matrices of the property searches, and the slides' readings."""
 from __future__ import annotations
 
+import dataclasses
+import functools
 import math
+from typing import Any, Callable
 
 import mpmath
 import numpy as np
+import sympy as sp
 
-from verify.kit import Param, Source
+from verify.kit import Param, PropertySearch, Source, stated_value
 
 PAPER = "linearization2025"
 INF = math.inf
@@ -17,6 +21,69 @@ DPS = 50  # digits of every matrix property search
 def src(where: str) -> Source:
     """``Source('linearization2025', where)``: where = slide title / theorem, as the slides name it."""
     return Source(PAPER, where)
+
+
+# ------------------------------------------------------------------ the stated form as a number (verify.stated)
+@functools.lru_cache(maxsize=256)
+def _mp_form(key: str, expr: sp.Expr):
+    syms = tuple(sorted(expr.free_symbols, key=str))
+    return tuple(str(s) for s in syms), sp.lambdify(syms, expr, modules="mpmath")
+
+
+def stated_mp(claim) -> Callable[[dict], Any]:
+    """The claim's stated sympy form as ``f(point) -> mpmath number`` at the working precision, for the 50-digit
+    searches (a search that compares at 1e-35 cannot use the double that :func:`verify.kit.stated_value` returns:
+    at an equality case, e.g. K = c I in Theorem 5, the rounding of the bound would be a false counterexample).
+    It goes through ``stated_value(claim)`` (which records that the check reads the stated form, and at which
+    points, for ``verify mutants``) and evaluates the same expression, ``claim.stated``, with mpmath.
+
+    >>> import types
+    >>> x = sp.Symbol("x")
+    >>> with mpmath.workdps(30):
+    ...     str(stated_mp(types.SimpleNamespace(id="demo", stated=x / 3))({"x": 1}))
+    '0.333333333333333333333333333333'
+    """
+    traced = stated_value(claim)
+    names, g = _mp_form(sp.srepr(claim.stated), claim.stated)
+
+    def value(pt: dict):
+        traced({k: float(v) for k, v in pt.items()})
+        return g(*[pt[k] for k in names])
+    return value
+
+
+def stated_tensor(claim, **values):
+    """The claim's stated form evaluated elementwise (through ``stated_value(claim)``, one call per element) over
+    the broadcast torch tensors / numbers ``values`` (keyword = symbol name): a float64 tensor of their shape."""
+    import torch
+
+    f = stated_value(claim)
+    keys = list(values)
+    ts = torch.broadcast_tensors(*[torch.as_tensor(v, dtype=torch.float64) for v in values.values()])
+    flat = [t.reshape(-1).tolist() for t in ts]
+    out = [f(dict(zip(keys, vals))) for vals in zip(*flat)]
+    return torch.tensor(out, dtype=torch.float64).reshape(ts[0].shape)
+
+
+@dataclasses.dataclass
+class StatedSearch:
+    """A :class:`~verify.kit.PropertySearch` whose predicate reads the claim's stated form: ``holds(stated, p)``
+    with ``stated = stated_mp(claim)``; ``show(stated, p)`` likewise.  The search itself (seed, examples,
+    strategy) is the PropertySearch's, so the evidence is the same as with the numeric copy of the form."""
+
+    name: str
+    holds: Callable[[Callable, dict], bool]
+    strategy: Callable[[], Any] | None = None
+    show: Callable[[Callable, dict], dict] | None = None
+    refutes: bool = True
+    examples: Any = None
+
+    def run(self, claim, ctx):
+        f = stated_mp(claim)
+        show = self.show
+        return PropertySearch(self.name, strategy=self.strategy, holds=lambda p: self.holds(f, p),
+                              show=None if show is None else (lambda p: show(f, p)), refutes=self.refutes,
+                              examples=self.examples).run(claim, ctx)
 
 
 # ------------------------------------------------------------------ assumptions (in words)

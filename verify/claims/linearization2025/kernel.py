@@ -22,10 +22,10 @@ from derivations import kernel_ridge as KR
 from numerics import NotConverged
 from numerics.proximal import linearized, make_problem, regularized_gd
 from verify.kit import (AllOf, Check, Claim, Constraint, Custom, Domain, Evidence, Identity, Kind, Param,
-                        PropertySearch, label_of, per_profile, pick)
+                        PropertySearch, label_of, per_profile, pick, stated_value)
 
-from .common import (DPS, KRR, LOGK, N, SCALE, SEED, SIGMA, as_list, orthogonal_mp, points, psd, spectrum,
-                     src, vector)
+from .common import (DPS, KRR, LOGK, N, SCALE, SEED, SIGMA, StatedSearch, as_list, orthogonal_mp, points, psd,
+                     spectrum, src, vector)
 
 ROOT_N = ("normalization: the slides' R~ is a sum over the n samples (Problem Formulation) but Section 4 writes the "
           "objective and R(theta) with 1/n; alpha* = (K + sigma I)^{-1} y* and Theorem 5's bounds are those of the sum")
@@ -165,6 +165,35 @@ def _thm5(end: str, norm: str):
     return holds
 
 
+def _thm5_upper(norm: str):
+    """The upper end R <= (sigma ||y*||/(sigma + lambda_min))^2 with the claim's stated form (its ``stated``,
+    KR.thm5_upper_stated, evaluated in 50 digits) as the bound: a :class:`~.common.StatedSearch` predicate."""
+    def holds(stated, p):
+        with mpmath.workdps(DPS):
+            K, y, s, E = _instance(p)
+            R = KR.krr_risk_mp(K, y, s, norm)
+            return _close_le(R, stated({"sigma": s, "Y": mpmath.norm(y), "lambda_min": E[0]}))
+    return holds
+
+
+def _kappa_numeric(claim, ctx) -> Evidence:
+    """The stated kappa(K + sigma I) (the claim's ``stated``, read through stated_value) against the ratio of
+    Theorem 5's bounds, sqrt(upper/lower), at 24 random points (relative 1e-12)."""
+    import numpy as np
+
+    f = stated_value(claim)
+    rng = np.random.default_rng(ctx.seed_for(claim.id, "kappa points"))
+    worst = 0.0
+    for _ in range(24):
+        s, l1, l2, yn = rng.uniform(0.01, 5), rng.uniform(0, 5), rng.uniform(0, 50), rng.uniform(0.1, 5)
+        lo, hi = min(l1, l2), max(l1, l2)
+        ratio = math.sqrt(float(KR.thm5_upper_value(s, lo, yn) / KR.thm5_lower_value(s, hi, yn)))
+        k = f({"sigma": s, "lambda_min": lo, "lambda_max": hi, "Y": yn})
+        worst = max(worst, abs(k - ratio) / ratio)
+    return Evidence(checks=[Check("stated kappa(K + sigma I) = sqrt(upper/lower) of Theorem 5 at 24 random points",
+                                  worst <= 1e-12, f"max relative difference {worst:.3g}")])
+
+
 def _thm5_corrected(p):
     """Our corrected Theorem 5 for the mean R: both stated bounds divided by n."""
     with mpmath.workdps(DPS):
@@ -262,13 +291,15 @@ CLAIMS = [
           notes=("R(theta) read as the proof's first line defines it, (1/n) sum_i, and evaluated for the linearized "
                  "model (the proof's '~' step is taken as the definition). The proof carries the 1/n to its last "
                  "equality and then drops it, so the stated lower end fails for n >= 2 (e.g. K = 0: R = ||y||^2/n < "
-                 "||y||^2); the upper end holds (1/n <= 1). Both ends searched separately in 50 digits."),
+                 "||y||^2); the upper end holds (1/n <= 1). Both ends searched separately in 50 digits. The upper end "
+                 "reads its bound from the stated form (stated_bound 'upper', for verify mutants)."),
+          stated=KR.thm5_upper_stated(), stated_bound="upper",
           corrected=(r"\frac{\sigma^2\|y^*\|^2}{n(\sigma+\lambda_{max})^2}\le R(\theta)\le"
                      r"\frac{\sigma^2\|y^*\|^2}{n(\sigma+\lambda_{min})^2}"),
           check=AllOf([PropertySearch("lower end: sigma^2||y||^2/(sigma + l_max)^2 <= R (mean)", holds=_thm5("lower", "mean"),
                                       show=_show5("mean"), strategy=_STRAT, examples=EX),
-                       PropertySearch("upper end: R (mean) <= sigma^2||y||^2/(sigma + l_min)^2", holds=_thm5("upper", "mean"),
-                                      show=_show5("mean"), strategy=_STRAT, examples=EX),
+                       StatedSearch("upper end: R (mean) <= sigma^2||y||^2/(sigma + l_min)^2", holds=_thm5_upper("mean"),
+                                    show=lambda f, p: _show5("mean")(p), strategy=_STRAT, examples=EX),
                        PropertySearch("corrected: both bounds divided by n (derived)", holds=_thm5_corrected,
                                       show=_show5("mean"), strategy=_STRAT, examples=EX, refutes=False)])),
     Claim(id="linearization2025.thm5.sum", kind=Kind.BOUND, source=T5_SRC,
@@ -276,9 +307,12 @@ CLAIMS = [
                     r"\frac{\sigma^2\|y^*\|^2}{(\sigma+\lambda_{min})^2}",
           assumptions=KRR + "; R read as R~ (a sum over the samples), the reading under which the stated bounds hold",
           domain=_dom,
-          notes="The corrected normalization (equivalently the stated bounds divided by n for the mean R).",
+          notes=("The corrected normalization (equivalently the stated bounds divided by n for the mean R). The upper "
+                 "end reads its bound from the stated form (stated_bound 'upper', for verify mutants)."),
+          stated=KR.thm5_upper_stated(), stated_bound="upper",
           check=AllOf([PropertySearch("lower end (sum)", holds=_thm5("lower", "sum"), show=_show5("sum"), strategy=_STRAT, examples=EX),
-                       PropertySearch("upper end (sum)", holds=_thm5("upper", "sum"), show=_show5("sum"), strategy=_STRAT, examples=EX)])),
+                       StatedSearch("upper end (sum)", holds=_thm5_upper("sum"), show=lambda f, p: _show5("sum")(p),
+                                    strategy=_STRAT, examples=EX)])),
     Claim(id="linearization2025.thm5.proof", kind=Kind.BOUND, source=T5_SRC,
           statement=(r"R=\frac1n\|(I-\Sigma(\Sigma+\sigma I)^{-1})U^\top y^*\|^2;\ \lambda_{min}(I-B)^2\|U^\top y^*\|^2<R"
                      r"<\lambda_{max}(I-B)^2\|U^\top y^*\|^2;\ \lambda_{min}(I-B)=\frac{\sigma}{\sigma+\lambda_{max}}"),
@@ -299,8 +333,11 @@ CLAIMS = [
           assumptions=KRR, domain=Domain(()),
           notes=("The remark after Theorem 5 read as a statement about the bounds: upper = kappa(K + sigma I)^2 x lower, "
                  "and the lower end depends on lambda_max only, so at fixed lambda_max the upper bound grows with kappa. "
-                 "It does not say the risk itself is monotone in kappa (the risk also depends on y*'s alignment)."),
-          check=Identity("upper bound = kappa(K + sigma I)^2 * lower bound", lhs=KR.kappa_identity()[0],
-                         rhs=KR.kappa_identity()[1],
-                         variables={KR.sigma: (0.01, 5), KR.lmin: (0, 5), KR.lmax: (0, 50), KR.ynorm: (0, 5)})),
+                 "It does not say the risk itself is monotone in kappa (the risk also depends on y*'s alignment). The "
+                 "stated kappa is also read through its stated form and compared with sqrt(upper/lower) numerically."),
+          stated=KR.kappa_stated(),
+          check=AllOf([Identity("upper bound = kappa(K + sigma I)^2 * lower bound", lhs=KR.kappa_identity()[0],
+                                rhs=KR.kappa_identity()[1],
+                                variables={KR.sigma: (0.01, 5), KR.lmin: (0, 5), KR.lmax: (0, 50), KR.ynorm: (0, 5)}),
+                       Custom(_kappa_numeric)])),
 ]

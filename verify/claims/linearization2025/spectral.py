@@ -26,8 +26,8 @@ from derivations import kernel_ridge as KR
 from verify.kit import (AllOf, Check, Claim, Constraint, Custom, Domain, Evidence, Identity, Kind, Param,
                         PropertySearch, per_profile)
 
-from .common import (DPS, KRR, LOGK, N, SCALE, SEED, SIGMA, as_list, eigvals_sym, orthogonal_mp, points, spectrum,
-                     src)
+from .common import (DPS, KRR, LOGK, N, SCALE, SEED, SIGMA, StatedSearch, as_list, eigvals_sym, orthogonal_mp, points,
+                     spectrum, src)
 
 INF = math.inf
 RANK_S = Param("rank_S", 0, 6, integer=True, doc="rank of S (0 <= rank_S <= n)")
@@ -73,13 +73,14 @@ def _decide(lhs_rhs_fn, p, **kw):
 
 
 # ------------------------------------------------------------------ Theorem 6
-def _thm6_pairs(p, exact, which="stated", signed=False):
+def _thm6_pairs(p, exact, which="stated", signed=False, upper=None):
+    """``upper(eta, lambda_i)``: the right end (the claim's stated form when given; (1 + eta) lambda_i otherwise)."""
     K, d, S, eta = _instance(p, signed)
     e = eigvals_sym(K + S) if exact else [mpmath.mpf(x) for x in _eig(K + S)]
     pairs = []
     for di, ei in zip(d, e):
         if which == "stated":
-            pairs += [((1 - eta) * di, ei), (ei, (1 + eta) * di)]
+            pairs += [((1 - eta) * di, ei), (ei, (1 + eta) * di if upper is None else upper(eta, di))]
         else:  # derived sharpening for PSD S
             pairs += [(di, ei)]
     return pairs, float(e[-1])
@@ -125,7 +126,8 @@ def _risk_sum(K, y, s):
     return (r.T * r)[0]
 
 
-def _thm7_pairs(p, exact, form="stated"):
+def _thm7_pairs(p, exact, form="stated", a_of=None):
+    """``a_of(c, eta)``: Theorem 7's a (the claim's stated form when given; KR.thm7_a_value otherwise)."""
     K, d, S, eta = _instance(p)
     n = p["n"]
     s = mpmath.mpf(p["sigma"])
@@ -138,7 +140,7 @@ def _thm7_pairs(p, exact, form="stated"):
         if eta == 1:
             return [], 1.0  # a = infinity: both ends are trivial (0 and +infinity)
         c = kappa * mpmath.mpf(10) ** mpmath.mpf(p["log10_c_over_kappa"])
-        a = KR.thm7_a_value(c, eta)
+        a = KR.thm7_a_value(c, eta) if a_of is None else a_of(c, eta)
         return [(lamp / (a * lam0), ratio), (ratio, a * lamp / lam0)], float(ratio)
     if form == "proof":  # the proof's bounds before kappa <= c (needs eta < 1 for the upper one)
         return [(lamp / (kappa * (1 + eta) ** 2 * lam0), ratio), (ratio, lamp * kappa / ((1 - eta) ** 2 * lam0))], float(ratio)
@@ -160,6 +162,29 @@ def _show7(form="stated"):
                 out.update({"lower": float(pairs[0][0]), "sqrt(R'/R)": float(pairs[0][1]), "upper": float(pairs[1][1])})
             return out
     return show
+
+
+def _thm6_stated(stated, p):
+    """Theorem 6 at p with its right end read from the claim's stated form, (1 + eta) lambda_i."""
+    return _decide(_thm6_pairs, p, upper=lambda e, d: stated({"eta": e, "lambda_i": d}))
+
+
+def _thm7_stated(stated, p):
+    """Theorem 7 at p with a = c/(1 - eta)^2 read from the claim's stated form."""
+    return _decide(_thm7_pairs, p, a_of=lambda c, e: stated({"c": c, "eta": e}))
+
+
+def _tight7():
+    """Points of the family where Theorem 7's lower end is tightest: K = d I (kappa(K) = 1), S = eta K (rank_S = n,
+    M = eta I), c = kappa(K + sigma I) = 1; then sqrt(R'/R) = (sigma + d)/(sigma + (1 + eta) d) and
+    lambda'/lambda = 1/that, so the lower end reads ((sigma + (1 + eta) d)/(sigma + d))^2 <= a, which a = c/(1 - eta)^2
+    satisfies and e.g. a = c/(1 - eta) does not once sigma << d.  A subset of the domain of thm7.eta_le_1."""
+    from hypothesis import strategies as st
+
+    return st.fixed_dictionaries({
+        "n": st.integers(1, 6), "log10_kappa": st.just(0.0), "log10_scale": st.floats(-4, 4),
+        "sigma": st.floats(1e-6, 1e4), "log10_kappa_M": st.just(0.0), "eta": st.floats(0, 1, exclude_max=True),
+        "log10_c_over_kappa": st.just(0.0), "seed": st.integers(0, 10**6)}).map(lambda q: {**q, "rank_S": q["n"]})
 
 
 def _eta_ineq(p):
@@ -191,10 +216,12 @@ CLAIMS = [
                  "slides skip the proof; ours (module docstring): Ostrowski's theorem on K^{1/2}(I + M)K^{1/2}. Searched "
                  "over n <= 6, kappa(K) up to 1e12, rank(S) from 0 to n, eta in [0, 10] (eta > 1 included: the "
                  "lower end is then trivially true), in 50 digits where float64 cannot decide. Also checked: the "
-                 "NTK of a union of parameter groups is the sum of the groups' NTKs (the S_l of the slides)."),
-          check=AllOf([PropertySearch("(1 - eta) l_i(K) <= l_i(K + S) <= (1 + eta) l_i(K)",
-                                      holds=lambda p: _decide(_thm6_pairs, p), show=_show6(),
-                                      strategy=lambda: points(_dom6, ETA_SEARCH), examples=EX),
+                 "NTK of a union of parameter groups is the sum of the groups' NTKs (the S_l of the slides). The right "
+                 "end is read from the stated form (stated_bound 'upper', for verify mutants)."),
+          stated=KR.thm6_upper_stated(), stated_bound="upper",
+          check=AllOf([StatedSearch("(1 - eta) l_i(K) <= l_i(K + S) <= (1 + eta) l_i(K)",
+                                    holds=_thm6_stated, show=lambda f, p: _show6()(p),
+                                    strategy=lambda: points(_dom6, ETA_SEARCH), examples=EX),
                        Custom(_ntk_additivity)])),
     Claim(id="linearization2025.thm6.derived", kind=Kind.BOUND, source=T6_SRC,
           statement=(r"\lambda_i(K)\le\lambda_i(K+S)\ (S\succeq0);\quad(1-\eta)\lambda_i(K)\le\lambda_i(K+S)\le(1+\eta)"
@@ -219,18 +246,29 @@ CLAIMS = [
                  "1/2; the upper end fails e.g. at K = 1, S = 3, sigma = 10, c = 1 (sqrt(R'/R) = 11/14 > a lam'/lam = "
                  "14/44). eta = 1 (a infinite) is counted as holding. Searched over eta in "
                  "[0, 10], c from kappa(K + sigma I) to 1000 kappa, in 50 digits. See thm7.eta_le_1 for the proof's "
-                 "assumption."),
+                 "assumption. a = c/(1 - eta)^2 is read from the stated form (stated_bound 'upper': a larger a "
+                 "weakens both ends)."),
+          stated=KR.thm7_a_stated(), stated_bound="upper",
           corrected=T7_STATEMENT + r"\quad(0\le\eta<1)",
-          check=AllOf([PropertySearch("Theorem 7's two-sided bound", holds=lambda p: _decide(_thm7_pairs, p), show=_show7(),
-                                      strategy=lambda: points(_dom7, ETA_SEARCH), examples=EX),
+          check=AllOf([StatedSearch("Theorem 7's two-sided bound", holds=_thm7_stated, show=lambda f, p: _show7()(p),
+                                    strategy=lambda: points(_dom7, ETA_SEARCH), examples=EX),
                        PropertySearch("corrected: the bound for 0 <= eta < 1 (derived)", holds=lambda p: _decide(_thm7_pairs, p),
                                       show=_show7(), strategy=lambda: points(_dom7_le1, {"sigma": (1e-6, 1e4)}),
                                       examples=EX, refutes=False)])),
     Claim(id="linearization2025.thm7.eta_le_1", kind=Kind.BOUND, source=T7_SRC, statement=T7_STATEMENT + r",\ 0\le\eta<1",
           assumptions=T7_ASSUME + "; 0 <= eta < 1 (the proof's assumption)", domain=_dom7_le1,
-          notes="Theorem 7 with the proof's assumption on eta made explicit (the corrected form of thm7).",
-          check=PropertySearch("Theorem 7's two-sided bound, eta < 1", holds=lambda p: _decide(_thm7_pairs, p),
-                               show=_show7(), strategy=lambda: points(_dom7_le1, {"sigma": (1e-6, 1e4)}), examples=EX)),
+          notes=("Theorem 7 with the proof's assumption on eta made explicit (the corrected form of thm7). a = c/(1 - "
+                 "eta)^2 is read from the stated form (stated_bound 'upper': a larger a weakens both ends). Besides the "
+                 "search over the whole domain, a second search over the family K = d I, S = eta K, c = kappa(K + "
+                 "sigma I), where the lower end is tightest (a smaller a, e.g. c/(1 - eta), fails there once sigma << "
+                 "lambda(K); the domain-wide search rarely draws that corner in 40 examples)."),
+          stated=KR.thm7_a_stated(), stated_bound="upper",
+          check=AllOf([StatedSearch("Theorem 7's two-sided bound, eta < 1", holds=_thm7_stated,
+                                    show=lambda f, p: _show7()(p),
+                                    strategy=lambda: points(_dom7_le1, {"sigma": (1e-6, 1e4)}), examples=EX),
+                       StatedSearch("Theorem 7's two-sided bound on K = d I, S = eta K, c = kappa (lower end tightest)",
+                                    holds=_thm7_stated, show=lambda f, p: _show7()(p), strategy=_tight7,
+                                    examples=EX)])),
     Claim(id="linearization2025.thm7.proof", kind=Kind.BOUND, source=T7_SRC,
           statement=(r"\frac{\lambda_{max}(K+S+\sigma I)}{\kappa(1+\eta)^2\lambda_{max}(K+\sigma I)}\le\Big(\frac{R'}{R}"
                      r"\Big)^{1/2}\le\frac{\lambda_{max}(K+S+\sigma I)\kappa}{(1-\eta)^2\lambda_{max}(K+\sigma I)};\ "
