@@ -27,3 +27,18 @@ def test_strategy_calibration_counts_false_refutations_of_confirmed_claims_only(
     assert cal["per_strategy"]["Identity"]["refuted"] == 1 and "Custom" not in cal["per_strategy"]
     assert cal["run_wide"]["seeds_with_a_false_refutation"] == [0, 1]
     assert not ex["meets_target"]
+
+
+def test_run_wide_bound_through_the_first_stage_rate():
+    """Seeds with a first-stage rejection of a confirmed claim's test (replicated or not) bound the run-wide
+    false-refutation rate at (CP upper end of their rate) x alpha; a rejection of an erratum does not count."""
+    from verify.calibration import calibration_table
+    from verify.stats import clopper_pearson
+
+    per_seed = [{"seed": k, "verdicts": {"a": "confirmed", "b": "refuted"},
+                 "first_stage_rejections": (["a", "b"] if k == 3 else ["b"])} for k in range(40)]
+    cal = strategy_calibration(per_seed, {"a": ["Expectation"], "b": ["Custom"]}, {"a": "confirmed", "b": "refuted"})
+    f = cal["run_wide"]
+    assert f["seeds_with_a_first_stage_rejection"] == [3] and f["first_stage_seeds"] == 40
+    assert abs(f["bound_via_replication"] - clopper_pearson(1, 40)[1] * 0.05) < 1e-15
+    assert any("first stage" in row for row in calibration_table(cal))

@@ -116,6 +116,17 @@ def strategy_calibration(per_seed: list[dict], strategies: dict[str, list[str]],
     family = {"seeds": len(per_seed), "seeds_with_a_false_refutation": bad_seeds,
               "rate": len(bad_seeds) / len(per_seed) if per_seed else None,
               "ci95": list(clopper_pearson(len(bad_seeds), len(per_seed)))}
+    recorded = [run for run in per_seed if "first_stage_rejections" in run]
+    if recorded:
+        # A true claim is refuted only when a first-stage rejection (Holm over the run) is rejected again on
+        # independent draws, which Holm over the replications does with probability <= alpha for calibrated tests:
+        # P(run refutes a true claim) <= P(first-stage rejection of a true claim) x alpha, the first factor bounded
+        # by the 95 % Clopper-Pearson upper end of its measured rate.
+        first = [run["seed"] for run in recorded if set(run["first_stage_rejections"]) & confirmed]
+        up = clopper_pearson(len(first), len(recorded))[1]
+        family.update({"first_stage_seeds": len(recorded), "seeds_with_a_first_stage_rejection": first,
+                       "first_stage_ci95": list(clopper_pearson(len(first), len(recorded))),
+                       "bound_via_replication": up * alpha})
     return {"per_strategy": rows, "run_wide": family, "reference_confirmed": len(confirmed & set(strategies)),
             "alpha": alpha}
 
@@ -131,6 +142,13 @@ def calibration_table(cal: dict) -> list[str]:
     f = cal["run_wide"]
     out.append(f"| **run-wide (any confirmed claim refuted)** | {cal['reference_confirmed']} | {f['seeds']} seeds | "
                f"{len(f['seeds_with_a_false_refutation'])} | | {f['rate']:.3f} [{f['ci95'][0]:.3f}, {f['ci95'][1]:.3f}] |")
+    if "first_stage_seeds" in f:
+        lo, hi = f["first_stage_ci95"]
+        out.append(f"| run-wide, first stage (a confirmed claim's test rejected before replication) | "
+                   f"{cal['reference_confirmed']} | {f['first_stage_seeds']} seeds | "
+                   f"{len(f['seeds_with_a_first_stage_rejection'])} | | "
+                   f"{len(f['seeds_with_a_first_stage_rejection']) / f['first_stage_seeds']:.3f} [{lo:.3f}, {hi:.3f}]; "
+                   f"run-wide false refutation <= {hi:.3f} x {cal['alpha']} = **{f['bound_via_replication']:.4f}** |")
     return out
 
 
@@ -152,7 +170,11 @@ def verdict_stability(patterns, profile: str = "quick", seeds: int = 20, first_s
     for k in range(first_seed, first_seed + seeds):
         res = api.run(patterns, profile=profile, seed=k, progress=False, jobs=jobs)
         row = {r.claim.id: r.verdict.value for r in res.claims}
-        per_seed.append({"seed": k, "verdicts": row})
+        # claims with a rejection of the stated form before replication (replicated or not): the first stage of
+        # "refute only what replicates", whose rate bounds the run-wide false-refutation rate (strategy_calibration)
+        first = sorted({r.claim.id for r in res.claims for t in r.evidence.tests
+                        if t.target == "stated" and t.status in ("rejected", "not replicated")})
+        per_seed.append({"seed": k, "verdicts": row, "first_stage_rejections": first})
         for cid, v in row.items():
             counts.setdefault(cid, {}).setdefault(v, 0)
             counts[cid][v] += 1
