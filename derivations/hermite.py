@@ -49,6 +49,15 @@ rho = sp.Symbol("rho", real=True)
 PHI0 = 1 / sp.sqrt(2 * sp.pi)              # standard normal density at 0
 
 
+#: the indices of E[h_i(g) h_j(g)] = delta_ij (point keys "i", "j")
+i_, j_ = sp.symbols("i j", integer=True, nonnegative=True)
+
+
+def orthonormality_stated() -> sp.Expr:
+    """E[h_i(g) h_j(g)] = delta_ij, h_k = He_k/sqrt(k!) (the stated orthonormality, as a sympy form in i, j)."""
+    return sp.KroneckerDelta(i_, j_)
+
+
 def he(k_: int, x_=x) -> sp.Expr:
     """Normalized probabilists' Hermite polynomial h_k = He_k / sqrt(k!) (sympy).
 

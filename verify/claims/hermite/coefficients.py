@@ -17,7 +17,7 @@ from derivations import hermite as H
 from derivations import kernels as kn
 from numerics import hermite as NH
 from verify.kit import (AllOf, Check, Claim, Custom, Domain, Evidence, Expectation, Figure, Kind, Param, PropertySearch,
-                        StatTest, per_profile, pick)
+                        StatTest, per_profile, pick, STATED)
 
 from .common import SMOOTH, coeffs, exact_coeffs, mp_coeffs, second_moment, src
 
@@ -75,10 +75,11 @@ CLAIMS = [Claim(
     statement=r"\mathbb E_{g\sim N(0,1)}[h_i(g)h_j(g)]=\delta_{ij},\quad h_k=\mathrm{He}_k/\sqrt{k!}",
     assumptions="probabilists' Hermite polynomials He_k (He_{k+1} = x He_k - k He_{k-1})",
     domain=Domain((Param("i", 0, INF, integer=True), Param("j", 0, INF, integer=True))),
+    stated=H.orthonormality_stated(),
     notes="sympy: exact Gaussian moments; mpmath: the 30-digit quadrature of derivations.hermite.coefficients_mp "
           "applied to h_i; torch: Monte Carlo means of h_i h_j over N(0, 1) draws.",
     check=AllOf([Custom(_hi(_orthonormal_symbolic)),
-                 Expectation(points=ORTHO_POINTS, predicted=lambda p: float(p["i"] == p["j"]), sampler=_ortho_sampler,
+                 Expectation(points=ORTHO_POINTS, predicted=STATED, sampler=_ortho_sampler,
                              trials=per_profile(2000, 4000, 16000), chunk=500, name="Monte Carlo E[h_i h_j]")]),
 )]
 
@@ -114,10 +115,6 @@ def _exact_checks(name):
 def _coef_sampler(name):
     return lambda p, trials, gen, ctx: NH.coefficient_trials(trials, name, int(p["k"]), INNER, gen,
                                                              scale=float(p["s"]), dtype=ctx.dtype)
-
-
-def _exact_value(name):
-    return lambda p: float(exact_coeffs(name, int(p["k"]), float(p["s"]))[int(p["k"])])
 
 
 def _closed_latex(name):
@@ -160,7 +157,7 @@ for _name in H.EXACT:
               "He_n(0) = (-1)^{n/2}(n-1)!!; compared with sympy's direct integral, with the mpmath quadrature of "
               "derivations.hermite.coefficients_mp to 30 digits, and with Monte Carlo means (torch).",
         check=AllOf([Custom(_hi(_exact_checks(_name))),
-                     Expectation(points=_coef_points(_name), predicted=_exact_value(_name), sampler=_coef_sampler(_name),
+                     Expectation(points=_coef_points(_name), predicted=STATED, sampler=_coef_sampler(_name),
                                  trials=COEF_TRIALS, chunk=500, figure=COEF_FIG,
                                  name="Monte Carlo c_k")]),
     ))
