@@ -189,6 +189,17 @@ def thm7_bounds_mp(K, S, s, c_):
     return lp / (a * l0), a * lp / l0
 
 
+kappa_s = sp.Symbol("kappa", positive=True)        # kappa(K + sigma I)
+lam_p, lam_0 = sp.symbols("lambda_p lambda_0", positive=True)   # lambda_max(K + S + sigma I), lambda_max(K + sigma I)
+
+
+@lru_cache(maxsize=None)
+def thm7_proof_lower_stated() -> sp.Expr:
+    """The proof of Theorem 7, combined lower bound before kappa <= c is applied:
+    sqrt(R'/R) >= lambda_max(K + S + sigma I) / (kappa(K + sigma I) (1 + eta)^2 lambda_max(K + sigma I))."""
+    return lam_p / (kappa_s * (1 + eta) ** 2 * lam_0)
+
+
 def thm7_proof_bounds_mp(K, S, s):
     """The proof's two combined bounds before kappa <= c is applied:
     lam'/(kappa (1+eta)^2 lam) <= sqrt(R'/R) <= lam' kappa / ((1-eta)^2 lam)."""

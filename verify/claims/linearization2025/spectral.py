@@ -126,8 +126,9 @@ def _risk_sum(K, y, s):
     return (r.T * r)[0]
 
 
-def _thm7_pairs(p, exact, form="stated", a_of=None):
-    """``a_of(c, eta)``: Theorem 7's a (the claim's stated form when given; KR.thm7_a_value otherwise)."""
+def _thm7_pairs(p, exact, form="stated", a_of=None, lower_of=None):
+    """``a_of(c, eta)``: Theorem 7's a (the claim's stated form when given; KR.thm7_a_value otherwise);
+    ``lower_of(kappa, eta, lambda', lambda)``: the proof's combined lower bound (likewise)."""
     K, d, S, eta = _instance(p)
     n = p["n"]
     s = mpmath.mpf(p["sigma"])
@@ -143,7 +144,8 @@ def _thm7_pairs(p, exact, form="stated", a_of=None):
         a = KR.thm7_a_value(c, eta) if a_of is None else a_of(c, eta)
         return [(lamp / (a * lam0), ratio), (ratio, a * lamp / lam0)], float(ratio)
     if form == "proof":  # the proof's bounds before kappa <= c (needs eta < 1 for the upper one)
-        return [(lamp / (kappa * (1 + eta) ** 2 * lam0), ratio), (ratio, lamp * kappa / ((1 - eta) ** 2 * lam0))], float(ratio)
+        lower = lamp / (kappa * (1 + eta) ** 2 * lam0) if lower_of is None else lower_of(kappa, eta, lamp, lam0)
+        return [(lower, ratio), (ratio, lamp * kappa / ((1 - eta) ** 2 * lam0))], float(ratio)
     if form == "display_lmin":  # the proof's display R(theta u theta^)^{1/2} <= sigma||y|| kappa / ((1 - eta) lambda_min(K + sigma I))
         Rp = mpmath.sqrt(_risk_sum(K + S, y, s))
         lo = s * mpmath.norm(y) / ((1 + eta) * lam0)
@@ -185,6 +187,12 @@ def _tight7():
         "n": st.integers(1, 6), "log10_kappa": st.just(0.0), "log10_scale": st.floats(-4, 4),
         "sigma": st.floats(1e-6, 1e4), "log10_kappa_M": st.just(0.0), "eta": st.floats(0, 1, exclude_max=True),
         "log10_c_over_kappa": st.just(0.0), "seed": st.integers(0, 10**6)}).map(lambda q: {**q, "rank_S": q["n"]})
+
+
+def _thm7_proof_stated(stated, p):
+    """The proof's combined bounds at p, the lower one read from the claim's stated form."""
+    return _decide(_thm7_pairs, p, form="proof",
+                   lower_of=lambda k, e, lp, l0: stated({"kappa": k, "eta": e, "lambda_p": lp, "lambda_0": l0}))
 
 
 def _eta_ineq(p):
@@ -277,9 +285,17 @@ CLAIMS = [
           notes=("The proof's intermediate results: the combined bounds before kappa <= c is used; the display of "
                  "R(theta u theta^)^{1/2} whose right end has lambda_min(K + sigma I) in the denominator (the preceding "
                  "line gives (1 - eta) lambda_max(K + sigma I)/kappa, i.e. lambda_max: the printed lambda_min makes "
-                 "it a weaker but still true bound); and (1 - eta)^2 <= (1 + eta)^{-2} on [0, 1]."),
-          check=AllOf([PropertySearch("combined bounds before kappa <= c", holds=lambda p: _decide(_thm7_pairs, p, form="proof"),
-                                      show=_show7("proof"), strategy=lambda: points(_dom7_le1, {"sigma": (1e-6, 1e4)}), examples=EX),
+                 "it a weaker but still true bound); and (1 - eta)^2 <= (1 + eta)^{-2} on [0, 1]. The combined lower "
+                 "bound is read from the stated form (stated_bound 'lower') and also searched on the family K = d I, "
+                 "S = eta K where it is tightest (sqrt(R'/R) -> (1 + eta)^{-1} and lambda'/lambda -> 1 + eta as "
+                 "sigma/lambda(K) -> 0)."),
+          stated=KR.thm7_proof_lower_stated(), stated_bound="lower",
+          check=AllOf([StatedSearch("combined bounds before kappa <= c", holds=_thm7_proof_stated,
+                                    show=lambda f, p: _show7("proof")(p),
+                                    strategy=lambda: points(_dom7_le1, {"sigma": (1e-6, 1e4)}), examples=EX),
+                       StatedSearch("combined bounds before kappa <= c on K = d I, S = eta K (lower end tightest)",
+                                    holds=_thm7_proof_stated, show=lambda f, p: _show7("proof")(p), strategy=_tight7,
+                                    examples=EX),
                        PropertySearch("display of R(theta u theta^)^{1/2} (with lambda_min as printed)",
                                       holds=lambda p: _decide(_thm7_pairs, p, form="display_lmin"),
                                       strategy=lambda: points(_dom7_le1, {"sigma": (1e-6, 1e4)}), examples=EX),
