@@ -303,3 +303,16 @@ def ntk_relu_gram(X: torch.Tensor, Y: torch.Tensor | None = None) -> torch.Tenso
     Y = X if Y is None else Y
     G, _, U = _cosines(X, Y)
     return G * arccos_kernel_value(0, U)
+
+
+def cosine_form_gram(f, X: torch.Tensor, Y: torch.Tensor | None = None) -> torch.Tensor:
+    """The Gram matrix [f(u_ij)] of a kernel given as a function of the cosine u_ij = x_i.y_j/(|x_i||y_j|) (clamped to
+    [-1, 1]), evaluated entry by entry as ``f({"u": u_ij})``: e.g. a claim's stated form of H^inf(u) read through
+    :func:`verify.stated.stated_value`, so that a check compares its Monte Carlo Gram with the stated closed form
+    itself.  On unit inputs with f = :data:`NTK_RELU_STATED` it equals :func:`ntk_relu_gram` to rounding.
+    X (n, d), Y (m, d) (default X) -> (n, m)."""
+    Y = X if Y is None else Y
+    _, _, U = _cosines(X, Y)
+    U = U.clamp(-1.0, 1.0)
+    vals = [float(f({"u": float(v)})) for v in U.reshape(-1).tolist()]
+    return torch.tensor(vals, dtype=U.dtype).reshape(U.shape)
