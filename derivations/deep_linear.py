@@ -326,6 +326,14 @@ def shachaf_eq5_norm_equation() -> sp.Expr:
 
 
 @lru_cache(maxsize=None)
+def shachaf_eq5_rhs_sq_norm() -> sp.Expr:
+    """Squared norm of the right side of (5) as a function of r = ||lim beta(t)|| (P_perp theta_S is orthogonal
+    to P_par theta_T): (r/||theta_S||)^{2(L-1)/L} ||P_perp theta_S||^2 + ||P_par theta_T||^2.  (5) holds with
+    ||beta|| = r exactly when r^2 equals it (:func:`shachaf_eq5_norm_equation` is r^2 minus this)."""
+    return (r_ / sS) ** (2 * (L - 1) / L) * cperp2 + bpar2
+
+
+@lru_cache(maxsize=None)
 def shachaf_eq5_scalar_polynomial() -> sp.Expr:
     """(5)'s norm equation after r = ||theta_S|| x^{L/2} (so that the factor of (5) is k = x^{(L-1)/2}):
     p(x) = s_S^2 x^L - c_perp2 x^{L-1} - b_par2.
