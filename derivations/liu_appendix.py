@@ -92,3 +92,20 @@ def order_gap(derived, stated) -> dict:
 
 def ratio(derived, stated):
     return sp.simplify(derived / stated)
+
+
+# ----------------------------------------------------------------------------- Lemmas 1 and 4 (the stated radii)
+#: Y_Q = ||y_Q - u_Q(P)||_2 (the fine-tuning residual at the start of fine-tuning)
+Y_Q = sp.Symbol("Y_Q", positive=True)
+
+
+def lemma1_stated() -> sp.Expr:
+    """Lemma 1, eq. (7): max_{r,k} ||w_{P,r}(k) - w_r(0)||_2 <= 4 sqrt(n_P) ||y_P - u_P(0)||_2/(sqrt(m) lambda_P)
+    (Y = ||y_P - u_P(0)||_2; the same as :data:`R_LEMMA1`)."""
+    return R_LEMMA1
+
+
+def lemma4_stated() -> sp.Expr:
+    """Lemma 4, eq. (33): max_{r,k} ||w_{Q,r}(k) - w_r(0)||_2 <= 4 sqrt(n_P)||y_P - u_P(0)||_2/(sqrt(m) lambda_P)
+    + 4 sqrt(n_Q)||y_Q - u_Q(P)||_2/(sqrt(m) lambda_Q) (Y, Y_Q the two residual norms)."""
+    return R_LEMMA1 + 4 * sp.sqrt(n_Q) * Y_Q / (sp.sqrt(m) * lam_Q)

@@ -12,7 +12,10 @@ import math
 
 import numpy as np
 
-from verify.kit import Claim, Custom, Kind, label_of, slope_upper_test
+import torch
+
+from derivations import liu_appendix as A
+from verify.kit import Claim, Custom, Kind, label_of, slope_upper_test, stated_value
 
 from .common import (DOMAIN, KAPPA_EXPONENT, POINTS, SCHEDULE, SETTING, SYNTHETIC, binomial_bound_test, each_point,
                      loglog_figure, mean_abs_ci, src)
@@ -44,12 +47,24 @@ def _pooled(ev, p, runs, seed, label, viol_ratio):
     ev.tests.append(t)
 
 
+def _per_network(f, common, **arrays):
+    """The stated form ``f`` (verify.kit.stated_value) at each network: ``common`` point keys plus one value per
+    network from each array (name -> tensor of B values)."""
+    cols = {k: v.cpu().double().numpy() for k, v in arrays.items()}
+    B = len(next(iter(cols.values())))
+    return torch.tensor([f({**common, **{k: float(v[b]) for k, v in cols.items()}}) for b in range(B)],
+                        dtype=torch.float64)
+
+
 def _lemma1(claim, ctx, points):
+    f = stated_value(claim)
+
     def body(ev, p, inst, runs, seed):
         nP = int(p["n_P"])
 
         def vr(r):
-            bound = 4 * math.sqrt(nP) * r["resP0"] / (math.sqrt(r["m"]) * inst["lamP"])
+            bound = _per_network(f, {"n_P": nP, "m": int(r["m"]), "lambda_P": inst["lamP"]}, Y=r["resP0"]).to(
+                r["move_P"].dtype)
             return (r["move_P"] > bound * (1 + 1e-12)).double().cpu().numpy(), (r["move_P"] / bound).cpu().numpy()
         _pooled(ev, p, runs, seed, "Lemma 1: max_r,k ||w_r(k) - w_r(0)|| <= 4 sqrt(n_P)||y_P - u_P(0)||/(sqrt(m) lambda_P)", vr)
     return each_point(claim, ctx, points, body)
@@ -57,13 +72,14 @@ def _lemma1(claim, ctx, points):
 
 # ------------------------------------------------------------------ Lemma 4
 def _lemma4(claim, ctx, points):
+    f = stated_value(claim)
+
     def body(ev, p, inst, runs, seed):
         nP, nQ = int(p["n_P"]), int(p["n_Q"])
 
         def vr(r):
-            m = r["m"]
-            bound = (4 * math.sqrt(nP) * r["resP0"] / (math.sqrt(m) * inst["lamP"])
-                     + 4 * math.sqrt(nQ) * r["resQP"] / (math.sqrt(m) * inst["lamQ"]))
+            bound = _per_network(f, {"n_P": nP, "n_Q": nQ, "m": int(r["m"]), "lambda_P": inst["lamP"],
+                                     "lambda_Q": inst["lamQ"]}, Y=r["resP0"], Y_Q=r["resQP"]).to(r["move_Q0"].dtype)
             return (r["move_Q0"] > bound * (1 + 1e-12)).double().cpu().numpy(), (r["move_Q0"] / bound).cpu().numpy()
         _pooled(ev, p, runs, seed, "Lemma 4: max_r,k ||w_Q,r(k) - w_r(0)|| <= eq. (33)", vr)
     return each_point(claim, ctx, points, body)
@@ -144,14 +160,14 @@ CLAIMS = [
         source=src("Lemma 1, eq. (7) (App. C, from Du et al. 2019)"),
         statement=r"\|w_{P,r}(k)-w_r(0)\|_2\le\frac{4\sqrt{n_P}\|y_P-u_P(0)\|_2}{\sqrt m\lambda_P}\ \forall r,k",
         assumptions="lambda_P > 0, m = Omega(n_P^6/(lambda_P^4 kappa^2 delta^3)), eta = O(lambda_P/n_P^2); prob >= 1 - delta",
-        domain=DOMAIN, notes=NOTES + "  " + PROB_NOTE, check=Custom(_lemma1, points=POINTS)),
+        domain=DOMAIN, stated=A.lemma1_stated(), stated_bound="upper", notes=NOTES + "  " + PROB_NOTE, check=Custom(_lemma1, points=POINTS)),
     Claim(
         id="liu2019.lemma4",
         kind=Kind.PROB_BOUND,
         source=src("Lemma 4, eq. (33) (App. C.2.1)"),
         statement=r"\|w_{Q,r}(k)-w_r(0)\|_2\le\frac{4\sqrt{n_P}\|y_P-u_P(0)\|_2}{\sqrt m\lambda_P}+\frac{4\sqrt{n_Q}\|y_Q-u_Q(P)\|_2}{\sqrt m\lambda_Q}",
         assumptions="the conditions of Theorem 3; prob >= 1 - delta",
-        domain=DOMAIN, notes=NOTES + "  " + PROB_NOTE + "  The right-hand side's O(n_P^3 n_Q^(3/2)/(sqrt m ...)) form is not tested.",
+        domain=DOMAIN, stated=A.lemma4_stated(), stated_bound="upper", notes=NOTES + "  " + PROB_NOTE + "  The right-hand side's O(n_P^3 n_Q^(3/2)/(sqrt m ...)) form is not tested.",
         check=Custom(_lemma4, points=POINTS)),
     Claim(
         id="liu2019.thm3",
