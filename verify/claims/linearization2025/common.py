@@ -189,10 +189,12 @@ def as_list(A):
 
 # ------------------------------------------------------------------ fine-tuning problems of the dynamics claims
 #: sizes of the simulated problems: n training points, input dimension d, hidden width m
-SIZES = {"linear": (4, 6, 0), "quadratic": (3, 5, 0), "tanh": (4, 3, 6), "relu": (4, 3, 6), "quadratic1d": (1, 1, 0)}
-MODEL_CODES = ("linear", "quadratic", "tanh", "relu", "quadratic1d")
-MODEL = Param("model", 0, 4, integer=True, doc="0 linear, 1 quadratic, 2 tanh MLP, 3 ReLU net, 4 scalar quadratic "
-              "f = b theta + a theta^2/2 (Lip(f) = |b| + |a| r and Lip(grad f) = |a| exactly)")
+SIZES = {"linear": (4, 6, 0), "quadratic": (3, 5, 0), "tanh": (4, 3, 6), "relu": (4, 3, 6), "quadratic1d": (1, 1, 0),
+         "linear1": (1, 6, 0)}
+MODEL_CODES = ("linear", "quadratic", "tanh", "relu", "quadratic1d", "linear1")
+MODEL = Param("model", 0, 5, integer=True, doc="0 linear, 1 quadratic, 2 tanh MLP, 3 ReLU net, 4 scalar quadratic "
+              "f = b theta + a theta^2/2 (Lip(f) = |b| + |a| r and Lip(grad f) = |a| exactly), 5 linear with one "
+              "sample f = x^T theta (n = 1: J^T r = r x, so ||J^T r|| = Lip(f)|r| and Theorem 2's bounds are tight)")
 
 
 def problem(kind: str, B: int, gen, ctx, residual: float = 1.0):
@@ -200,8 +202,8 @@ def problem(kind: str, B: int, gen, ctx, residual: float = 1.0):
     from numerics.proximal import make_problem
 
     n, d, m = SIZES[kind]
-    return make_problem(B, "quadratic" if kind == "quadratic1d" else kind, n, d, max(m, 1), gen, residual=residual,
-                        device=ctx.device, dtype=ctx.dtype)
+    base = {"quadratic1d": "quadratic", "linear1": "linear"}.get(kind, kind)
+    return make_problem(B, base, n, d, max(m, 1), gen, residual=residual, device=ctx.device, dtype=ctx.dtype)
 
 
 def kind_of(p) -> str:
