@@ -277,6 +277,19 @@ def _vs_check(which: str):
 LS_APPROACH = (1, 2, 3, 4, 6, 8, 16, 32, 64, 128, 1024)
 
 
+def _depth1_factor(claim, ctx) -> Evidence:
+    """The claim's stated factor of (5) at L = 1, at random r, ||theta_S|| in (0.1, 5): it must be 1."""
+    import random
+
+    f = stated_value(claim)
+    rng = random.Random(ctx.seed_for(claim.id, "L=1"))
+    pts = [{"L": 1, "r": rng.uniform(0.1, 5), "s_S": rng.uniform(0.1, 5)} for _ in range(24)]
+    worst = max(abs(f(p) - 1) for p in pts)
+    return Evidence(checks=[Check("(5)'s factor (||beta||/||theta_S||)^{(L-1)/L} at L = 1 equals 1 (24 random "
+                                  "||beta||, ||theta_S|| in (0.1, 5))", worst <= 1e-12,
+                                  f"max |factor - 1| = {worst:.3g}")])
+
+
 def _limit_sampler(p, B, gen, ctx):
     """||eq.(5) at depth L - eq.(6)|| / ||eq.(6)|| per draw (fixed points, no training)."""
     L = int(p["L"])
@@ -373,6 +386,9 @@ CLAIMS = [
                "p = x^{L-1}(s^2 x - c) - b is negative on (0, c/s^2] and p' = x^{L-2}(L s^2 x - (L-1)c) > 0 beyond, "
                "so there is exactly one positive root (b > 0). This makes (5) a well-defined end state."),
         check=AllOf([
+            Identity("the stated norm equation is p(x) at x = (r/s)^{2/L}", DD.shachaf_eq5_norm_equation(),
+                     DD.shachaf_eq5_scalar_polynomial().subs(DD.x_, (DD.r_ / DD.sS) ** (2 / DD.L)),
+                     {DD.r_: (0.1, 3), DD.sS: (0.1, 3), DD.cperp2: (0.01, 2), DD.bpar2: (0.01, 2), DD.L: (1, 12)}),
             Identity("norm equation at r = s x^{L/2} equals the polynomial", DD.shachaf_eq5_substitution_check(), 0,
                      {DD.x_: (0.1, 3), DD.sS: (0.1, 3), DD.cperp2: (0.01, 2), DD.bpar2: (0.01, 2), DD.L: (1, 12)}),
             Identity("p(x) = x^{L-1}(s^2 x - c) - b", DD.shachaf_eq5_uniqueness()["factor"], 0,
@@ -418,9 +434,15 @@ CLAIMS = [
         source=src("§5: Theorem 5.2 'holds for arbitrary L and generalizes known results for L = 1 (Theorem 4.1)'"),
         statement=r"L=1:\ \Big(\tfrac{\|\beta\|}{\|\theta_S\|}\Big)^{0}P_\perp\theta_S+P_\parallel\theta_T=(1)",
         assumptions=DEEP_SETTING, domain=Domain(()),
-        notes="The exponent (L-1)/L vanishes at L = 1, so (5) is eq. (1) (the factor is 1 whatever the norm).",
-        check=Identity("(r/s)^{(L-1)/L} at L = 1", ((DD.r_ / DD.sS) ** ((DD.L - 1) / DD.L)).subs(DD.L, 1), 1,
-                 {DD.r_: (0.1, 5), DD.sS: (0.1, 5)}),
+        stated=(DD.r_ / DD.sS) ** ((DD.L - 1) / DD.L),
+        notes=("The exponent (L-1)/L vanishes at L = 1, so (5) is eq. (1) (the factor is 1 whatever the norm). "
+               "stated: the factor (r/||theta_S||)^{(L-1)/L} of (5), evaluated at L = 1 (sympy, and through "
+               "verify.kit.stated_value at 24 random (r, ||theta_S||))."),
+        check=AllOf([
+            Identity("(r/s)^{(L-1)/L} at L = 1", ((DD.r_ / DD.sS) ** ((DD.L - 1) / DD.L)).subs(DD.L, 1), 1,
+                     {DD.r_: (0.1, 5), DD.sS: (0.1, 5)}),
+            Custom(_depth1_factor),
+        ]),
     ),
     Claim(
         id="shachaf2021.vs_tahir2024.eq5", kind=Kind.LIMIT,
