@@ -109,3 +109,13 @@ def lemma4_stated() -> sp.Expr:
     """Lemma 4, eq. (33): max_{r,k} ||w_{Q,r}(k) - w_r(0)||_2 <= 4 sqrt(n_P)||y_P - u_P(0)||_2/(sqrt(m) lambda_P)
     + 4 sqrt(n_Q)||y_Q - u_Q(P)||_2/(sqrt(m) lambda_Q) (Y, Y_Q the two residual norms)."""
     return R_LEMMA1 + 4 * sp.sqrt(n_Q) * Y_Q / (sp.sqrt(m) * lam_Q)
+
+
+# ----------------------------------------------------------------------------- Theorem 3
+eta, k_step = sp.symbols("eta k", positive=True)
+
+
+def thm3_stated() -> sp.Expr:
+    """Theorem 3, eq. (32): ||u_Q(k) - y_Q||_2^2 <= (1 - eta lambda_Q/2)^k ||u_Q(P) - y_Q||_2^2, k = 0, 1, 2, ...
+    (Y_Q = ||y_Q - u_Q(P)||_2)."""
+    return (1 - eta * lam_Q / 2) ** k_step * Y_Q ** 2

@@ -87,18 +87,21 @@ def _lemma4(claim, ctx, points):
 
 # ------------------------------------------------------------------ Theorem 3
 def _thm3(claim, ctx, points):
+    f = stated_value(claim)
+
     def body(ev, p, inst, runs, seed):
         eta = 1.0 / inst["lmaxQ"]
-        rate = 1 - eta * inst["lamQ"] / 2
         def vr(r):
             hist = r["histQ"].cpu().numpy()            # (K+1, B): L_k = (1/2)||u_Q(k) - y_Q||^2
             steps = r["steps_Q"].cpu().numpy()
+            res = r["resQP"].cpu().double().numpy()    # ||y_Q - u_Q(P)||, so that L_0 = res^2/2
             viol, worst = [], []
             for b in range(hist.shape[1]):
                 K = int(steps[b])
-                k = np.arange(K + 1)
                 lhs = hist[: K + 1, b]
-                rhs = rate ** k * hist[0, b]
+                # the stated right side at every step k, halved as L_k is
+                rhs = np.array([f({"k": k, "eta": eta, "lambda_Q": inst["lamQ"], "Y_Q": float(res[b])})
+                                for k in range(K + 1)]) / 2
                 viol.append(float(np.any(lhs > rhs * (1 + 1e-9) + 1e-15)))
                 worst.append(float(np.max(lhs / np.maximum(rhs, 1e-300))))
             return np.array(viol), np.array(worst)
@@ -176,7 +179,7 @@ CLAIMS = [
         statement=r"\|u_Q(k)-y_Q\|_2^2\le\Big(1-\frac{\eta\lambda_Q}{2}\Big)^k\|u_Q(P)-y_Q\|_2^2,\ k=0,1,2,\dots",
         assumptions="m = Omega(n_P^8 n_Q^6/(lambda_P^16 lambda_Q^4 kappa^2 delta^10)), kappa = O(lambda_P^2 delta/(n_P^2 n_Q^(1/2))), "
                     "eta = O(lambda_Q/n_Q); prob >= 1 - delta",
-        domain=DOMAIN, notes=NOTES + "  " + PROB_NOTE + "  Checked at every step k up to each network's stopping step (loss <= 1e-10).",
+        domain=DOMAIN, stated=A.thm3_stated(), stated_bound="upper", notes=NOTES + "  " + PROB_NOTE + "  Checked at every step k up to each network's stopping step (loss <= 1e-10).",
         check=Custom(_thm3, points=POINTS)),
     Claim(
         id="liu2019.lemma3",
