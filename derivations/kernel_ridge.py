@@ -73,6 +73,12 @@ def krr_alpha_derived_sympy(n_: int = 2):
     return g1, g2
 
 
+@lru_cache(maxsize=None)
+def krr_shift_stated() -> sp.Expr:
+    """The multiple of I the slides add to K in alpha* = [K(x*, x*) + sigma I]^{-1} y*: sigma."""
+    return sigma
+
+
 def krr_objective_mp(K, y, alpha, s, normalization: str = "mean"):
     """(1/n) ||K a - y||^2 + sigma a^T K a  ('mean', as displayed) or ||K a - y||^2 + sigma a^T K a ('sum')."""
     r = K * alpha - y

@@ -53,10 +53,12 @@ def _close_le(a, b, rel=mpmath.mpf("1e-35")):
 
 # ------------------------------------------------------------------ the KRR minimizer
 def _is_minimizer(norm):
-    def holds(p):
+    """A :class:`~.common.StatedSearch` predicate: alpha* = (K + shift I)^{-1} y* with the shift read from the claim's
+    stated form (KR.krr_shift_stated: sigma) attains the minimum of the objective."""
+    def holds(stated, p):
         with mpmath.workdps(DPS):
             K, y, s, E = _instance(p)
-            a_st = KR.krr_alpha_stated_mp(K, y, s)
+            a_st = KR.krr_alpha_stated_mp(K, y, stated({"sigma": s}))
             a_ok = KR.krr_alpha_derived_mp(K, y, s, norm)
             return _close_le(KR.krr_objective_mp(K, y, a_st, s, norm), KR.krr_objective_mp(K, y, a_ok, s, norm))
     return holds
@@ -123,7 +125,7 @@ def _finetune(norm: str):
             J = lin.jac(prob.theta0)
             K = J @ J.transpose(1, 2)
             ytil = prob.y - lin.f(prob.theta0)
-            s = float(p["lam"]) / 2
+            s = stated_value(claim)(p)   # sigma = lambda/2, the claim's stated form (KR.finetune_ridge_sigma)
             alpha = torch.linalg.solve(K + s * torch.eye(K.shape[1], dtype=K.dtype), ytil)
             u_krr = torch.einsum("bnp,bn->bp", J, alpha)
             u = th - prob.theta0
@@ -249,8 +251,10 @@ CLAIMS = [
                  "compares the objective at the slides' alpha* with its value at our minimizer in 50-digit "
                  "arithmetic over n <= 6, PSD K of every rank (singular included), condition numbers up to 1e12."),
           corrected=r"\alpha^*=[K(x^*,x^*)+n\sigma I]^{-1}y^*",
-          check=AllOf([PropertySearch("alpha* = (K + sigma I)^{-1} y* attains the minimum of the displayed (1/n) objective",
-                                      holds=_is_minimizer("mean"), show=_show_krr("mean"), strategy=_STRAT, examples=EX),
+          stated=KR.krr_shift_stated(),
+          check=AllOf([StatedSearch("alpha* = (K + sigma I)^{-1} y* attains the minimum of the displayed (1/n) objective",
+                                    holds=_is_minimizer("mean"), show=lambda f, p: _show_krr("mean")(p), strategy=_STRAT,
+                                    examples=EX),
                        PropertySearch("corrected: the gradient (2/n) K((K + n sigma I) a - y) vanishes at a = (K + n sigma I)^{-1} y",
                                       holds=_grad_zero, strategy=_STRAT, examples=EX, refutes=False),
                        Custom(_krr_sympy)])),
@@ -259,8 +263,10 @@ CLAIMS = [
           assumptions=KRR + "; the objective without 1/n (R~ of the Problem Formulation is a sum)", domain=_dom,
           notes=("The reading under which the slides' alpha* is right: the fit term summed, not averaged, over the n "
                  "samples, as in R~(theta) = sum_i L(f_theta(x_i), y_i) of the Problem Formulation."),
-          check=PropertySearch("(K + sigma I)^{-1} y* attains the minimum of ||K a - y||^2 + sigma a^T K a",
-                               holds=_is_minimizer("sum"), show=_show_krr("sum"), strategy=_STRAT, examples=EX)),
+          stated=KR.krr_shift_stated(),
+          check=StatedSearch("(K + sigma I)^{-1} y* attains the minimum of ||K a - y||^2 + sigma a^T K a",
+                             holds=_is_minimizer("sum"), show=lambda f, p: _show_krr("sum")(p), strategy=_STRAT,
+                             examples=EX)),
     Claim(root_cause=ROOT_N, id="linearization2025.kernel_ridge.finetune", kind=Kind.EXACT, source=SEC4,
           statement=(r"\min_\theta\frac1n\sum_i|f_\theta(x_i)-y_i|^2+\frac\lambda2|\theta-\theta_0|^2\ \text{(linear "
                      r"model)}\ \Rightarrow\ \theta^*-\theta_0=\sum_i\alpha^*_i\phi(x_i),\ \alpha^*=[K+\sigma I]^{-1}"
@@ -276,6 +282,7 @@ CLAIMS = [
                  "converges at finite eta to the minimizer with lambda/(1 - lambda eta) in place of lambda "
                  "(numerics.proximal.regularized_gd docstring), so we run plain GD on the objective."),
           corrected=r"\alpha^*=[K+n\lambda/2\,I]^{-1}\tilde y",
+          stated=KR.finetune_ridge_sigma(),
           check=Custom(_finetune("mean"), points=_ft_points)),
     Claim(id="linearization2025.kernel_ridge.finetune_sum", kind=Kind.EXACT, source=SEC4,
           statement=(r"\theta^*=\arg\min_\theta\tilde R(\theta)+\frac\lambda2\|\theta-\theta_0\|^2,\ \tilde R=\sum_i"
@@ -284,6 +291,7 @@ CLAIMS = [
           domain=_ft_dom,
           notes="As kernel_ridge.finetune, with the objective theta* = argmin R~ + (lambda/2)||theta - theta0||^2 the "
                 "slides also display (R~ a sum). Literal GD to convergence, linear and linearized tanh models.",
+          stated=KR.finetune_ridge_sigma(),
           check=Custom(_finetune("sum"), points=_ft_points)),
     Claim(root_cause=ROOT_N, id="linearization2025.thm5", kind=Kind.BOUND, source=T5_SRC, statement=T5_STATEMENT,
           assumptions=KRR + "; alpha* = (K + sigma I)^{-1} y* (the slides' solution); R(theta) = (1/n) sum_i L(fbar(x_i), "
