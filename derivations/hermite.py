@@ -58,6 +58,16 @@ def orthonormality_stated() -> sp.Expr:
     return sp.KroneckerDelta(i_, j_)
 
 
+#: the truncation degree of a Parseval tail sum_{k > K} c_k^2 (point key "K")
+K_tail = sp.Symbol("K", positive=True)
+
+
+def parseval_tail_stated(name: str) -> sp.Expr:
+    """The stated order of the Parseval tail, sum_{k > K} c_k^2 ~ K^p: K^(-3/2) for relu and |x| (c_k^2 ~ k^(-5/2)
+    over even k), K^(-1/2) for the step (c_k^2 ~ k^(-3/2) over odd k)."""
+    return K_tail ** {"relu": sp.Rational(-3, 2), "abs": sp.Rational(-3, 2), "step": sp.Rational(-1, 2)}[name]
+
+
 def he(k_: int, x_=x) -> sp.Expr:
     """Normalized probabilists' Hermite polynomial h_k = He_k / sqrt(k!) (sympy).
 
