@@ -155,6 +155,8 @@ PROOF_STEPS = [
      sp.limit((_th1 - th) / eta, eta, 0), -g - lam * (th - th0)),
 ]
 _vars = {th: (-3, 3), g: (-3, 3), th0: (-3, 3), lam: (0.01, 2), eta: (0.001, 0.4)}
+#: Lemma 3's stated vector field, componentwise: d/dt theta_t = -grad R~(theta_t)^T - lambda_t (theta_t - theta_0)
+LEMMA3_STATED = -g - lam * (th - th0)
 
 CLAIMS = [
     Claim(id="linearization2025.lemma3", kind=Kind.LIMIT, source=SRC, statement=STATEMENT, assumptions=SPLIT,
@@ -185,8 +187,15 @@ CLAIMS = [
                  "selective switch can chatter (a sliding mode), which that assumption excludes, so it is not used "
                  "here. ReLU networks are not used for this lemma: solve_ivp stalls on their discontinuous field (the "
                  "only reference would be a finer split update, i.e. the procedure against itself), and the code path "
-                 "for them (reference = split update at eta/8 of the finest level) is kept but not on any grid."),
-          check=Custom(_lemma3, points=POINTS)),
+                 "for them (reference = split update at eta/8 of the finest level) is kept but not on any grid. The "
+                 "stated field is also checked symbolically: the eta -> 0 limit of the split update's difference "
+                 "quotient (theta_{t+1} - theta_t)/eta, componentwise with g = grad R~(theta_t)^T (sympy, then 50 "
+                 "digits), equals it."),
+          stated=LEMMA3_STATED,
+          check=AllOf([Custom(_lemma3, points=POINTS),
+                       Identity("lim_{eta -> 0} (theta_{t+1} - theta_t)/eta of the split update = the stated field "
+                                "-g - lambda (theta_t - theta_0)", lhs=PROOF_STEPS[-1][1], rhs=LEMMA3_STATED,
+                                variables=_vars)])),
     Claim(id="linearization2025.lemma3.proof", kind=Kind.SYMBOLIC, source=SRC,
           statement=(r"\tilde\theta_{t+1}-\theta_0=\frac{\lambda\eta}{1-\lambda\eta}(\theta_{t+1}-\theta_0);\ "
                      r"\frac{\theta_{t+1}-\theta_t}{\eta}=-\lambda\theta_t-(1-\lambda\eta)\nabla\tilde R^\top+\lambda\eta\theta_0"),
