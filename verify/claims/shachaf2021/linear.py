@@ -265,7 +265,10 @@ CLAIMS = [
                    "while the term relating to bottom-k span decreases like n^{-0.5}'"),
         statement=r"g\propto n^{-1/2}\Rightarrow g^3\propto n^{-3/2}\ \ (n\ge\max(r,\delta),\ r=\textstyle\sum_i\lambda_i/\lambda_1)",
         assumptions="g(lambda, delta, n) of Theorem 4.2.", domain=Domain((Param("n", 1, math.inf),)),
-        notes=("Read as the large-n behaviour: for n >= max(r, delta) the square roots win the max and g = c lambda_1 "
+        stated=sp.Rational(-3, 2),
+        notes=("stated: the rate exponent of the top-span term, -1.5 (log-slope of g^3 in n); the bottom-span "
+               "rate -1/2 is checked by the second identity (one stated form per claim). "
+               "Read as the large-n behaviour: for n >= max(r, delta) the square roots win the max and g = c lambda_1 "
                "sqrt(max(r, delta)/n), so the top term (g^3) decays like n^{-1.5} and the bottom (g) like n^{-0.5} "
                "(log-slopes by sympy). For n <= r the ratio r/n wins and the rates are n^{-3} and n^{-1}. With "
                "n < d (Assumption 3.1) the n^{-1/2} regime exists only if r < d, i.e. for anisotropic Sigma: "
