@@ -119,3 +119,16 @@ def thm3_stated() -> sp.Expr:
     """Theorem 3, eq. (32): ||u_Q(k) - y_Q||_2^2 <= (1 - eta lambda_Q/2)^k ||u_Q(P) - y_Q||_2^2, k = 0, 1, 2, ...
     (Y_Q = ||y_Q - u_Q(P)||_2)."""
     return (1 - eta * lam_Q / 2) ** k_step * Y_Q ** 2
+
+
+# ----------------------------------------------------------------------------- Lemma 3 (8) and eq. (6): stated orders
+def lemma3_stated() -> sp.Expr:
+    """Lemma 3, eq. (8): ||H_PQ(P) - H^inf_PQ||_F <= O(n_P^2 n_Q/(sqrt m lambda_P kappa delta^(3/2))) (the order of
+    (11), :data:`EQ11_STATED`)."""
+    return EQ11_STATED
+
+
+def eq6_stated() -> sp.Expr:
+    """Eq. (6): ||epsilon||_2 = O(n_P kappa/(lambda_P delta)) + O(n_P^2/(m^(1/4) lambda_P^(3/2) kappa^(1/2) delta))."""
+    return (n_P * kappa / (lam_P * delta)
+            + n_P**2 / (m**sp.Rational(1, 4) * lam_P**sp.Rational(3, 2) * sp.sqrt(kappa) * delta))
