@@ -22,7 +22,7 @@ from derivations import deep_linear as DD
 from numerics import linear_finetune as LF
 from numerics.sampling import gaussian_design, unit_vectors
 from verify.kit import (AllOf, Check, Claim, Constraint, Custom, Domain, Evidence, Identity, Kind, Param,
-                        ProbabilityBound, Tol, label_of, per_profile, pick, stat_test)
+                        ProbabilityBound, Tol, label_of, per_profile, pick, stat_test, stated_value)
 
 from .common import DEEP_SETTING, LIN_SETTING, pair_at_angle, src
 from .linear import spectrum
@@ -63,6 +63,7 @@ def _thm53_l1_check(claim, ctx, points) -> Evidence:
     ev = Evidence()
     tol = Tol(rel=0.0, abs=1e-8, resolution=0.0)
     B = pick(ctx.profile, per_profile(32, 128, 512))
+    f8 = stated_value(claim)   # eq. (8) as stated, in alpha and Q = ||Sigma^{1/2} P_perp theta_T||^2
     for p in points:
         gen, seed = ctx.generator(claim.id, "L=1", label_of(p))
         n, d, a = int(p["n"]), int(p["d"]), float(p["alpha"])
@@ -71,7 +72,8 @@ def _thm53_l1_check(claim, ctx, points) -> Evidence:
         tT = torch.randn(B, d, generator=gen, dtype=torch.float64)
         tS = tT / a
         w, info = LF.gd_finetune(X, _labels(X, tT), tS)
-        eq8 = ((a - 1) / a) ** 2 * (LF.perp_part(X, tT).square() * lam).sum(-1)
+        Q = (LF.perp_part(X, tT).square() * lam).sum(-1)
+        eq8 = torch.tensor([f8({"alpha": a, "Q": q}) for q in Q.tolist()], dtype=Q.dtype, device=Q.device)
         R = _risk(w, tT, lam)
         ev.tests.append(stat_test(f"|R(w_GD) - (8)|/(8): {label_of(p)}", p, 0.0, ((R - eq8).abs() / eq8).cpu().numpy(),
                                   tol, "stated", seed, {"min R(gamma)": float(R.min()), "max_steps": int(info["steps"].max())},
