@@ -288,3 +288,99 @@ def thm9_error_relu(G, c, xi, mv):
 def thm9_bound_relu(k, xi, mv):
     """The bound of Thm 9's proof: 2 k xi^2 (1 - m) E[sigma'(r Z)^2] = k xi^2 (1 - m) for ReLU (E[step^2] = 1/2)."""
     return 2 * k * xi * xi * (1 - mv) * 0.5
+
+
+# ----------------------------------------------------------------------------- stated forms (sympy, for the claims' checks)
+# Each is the form a dayi2024 claim states (as reconstructed, see verify/claims/dayi2024/common.py), as a sympy
+# expression whose free symbols are named like the keys of the check's parameter points.  Where the form involves a
+# random instance (c, c^, W), the instance enters through named scalars the check adds to the point (documented per
+# form); everything else is written out, so ``python -m verify mutants`` perturbs it.
+xi_ = sp.Symbol("xi", positive=True)
+k_ = sp.Symbol("k", positive=True)
+p_ = sp.Symbol("p", positive=True)
+#: sum_ij c^_i c_j K'(rho_ij(m)) of an instance (Prop. 1's double sum)
+K_sum = sp.Symbol("K_sum", real=True)
+#: the first Hermite coefficient beta_1 of sigma(r .) and 1^T c of an instance (Remark 1)
+beta_1 = sp.Symbol("beta_1", real=True)
+sum_c = sp.Symbol("sum_c", real=True)
+#: ||M||_F of the moment matrix of Eq. (11) (Claim 4)
+M_F = sp.Symbol("M_F", positive=True)
+#: symbolic Hermite coefficients beta_1..beta_4 (Remark 3)
+betas_sym = sp.symbols("beta_1:5", real=True)
+
+
+def prop1_gradient_e_stated() -> sp.Expr:
+    """Prop. 1 along e = (u - m u^)/||u - m u^||: <grad^S L(u^), e> = -phi(m) sqrt(1 - m^2) with
+    phi(m) = (2 xi^2/r^2) K_sum, r^2 = 1 + xi^2/k, K_sum = sum_ij c^_i c_j sum_p p beta_p^2 rho_ij(m)^{p-1}.
+
+    >>> float(prop1_gradient_e_stated().subs({xi_: 1, k_: 1, K_sum: 1, m: 0}))
+    -1.0
+    """
+    return -2 * xi_ ** 2 / (1 + xi_ ** 2 / k_) * K_sum * sp.sqrt(1 - m ** 2)
+
+
+def phi_kernel_sum(mv, G, c, c_hat, xi, kprime: Callable):
+    """K_sum = sum_ij c^_i c_j K'(rho_ij(m)) (float, numpy-vectorized in m): phi = (2 xi^2/r^2) K_sum (Prop. 1)."""
+    c, c_hat = np.asarray(c, float), np.asarray(c_hat, float)
+    R = cross_overlaps(mv, G, c, c_hat, xi, len(c))
+    return (np.outer(c_hat, c) * kprime(R)).sum(axis=(-1, -2))
+
+
+def remark1_first_moment_stated() -> sp.Expr:
+    """Remark 1: <P_perp E[f*(x) x], u> = beta_1 xi (1^T c)/r, r = sqrt(1 + xi^2/k) (Stein's lemma)."""
+    return beta_1 * xi_ * sum_c / sp.sqrt(1 + xi_ ** 2 / k_)
+
+
+def claim4_variance_stated() -> sp.Expr:
+    """Claim 4: E[(c^T M c)^2] = ||M||_F^2 / k^2 (c, c^ independent uniform on {+-1/sqrt k}^k)."""
+    return M_F ** 2 / k_ ** 2
+
+
+def glm_phi_stated() -> sp.Expr:
+    """Remark 3: phi(m) = 2 sum_{p>=1} p beta_p^2 m^{p-1}, written out to p = 4 (activations of degree <= 4)."""
+    return 2 * sum(q * betas_sym[q - 1] ** 2 * m ** (q - 1) for q in range(1, 5))
+
+
+def glm_phi_from_prop1() -> sp.Expr:
+    """Prop. 1's phi at k = 1, W = 0, c = c^ = 1 with symbolic beta_1..beta_4 and a symbolic scale xi (r = xi):
+    our derivation, which Remark 3 states as :func:`glm_phi_stated`."""
+    return phi_stated(sp.zeros(1, 1), [1], [1], xi_, [0, *betas_sym])
+
+
+def claim2_xi_stated() -> sp.Expr:
+    """Claim 2: the perturbation scale of the orthogonal-teacher construction, xi = sqrt(k/(k-1))."""
+    return sp.sqrt(k_ / (k_ - 1))
+
+
+#: Prop. 3's instance counts: with s_i = k c^_i c_i and e_i = sqrt(k) c_i (both +-1), n_plus = #{i: s_i = +1},
+#: a_plus = sum_{s_i = +1} e_i^p, a_minus = sum_{s_i = -1} e_i^p
+n_plus, a_plus, a_minus = sp.symbols("n_plus a_plus a_minus", real=True)
+
+
+def prop3_phi_stated() -> sp.Expr:
+    """Prop. 3's phi(m) = 2p sum_ij c^_i c_j rho_ij^{p-1} (rho_ii = (k-1)/k + c^_i c_i m, rho_ij = c_j(c^_i m - c_i))
+    with the double sum carried out (exact, ours): c^_i = s_i c_i, so the diagonal gives
+    (n_plus/k)((k-1)/k + m/k)^{p-1} - ((k - n_plus)/k)((k-1)/k - m/k)^{p-1} and, with rho_ij = c_i c_j (s_i m - 1)
+    and sum_{j != i} e_j^p = E - e_i^p (E = a_plus + a_minus), the off-diagonal
+    k^{-p} [(m - 1)^{p-1} (a_plus E - n_plus) - (-m - 1)^{p-1} (a_minus E - (k - n_plus))].  The instance enters only
+    through the counts of :func:`prop3_counts`.
+
+    >>> c, ch = [1, -1, 1], [1, 1, -1]
+    >>> cs = [v / math.sqrt(3) for v in c]; chs = [v / math.sqrt(3) for v in ch]
+    >>> f = sp.lambdify((k_, p_, m, n_plus, a_plus, a_minus), prop3_phi_stated())
+    >>> round(float(f(3, 4, 0.3, **{str(s): v for s, v in prop3_counts(cs, chs, 4).items()})), 12) == round(float(phi_prop3(0.3, cs, chs, 4)), 12)
+    True
+    """
+    E = a_plus + a_minus
+    n_minus = k_ - n_plus
+    diag = n_plus / k_ * ((k_ - 1) / k_ + m / k_) ** (p_ - 1) - n_minus / k_ * ((k_ - 1) / k_ - m / k_) ** (p_ - 1)
+    off = k_ ** (-p_) * ((m - 1) ** (p_ - 1) * (a_plus * E - n_plus) - (-m - 1) ** (p_ - 1) * (a_minus * E - n_minus))
+    return 2 * p_ * (diag + off)
+
+
+def prop3_counts(c, c_hat, p: int) -> dict:
+    """The instance counts of :func:`prop3_phi_stated` for c, c^ in {+-1/sqrt k}^k: {n_plus, a_plus, a_minus} (floats)."""
+    c, c_hat = np.asarray(c, float), np.asarray(c_hat, float)
+    s = np.sign(c_hat * c)
+    e = np.sign(c) ** int(p)
+    return {"n_plus": float((s > 0).sum()), "a_plus": float(e[s > 0].sum()), "a_minus": float(e[s < 0].sum())}

@@ -222,3 +222,44 @@ def test_fit_order_recovers_exponent_and_test_can_fail():
         assert t.equivalent is expect
         if not expect:
             assert t.pvalue < 1e-3
+
+
+# ------------------------------------------------------------------ the stated forms the checks read (issue 13)
+def _stated_fn(expr):
+    from verify.stated import function_of
+    return function_of(expr)
+
+
+def test_stated_forms_equal_the_numeric_predictions():
+    """Each stated sympy form the dayi2024 checks read gives the number the former numeric copy gave (1e-12)."""
+    f1 = _stated_fn(LR.prop1_gradient_e_stated())
+    f_r1 = _stated_fn(LR.remark1_first_moment_stated())
+    f_c4 = _stated_fn(LR.claim4_variance_stated())
+    f_p3 = _stated_fn(LR.prop3_phi_stated())
+    f_c2 = _stated_fn(LR.claim2_xi_stated())
+    rng = np.random.default_rng(3)
+    for k, xi, m in [(3, 1.5, 0.5), (4, 1.0, -0.3), (6, 2.45, 0.8)]:
+        c, ch = rng.choice([-1.0, 1.0], k) / math.sqrt(k), rng.choice([-1.0, 1.0], k) / math.sqrt(k)
+        r = math.sqrt(1 + xi * xi / k)
+        kp = LR.kprime_function("relu", r)
+        G = np.eye(k)
+        phi = float(LR.phi_value(m, G, c, ch, xi, kp))
+        ks = float(LR.phi_kernel_sum(m, G, c, ch, xi, kp))
+        want = -phi * math.sqrt(1 - m * m)
+        assert abs(f1({"k": k, "xi": xi, "m": m, "K_sum": ks}) - want) <= 1e-12 * (1 + abs(want))
+        b1 = float(LR.betas_mp("relu", r, 1)[1])
+        want = b1 * xi * float(c.sum()) / r
+        assert abs(f_r1({"k": k, "xi": xi, "beta_1": b1, "sum_c": float(c.sum())}) - want) <= 1e-12 * (1 + abs(want))
+        M = LR.moment_matrix(G, kp, r * r)
+        want = float((M ** 2).sum()) / k ** 2
+        assert abs(f_c4({"k": k, "M_F": float(np.sqrt((M ** 2).sum()))}) - want) <= 1e-12 * (1 + want)
+        assert abs(f_c2({"k": k}) - math.sqrt(k / (k - 1))) <= 1e-14
+        for p in (2, 3, 4, 5):
+            for mv in (-1.0, -0.4, 0.0, 0.7, 1.0):
+                want = float(LR.phi_prop3(mv, c, ch, p))
+                got = f_p3({"k": k, "p": p, "m": mv, **LR.prop3_counts(c, ch, p)})
+                assert abs(got - want) <= 1e-12 * (1 + abs(want))
+
+
+def test_remark3_stated_form_is_prop1_at_the_glm_limit():
+    assert sp.simplify(LR.glm_phi_from_prop1() - LR.glm_phi_stated()) == 0

@@ -22,7 +22,7 @@ import torch
 
 from derivations import lowrank as LR
 from numerics import spherical_sgd as S
-from verify.kit import AllOf, Check, Claim, Custom, Domain, Evidence, Kind, Param, per_profile, pick
+from verify.kit import AllOf, Check, Claim, Custom, Domain, Evidence, Kind, Param, per_profile, pick, stated_value
 
 from . import common as CM
 from .common import CHAIN, HITTING, SETTING, src
@@ -32,27 +32,51 @@ _C2_CASES = [3, 4, 5, 7]
 
 
 def _claim2(claim, ctx) -> Evidence:
+    """The construction (derivations.lowrank.claim2_features: each pair {i, j} its own coordinate carrying
+    +-1/sqrt(k-1), u = e_d) with the perturbation scale xi read from the claim's stated form (sqrt(k/(k-1)))."""
     checks = []
+    xi_of = stated_value(claim)
     for k in _C2_CASES:
         worst = 0.0
+        xi = xi_of({"k": k})
         for signs in itertools.product([-1, 1], repeat=k):
             c = np.array(signs) / math.sqrt(k)
-            W, u, xi = LR.claim2_features(k, c)
+            W, u, _ = LR.claim2_features(k, c)
             T = W + xi * np.outer(c, u)                       # teacher neurons
             worst = max(worst, np.abs(np.linalg.norm(W, axis=1) - 1).max(), np.abs(W @ u).max(),
                         np.abs(T @ T.T - xi * xi * np.eye(k)).max())
         checks.append(Check(f"k={k}: unit rows, u perp W, <w_i + xi c_i u, w_j + xi c_j u> = xi^2 delta_ij "
-                            f"at xi = sqrt(k/(k-1)), d = k(k-1)/2 + 1, all {2 ** k} sign patterns of c",
-                            worst < 1e-12, f"max deviation {worst:.2e}"))
+                            f"at xi = sqrt(k/(k-1)) = {xi:.6g}, d = k(k-1)/2 + 1, all {2 ** k} sign patterns of c",
+                            bool(worst < 1e-12), f"max deviation {worst:.2e}"))
     return Evidence(checks=checks)
 
 
 # ------------------------------------------------------------------ Prop. 3
+def _prop3_stated(claim):
+    """Prop. 3's phi from the claim's stated form (derivations.lowrank.prop3_phi_stated: 2p sum c^_i c_j rho_ij^{p-1}
+    with the double sum carried out), as f(ms, c, c^, p) -> array over ms: the instance enters through its counts."""
+    f = stated_value(claim)
+    memo: dict = {}     # many c^ share their counts (k = 7: 128 sign patterns, 8-20 distinct counts)
+
+    def at(k, p, cnt, mv):
+        key = (k, p, tuple(cnt.values()), mv)
+        if key not in memo:
+            memo[key] = f({"k": k, "p": p, "m": mv, **cnt})
+        return memo[key]
+
+    def phi(ms, c, ch, p):
+        cnt = LR.prop3_counts(c, ch, p)
+        return np.array([at(len(c), p, cnt, float(mv)) for mv in np.atleast_1d(ms)])
+    return phi
+
+
 def _prop3_exact(claim, ctx) -> Evidence:
     """Prop. 3's phi (derived: 2p sum c^_i c_j rho_ij^{p-1} with rho_ii = (k-1)/k + c^_i c_i m,
-    rho_ij = c_j(c^_i m - c_i)) against Prop. 1's general phi on the literal construction, every c^ (exhaustive),
-    and the fraction of c^ for which Condition 3 holds with lambda >= |phi(0)|/2 (reported)."""
+    rho_ij = c_j(c^_i m - c_i); read from the claim's stated form) against Prop. 1's general phi on the literal
+    construction, every c^ (exhaustive), and the fraction of c^ for which Condition 3 holds with
+    lambda >= |phi(0)|/2 (reported)."""
     checks, det = [], {}
+    phi3 = _prop3_stated(claim)
     ms = np.linspace(-1, 1, 41)
     for k, p in [(5, 3), (5, 4), (7, 3), (7, 4)]:
         rng = np.random.default_rng(ctx.seed_for(claim.id, k, p))
@@ -64,7 +88,7 @@ def _prop3_exact(claim, ctx) -> Evidence:
         worst, good, n = 0.0, 0, 0
         for signs in itertools.product([-1, 1], repeat=k):
             ch = np.array(signs) / math.sqrt(k)
-            a = LR.phi_prop3(ms, c, ch, p)
+            a = phi3(ms, c, ch, p)
             b = LR.phi_value(ms, G, c, ch, xi, kp)
             worst = max(worst, float(np.abs(a - b).max() / (1 + np.abs(b).max())))
             p0, lam = CM.phi_grid(G, c[None], ch[None], xi, kp)
@@ -76,7 +100,7 @@ def _prop3_exact(claim, ctx) -> Evidence:
     return Evidence(checks=checks, details={"Condition 3 on the instance (exhaustive over c^)": det})
 
 
-def _prop3_instance(p, gen, ctx):
+def _prop3_instance(p, gen, ctx, phi3=None):
     """The Claim-2 network for (k, p) with random signs c, c^ and u^ at overlap m (R = 1)."""
     k, pp, m = int(p["k"]), int(p["p"]), float(p["m"])
     rng_bits = torch.randint(0, 2, (2, k), generator=gen, device=gen.device)
@@ -101,7 +125,8 @@ def _prop3_instance(p, gen, ctx):
     r = xi
     return {"W": Wpad, "u": upad, "c": torch.as_tensor(c)[None].to(ctx.device, ctx.dtype),
             "c_hat": torch.as_tensor(ch)[None].to(ctx.device, ctx.dtype), "u_hat": uh, "e": e,
-            "act": S.Activation(f"h{pp}", r), "phi": float(LR.phi_prop3(m, c, ch, pp)), "xi": xi}
+            "act": S.Activation(f"h{pp}", r), "xi": xi,
+            "phi": float(LR.phi_prop3(m, c, ch, pp) if phi3 is None else phi3(m, c, ch, pp)[0])}
 
 
 def _prop3_integrand(x, inst):
@@ -128,9 +153,10 @@ def _prop3_quadrature(claim, ctx, points) -> Evidence:
     polynomial tails needed ~1.1e6 trials per point to decide (quick seed 0, 600000 trials: undecided)."""
     from numpy.polynomial import hermite_e as He
     checks, det = [], {}
+    phi3 = _prop3_stated(claim)
     for p in points:
         gen, seed = ctx.generator(claim.id, "quadrature", str(sorted(p.items())))
-        inst = _prop3_instance(p, gen, ctx)
+        inst = _prop3_instance(p, gen, ctx, phi3)
         V = torch.cat([inst["W"][0], inst["u"], inst["u_hat"]], 0)                 # (k + 2, d + 2)
         U, S_, _ = torch.linalg.svd(V.T, full_matrices=False)
         Q = U[:, S_ > 1e-10 * S_[0]]                                                # (d + 2, n)
@@ -242,17 +268,23 @@ CLAIMS = [
                     r"\langle w_i+\xi c_iu,\,w_j+\xi c_ju\rangle=0\ (i\ne j)",
           assumptions="c in {+-1/sqrt k}^k arbitrary (Claim 2 does not need Assumption 3)",
           domain=Domain((Param("k", 2, 12, integer=True),)),
+          stated=LR.claim2_xi_stated(),
           notes="The hypothesis (d >= k(k-1)/2 + 1, xi = sqrt(k/(k-1))) is reconstructed from the proof: 'each pair gets "
                 "its own coordinate .. we will have at least 1 coordinate left .. We choose the magnitude of this entry to "
-                "be [1/sqrt(k-1)]'.  The rows built this way are linearly dependent (span(W) has dimension k - 1).",
+                "be [1/sqrt(k-1)]'.  The rows built this way are linearly dependent (span(W) has dimension k - 1).  The check "
+                "builds the teacher with xi read from the stated form (derivations.lowrank.claim2_xi_stated).",
           check=Custom(_claim2)),
     Claim(id="dayi2024.prop3", kind=Kind.EXACT, source=src("Proposition 3 (L262-272)"),
           statement=r"\phi(m)=2p\sum_{i,j}\hat c_ic_j\rho_{ij}^{p-1},\ \rho_{ii}=\tfrac{k-1}k+\hat c_ic_im,\ "
                     r"\rho_{ij}=c_j(\hat c_im-c_i)",
           assumptions="the Claim-2 instance with sigma(r .) = h_p, r = xi = sqrt(k/(k-1)); " + SETTING,
           domain=Domain((Param("k", 3, 9, integer=True), Param("p", 2, 6, integer=True), Param("m", -0.99, 0.99))),
+          stated=LR.prop3_phi_stated(),
           notes="Derived (the displayed formulas are lost): the general Prop. 1 with beta_q = delta_qp and the "
-                "construction's Gram matrix.  Its 'with high probability over c^' statement (Condition 3) is reported as "
+                "construction's Gram matrix.  The stated form the checks read (derivations.lowrank.prop3_phi_stated) is "
+                "the displayed double sum carried out exactly (c^_i = s_i c_i, s_i = +-1): the instance enters through "
+                "n_plus = #{i: c^_i = c_i} and a_plus/a_minus = sum of (sqrt(k) c_i)^p over i with c^_i = +-c_i; that "
+                "it equals the double sum (derivations.lowrank.phi_prop3) is a doctest and a test.  Its 'with high probability over c^' statement (Condition 3) is reported as "
                 "the exact fraction over all c^ (details), not judged: 'w.h.p.' is a statement as k grows.",
           check=AllOf([Custom(_prop3_exact),
                        Custom(_prop3_quadrature, points=per_profile(
