@@ -132,3 +132,18 @@ def eq6_stated() -> sp.Expr:
     """Eq. (6): ||epsilon||_2 = O(n_P kappa/(lambda_P delta)) + O(n_P^2/(m^(1/4) lambda_P^(3/2) kappa^(1/2) delta))."""
     return (n_P * kappa / (lam_P * delta)
             + n_P**2 / (m**sp.Rational(1, 4) * lam_P**sp.Rational(3, 2) * sp.sqrt(kappa) * delta))
+
+
+# ----------------------------------------------------------------------------- Lemma 6
+#: which of Lemma 6's two norms a value is for (0: ||Z_Q(0) - Z_Q(k)||_F, 1: ||H_Q(0) - H_Q(k)||_F)
+which = sp.Symbol("which", integer=True, nonnegative=True)
+LEMMA6_Z = n_P**sp.Rational(3, 2) * n_Q**sp.Rational(5, 4) / sp.sqrt(
+    sp.sqrt(m) * lam_P**2 * lam_Q * kappa**2 * delta**sp.Rational(3, 2))
+LEMMA6_H = n_P**3 * n_Q**sp.Rational(7, 2) / (sp.sqrt(m) * lam_P**2 * lam_Q * kappa**2 * delta**sp.Rational(3, 2))
+
+
+def lemma6_stated() -> sp.Expr:
+    """Lemma 6: ||Z_Q(0) - Z_Q(k)||_F = O(n_P^(3/2) n_Q^(5/4)/sqrt(m^(1/2) lambda_P^2 lambda_Q kappa^2 delta^(3/2)))
+    (which = 0) and ||H_Q(0) - H_Q(k)||_F = O(n_P^3 n_Q^(7/2)/(sqrt m lambda_P^2 lambda_Q kappa^2 delta^(3/2)))
+    (which = 1): the two stated orders in one form, selected by ``which``."""
+    return sp.Piecewise((LEMMA6_Z, sp.Eq(which, 0)), (LEMMA6_H, True))
