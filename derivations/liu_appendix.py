@@ -147,3 +147,21 @@ def lemma6_stated() -> sp.Expr:
     (which = 0) and ||H_Q(0) - H_Q(k)||_F = O(n_P^3 n_Q^(7/2)/(sqrt m lambda_P^2 lambda_Q kappa^2 delta^(3/2)))
     (which = 1): the two stated orders in one form, selected by ``which``."""
     return sp.Piecewise((LEMMA6_Z, sp.Eq(which, 0)), (LEMMA6_H, True))
+
+
+# ----------------------------------------------------------------------------- Theorems 1 and 2 (the limit forms)
+#: G_0 = ||dL(W(0))/dX^1||^2; yTy = y_Q^T y_Q; rTr = (y_Q - y_{P->Q})^T (y_Q - y_{P->Q});
+#: rHr = (y_Q - y_{P->Q})^T H_Q^{inf -1} (y_Q - y_{P->Q})
+G_0, yTy, rTr, rHr = sp.symbols("G_0 yTy rTr rHr", positive=True)
+
+
+def thm1_stated() -> sp.Expr:
+    """Theorem 1, eq. (1), without its vanishing remainders (poly(...)/m^(1/4) + O(kappa)):
+    ||dL(W(P))/dX^1||^2 = ||dL(W(0))/dX^1||^2 - y_Q^T y_Q + (y_Q - y_{P->Q})^T (y_Q - y_{P->Q})."""
+    return G_0 - yTy + rTr
+
+
+def thm2_stated() -> sp.Expr:
+    """Theorem 2, eq. (2), without its vanishing remainders: ||W(Q) - W(P)||_F <=
+    sqrt((y_Q - y_{P->Q})^T H_Q^{inf -1} (y_Q - y_{P->Q}))."""
+    return sp.sqrt(rHr)
