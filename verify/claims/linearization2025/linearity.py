@@ -28,9 +28,19 @@ SRC3 = src("Theorem 3 (slides titled 'UB on Distance between Parameters') and it
 SRCL1 = src("Lemma 1 ('Norm Bounds and Lipschitzness')")
 B = per_profile(2, 3)
 T_END = per_profile(20.0, 30.0)
+#: scalar quadratic problems f = b theta + a theta^2/2 (exact constants) per point of thm3.  Our derivation: at small t,
+#: Delta(t) = 4|a| b^2 r0^2 t^2 + O(t^3), against the bound's L^2 r0 (4 Lip(grad f) r0 + lambda) t^2 with L = |b| + |a| tau,
+#: Lip(grad f) = |a|: a ratio 4|a| r0/(4|a| r0 + lambda) (b/(|b| + |a| tau))^2, close to 1 for lambda << |a| r0 and
+#: tau |a| << |b| (lambda = 1e-4, residual 0.01: max over 24 problems 0.982-0.984 at quick seeds 0-2, 0.93-0.96 at
+#: lambda = 1e-3), so a bound smaller by 10% fails there.  Delta is then
+#: ~1e-10 at the first recorded time, so these flows run at rtol 1e-12, atol 1e-16.
+B_SCALAR = per_profile(24, 48)
 _dom3 = Domain((MODEL, Param("lam", 0, math.inf, lower_open=True), Param("residual", 0, math.inf, lower_open=True)))
-PTS3 = per_profile([{"model": m, "lam": lam, "residual": 1.0} for m in (1, 2) for lam in (0.3, 3.0)],
-                   [{"model": m, "lam": lam, "residual": res} for m in (1, 2) for lam in (0.1, 1.0, 10.0) for res in (0.1, 1.0)])
+#: model 4 (scalar quadratic, exact constants) at lambda = 1e-4, residual 0.01: the bound within ~2% at small t (B_SCALAR)
+PTS3 = per_profile([{"model": m, "lam": lam, "residual": 1.0} for m in (1, 2) for lam in (0.3, 3.0)]
+                   + [{"model": 4, "lam": 1e-4, "residual": 0.01}],
+                   [{"model": m, "lam": lam, "residual": res} for m in (1, 2) for lam in (0.1, 1.0, 10.0) for res in (0.1, 1.0)]
+                   + [{"model": 4, "lam": 1e-4, "residual": 0.01}])
 T3_STATEMENT = (r"\|f_{\theta_t}(x^*)-\bar f_{\bar\theta_t}(x^*)\|\le b\Big(t-\frac{1-e^{-\lambda t}}{\lambda}\Big),\ "
                 r"b=2Lip(f)^2\|f_{\theta_0}(x^*)-y^*\|\Big(\frac4\lambda Lip(\nabla f)\|f_{\theta_0}(x^*)-y^*\|+1\Big)")
 
@@ -57,11 +67,12 @@ def _thm3(claim, ctx, pts):
         lab = label_of({"model": kind, "lam": lam, "residual": resid})
         gen, seed = ctx.generator(claim.id, lab)
         ev.seeds.append(seed)
-        prob = problem(kind, pick(ctx.profile, B), gen, ctx, residual=resid)
+        scalar = kind == "quadratic1d"
+        prob = problem(kind, pick(ctx.profile, B_SCALAR if scalar else B), gen, ctx, residual=resid)
         T = pick(ctx.profile, T_END)
         times = np.concatenate([[0.0], np.geomspace(1e-3, T, 40)])
-        try:
-            tr = resolved_flow(prob, lam, times, linear_too=True)
+        try:   # the scalar problems come close to the bound at small t: integrated at rtol 1e-12 (see B_SCALAR)
+            tr = resolved_flow(prob, lam, times, linear_too=True, **({"rtol": 1e-12, "atol": 1e-16} if scalar else {}))
         except NotConverged as e:
             ev.checks.append(Check(lab, None, str(e), refutes=False))
             continue
@@ -221,7 +232,10 @@ CLAIMS = [
                  "The proof drops the linearized model's own regularization term (thm3.proof) and bounds the rest "
                  "with slack, so the stated bound may still hold; the rigorous decision rule is in the module "
                  "docstring. The slides title this theorem 'UB on Distance between Parameters' (copied from Theorem 2). "
-                 "The bound is read from the stated form (stated_bound 'upper')."),
+                 "The bound is read from the stated form (stated_bound 'upper'). Scalar quadratics f = b theta + a "
+                 "theta^2/2 (exact constants) at lambda = 1e-4, residual 0.01 come within ~2% of the bound at small t "
+                 "(our derivation: Delta = 4|a| b^2 r0^2 t^2 + O(t^3), see B_SCALAR), so the check can tell the stated "
+                 "bound from a 10% smaller one; the other models stay >= 5x below it."),
           stated=THM3_STATED, stated_bound="upper",
           check=Custom(_thm3, points=PTS3)),
     Claim(id="linearization2025.thm3.proof", kind=Kind.BOUND, source=SRC3,
