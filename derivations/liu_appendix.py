@@ -165,3 +165,20 @@ def thm2_stated() -> sp.Expr:
     """Theorem 2, eq. (2), without its vanishing remainders: ||W(Q) - W(P)||_F <=
     sqrt((y_Q - y_{P->Q})^T H_Q^{inf -1} (y_Q - y_{P->Q}))."""
     return sp.sqrt(rHr)
+
+
+# ----------------------------------------------------------------------------- App. A / App. B.3: the improvement column
+#: test errors of training from scratch (Table 2) and of fine-tuning (Table 1)
+e_scratch, e_finetuned = sp.symbols("e_scratch e_finetuned", positive=True)
+
+
+def table2_improvement_stated() -> sp.Expr:
+    """App. B.3: 'the decreased percentage is calculated by dividing the error reduced in fine-tuning with the error
+    of training from scratch' (as a fraction; Table 2 prints it in percent)."""
+    return (e_scratch - e_finetuned) / e_scratch
+
+
+def appA_improvement_stated() -> sp.Expr:
+    """App. A: 'the improvement of fine-tuning is calculated with the generalization error of fine-tuning divided by
+    the generalization error of training from scratch' (as a fraction)."""
+    return e_finetuned / e_scratch
