@@ -182,3 +182,14 @@ def appA_improvement_stated() -> sp.Expr:
     """App. A: 'the improvement of fine-tuning is calculated with the generalization error of fine-tuning divided by
     the generalization error of training from scratch' (as a fraction)."""
     return e_finetuned / e_scratch
+
+
+# ----------------------------------------------------------------------------- §6.3: training from scratch
+#: yHy = y^T H^{inf -1} y (the data set's labels and its NTK Gram)
+yHy = sp.Symbol("yHy", positive=True)
+
+
+def scratch_stated() -> sp.Expr:
+    """§6.3: 'when training on the target dataset from scratch, the upper bound of ||W(Q) - W(0)||_F is
+    y_Q^T H_Q^-1 y_Q' (as printed: no square root)."""
+    return yHy

@@ -99,11 +99,13 @@ STATEMENT2 = (r"\|W(Q)-W(P)\|_F\le\sqrt{(y_Q-y_{P\to Q})^\top H_Q^{\infty\,-1}(y
 
 # ============================================================================ §6.3: training from scratch
 def _scratch(claim, ctx, points):
+    f = stated_value(claim)
+
     def body(ev, p, inst, runs, seed):
         ms = [r["m"] for r in runs]
         dist = _stack(runs, lambda r: r["dist_P0"])
-        q = inst["qP"]
-        sq = math.sqrt(q)
+        q = f({"yHy": inst["qP"]})           # the stated bound y^T H^-1 y (derivations.liu_appendix.scratch_stated)
+        sq = math.sqrt(inst["qP"])           # our kernel limit sqrt(y^T H^-1 y)
         # stated: ||W - W(0)||_F <= y^T H^-1 y (+ vanishing terms).  At the widest width, the vanishing terms are
         # granted an allowance as large as the whole measured distance to the m -> oo kernel value sqrt(q) (our
         # derivation); the bound is refuted only if the network exceeds q by more than that.
@@ -181,6 +183,7 @@ CLAIMS = [
         source=src("§6.3, text after Theorem 2: 'when training on the target dataset from scratch, the upper bound of "
                    "||W(Q) - W(0)||_F is y_Q^T H_Q^-1 y_Q'"),
         statement=r"\|W(Q)-W(0)\|_F\le y_Q^\top H_Q^{\infty\,-1}y_Q\ (+\text{vanishing terms})",
+        stated=A.scratch_stated(), stated_bound="upper",
         assumptions="training from scratch from W(0) on one dataset; the conditions of Theorem 2",
         domain=DOMAIN,
         corrected=r"\|W-W(0)\|_F\le\sqrt{y^\top H^{\infty\,-1}y}\ (+\text{vanishing terms; equality in the limit})",
