@@ -193,3 +193,10 @@ def scratch_stated() -> sp.Expr:
     """§6.3: 'when training on the target dataset from scratch, the upper bound of ||W(Q) - W(0)||_F is
     y_Q^T H_Q^-1 y_Q' (as printed: no square root)."""
     return yHy
+
+
+# ----------------------------------------------------------------------------- eq. (12): Hoeffding for H_PQ(0)
+def eq12_stated() -> sp.Expr:
+    """Eq. (12): with probability >= 1 - delta, ||H^inf_PQ - H_PQ(0)||_F <= n_P n_Q log(2 n_P n_Q/delta)/(2m)
+    (as printed: no square root)."""
+    return n_P * n_Q * sp.log(2 * n_P * n_Q / delta) / (2 * m)
