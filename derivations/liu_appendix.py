@@ -200,3 +200,9 @@ def eq12_stated() -> sp.Expr:
     """Eq. (12): with probability >= 1 - delta, ||H^inf_PQ - H_PQ(0)||_F <= n_P n_Q log(2 n_P n_Q/delta)/(2m)
     (as printed: no square root)."""
     return n_P * n_Q * sp.log(2 * n_P * n_Q / delta) / (2 * m)
+
+
+# ----------------------------------------------------------------------------- proof of Lemma 4: the outputs at W(0)
+def u0_stated() -> sp.Expr:
+    """Proof of Lemma 4: ||y_Q - u_Q(0)||_2 = O(kappa sqrt(n_Q)/sqrt(delta))."""
+    return kappa * sp.sqrt(n_Q) / sp.sqrt(delta)
