@@ -147,3 +147,15 @@ def test_memoised_draws_equal_fresh_draws_and_stateful_samplers_are_not_memoised
     monte_carlo(stateful, {"g": 0.5}, 10, mctx, ("toy", "b"), 64)
     monte_carlo(stateful, {"g": 0.5}, 10, mctx, ("toy", "b"), 64)
     assert len(steps) == 2                          # its record is made on every run
+
+
+def test_constant_factors_of_an_order_are_equivalent():
+    """A stated order O(f) means the same as O(c f): mutants that only rescale it are equivalent, not survivors."""
+    import dataclasses
+
+    claim, _ = _mean_check(True)
+    claim = dataclasses.replace(claim, stated_order=True)
+    r = claim_mutation_power(claim, api.make_context("quick", 0, progress=False))
+    status = {x["mutant"]: x["status"] for x in r["mutants"]}
+    assert status["whole form x 2"].startswith("equivalent as an order")
+    assert not status["exponent of (g + 1)**2 +1"].startswith("equivalent")

@@ -236,6 +236,8 @@ class Claim:
     stated_bound: ``"upper"`` or ``"lower"`` when ``stated`` is a bound on the simulated quantity rather than its
                  value (``verify mutants`` then sets aside the mutants that only weaken the bound: they are true
                  whenever the stated bound is, so no test could refute them).
+    stated_order: True when ``stated`` is an order of growth, O(stated): constant factors carry no meaning there, so
+                 ``verify mutants`` counts a mutant that only rescales the form by a constant as equivalent.
     """
 
     id: str
@@ -253,6 +255,7 @@ class Claim:
     root_cause: str | None = None
     decided_at: str = "quick"
     stated_bound: str | None = None
+    stated_order: bool = False
 
     def __post_init__(self) -> None:
         from .context import PROFILES

@@ -345,6 +345,9 @@ def _whole_claim_power(claim, ctx, family: int, alpha: float) -> dict | None:
             if sp.count_ops(m) <= 60 and sp.simplify(m - claim.stated) == 0:
                 row["status"] = "equivalent (sympy)"
                 continue
+            if claim.stated_order and sp.count_ops(m) <= 60 and sp.simplify(m / claim.stated).is_number:
+                row["status"] = "equivalent as an order (a constant factor: O(c f) = O(f))"
+                continue
         except Exception:  # noqa: BLE001
             pass
         fm = _fn(m)
