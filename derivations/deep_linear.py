@@ -103,6 +103,20 @@ def finetune_transfer_limit_derived() -> sp.Expr:
     return (1 - gamma) * s ** (L - 1) * (2 * sp.cos(theta) - s ** (L - 1))
 
 
+def eq143_stated() -> sp.Expr:
+    """App. B.8, (143)-(144) and the step before them, as stated, exact at finite n, d (gamma = n/d): with
+    ``what`` = 0, E<nu, (I - P_row(X)) beta_s> = 0 (144); with ``what`` = 1, E||(I - P_row(X)) beta_s||^2 =
+    max(0, 1 - gamma).
+
+    >>> eq143_stated().subs({sp.Symbol("what", integer=True, nonnegative=True): 1, sp.Symbol("n", positive=True): 5,
+    ...                      sp.Symbol("d", positive=True): 20})
+    3/4
+    """
+    what = sp.Symbol("what", integer=True, nonnegative=True)
+    n_, d_ = sp.Symbol("n", positive=True), sp.Symbol("d", positive=True)
+    return sp.Piecewise((0, sp.Eq(what, 0)), (sp.Max(0, 1 - n_ / d_), True))
+
+
 def _scratch_limit(g, sig):
     """E R_sc of eq. (10) (derivations.wishart.scratch_risk_stated), as a float."""
     from .wishart import scratch_risk_stated_value

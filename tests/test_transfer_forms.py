@@ -124,6 +124,19 @@ def test_eq128_single_quadrature_equals_term_by_term(n, lam, theta, sigma):
 
 
 @FAST
+@given(n=st.integers(3, 300), lam=st.floats(0.0, 5.0), theta=thetas, sigma=sigmas)
+def test_eq128_stated_integrand_double_precision_quadrature(n, lam, theta, sigma):
+    """What tahir2024.thm3.8.finite tests against: the claim's stated integrand of (128), read through
+    verify.stated.stated_value and integrated over chi^2_n in double precision (derivations.transfer.chi2_expectation),
+    equals the 20-digit mpmath quadrature of (128) it replaced."""
+    from verify.claims.tahir2024.thm3_8 import THM38_FINITE, _stated_finite
+
+    p = {"n": n, "d": 5, "lam": lam, "theta": theta, "sigma": sigma}
+    want = float(T.ridge_risk_finite_mp(n, lam, theta, sigma, dps=20))
+    assert abs(_stated_finite(THM38_FINITE)(p) - want) < 1e-12 * (1 + want)
+
+
+@FAST
 @given(n=st.integers(3, 200), theta=thetas, sigma=sigmas)
 def test_eq128_at_lambda_zero_is_eq12(n, theta, sigma):
     assert abs(float(T.ridge_risk_finite_mp(n, 0, theta, sigma, dps=20)) -

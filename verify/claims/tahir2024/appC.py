@@ -20,7 +20,7 @@ from derivations import kernels as kn
 from numerics.relu import (eigenfunction_norm_trials, eigenfunction_values, kernel_operator_trials, mercer_instance,
                            overlap_trials, projection_instance, regression_projection_trials, target_norm_trials)
 from verify.kit import (AllOf, Asymptotic, Check, Claim, Constraint, Custom, Domain, Evidence, Expectation, Figure,
-                        Identity, Kind, Param, Tol, label_of, per_profile)
+                        Identity, Kind, Param, STATED, Tol, label_of, per_profile)
 
 from .common import src
 
@@ -68,7 +68,7 @@ OVERLAP = Claim(
     check=AllOf([
         Identity("(153) = polar-coordinate integral of relu(w_i^T x) relu(w_j^T x) (sympy)",
                  lhs=kn.OVERLAP_STATED, rhs=kn.overlap_derived, variables={kn.u: (-1, 1)}),
-        Expectation(points=OVERLAP_GRID, predicted=_overlap_value, sampler=_overlap_sampler,
+        Expectation(points=OVERLAP_GRID, predicted=STATED, sampler=_overlap_sampler,
                     trials=OVERLAP_TRIALS, chunk=500, name="unit weights: Monte Carlo of (152) vs (153)",
                     figure=Figure(x="u", xlabel=r"$u=w_i^Tw_j$", ylabel=r"$\langle\sigma(w_i^Tx),\sigma(w_j^Tx)\rangle$",
                                   group=("d",), curve=_overlap_value, curve_label="(153)",

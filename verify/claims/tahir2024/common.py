@@ -100,3 +100,33 @@ def literal_cross_check(lam: float) -> Custom:
 
     return Custom(check, why_no_points="the literal cross-check runs the deep network at fixed small sizes "
                                        "(d = 12, L = 2, 3), not at a parameter point of the claim")
+
+
+# ------------------------------------------------------------------ the stated form against our closed form
+from verify.kit import Check, stated_value  # noqa: E402
+
+
+def lattice(**axes) -> list[dict]:
+    """Every combination of the given axis values, as parameter points: lattice(gamma=(0.5, 2), sigma=(0, 1))."""
+    import itertools
+
+    names = list(axes)
+    return [dict(zip(names, vals)) for vals in itertools.product(*(axes[k] for k in names))]
+
+
+def stated_agrees(claim, name: str, ours, points, rel: float = 1e-12) -> Check:
+    """The claim's stated sympy form (read through :func:`verify.kit.stated_value`, so ``verify mutants`` can
+    substitute a perturbed form) equals ``ours(point)`` (e.g. sympy's limit of our exact finite-size form,
+    lambdified) at every point, to ``rel`` relative: the numeric face of a symbolic identity, at the points a
+    perturbed form would have to match."""
+    f = stated_value(claim)
+    bad, worst = [], 0.0
+    for p in points:
+        a, b = f(p), float(ours(p))
+        err = abs(a - b) / (1 + abs(b)) if math.isfinite(a) else math.inf
+        worst = max(worst, err)
+        if not err <= rel:
+            bad.append((label_of(p), a, b))
+    return Check(name, not bad, (f"agree at all {len(points)} points (largest relative difference {worst:.2g})"
+                                 if not bad else f"differ at {len(bad)} of {len(points)} points, e.g. "
+                                 f"{bad[0][0]}: stated {bad[0][1]:.12g} vs {bad[0][2]:.12g}"))

@@ -26,7 +26,7 @@ from numerics.least_squares import min_norm_solve
 from numerics.sampling import gaussian_design, teacher_pair
 from numerics.transfer import target_task
 from verify.kit import (raised, trials_to_decide_at, AllOf, Asymptotic, Check, Claim, Constraint, Custom, Domain, Evidence, Expectation, Figure,
-                        FigureSweep, Kind, Param, PropertySearch, Tol, chunk_for, label_of, per_profile, pick,
+                        FigureSweep, Kind, Param, PropertySearch, STATED, Tol, chunk_for, label_of, per_profile, pick,
                         stat_test)
 
 from .common import DATA, DEEP_LINEAR, DEPTH, GAMMA, HALF_PI, SIGMA, TEACHERS, THETA, src
@@ -324,6 +324,7 @@ def _eq143_sampler(p, trials, gen, ctx):
 
 
 def _eq143_predicted(p):
+    """Numeric copy of (143)-(144) (derivations.deep_linear.eq143_stated, which the check reads): sizes the trials."""
     return 0.0 if int(p["what"]) == 0 else max(0.0, 1 - p["n"] / p["d"])
 
 
@@ -461,6 +462,7 @@ CLAIMS = [
         statement=(r"\mathbb E\langle\nu,(I-P_{\mathrm{row}(X)})\beta_s\rangle=0,\quad "
                    r"\mathbb E\|(I-P_{\mathrm{row}(X)})\beta_s\|^2=\max(0,1-\gamma)"),
         assumptions="X n x d Gaussian, beta_s uniform on the sphere, nu a unit vector orthogonal to beta_s.",
+        stated=DD.eq143_stated(),
         domain=Domain((Param("n", 1, math.inf, integer=True), Param("d", 2, math.inf, integer=True),
                        Param("what", 0, 1, integer=True, doc="0: the inner product (143), 1: the squared norm"))),
         notes=("The sum in (143) runs over 'k = 1..n-d' in the text; it must be d-n (the dimension of the "
@@ -472,7 +474,7 @@ CLAIMS = [
                     for k, pairs in {"quick": [(5, 20), (30, 20)],
                                      "standard": [(3, 10), (5, 20), (15, 20), (30, 20), (50, 100)],
                                      "full": [(3, 10), (5, 20), (15, 20), (30, 20), (50, 100), (250, 500)]}.items()},
-            predicted=_eq143_predicted, sampler=_eq143_sampler, vector="what", trials=_eq143_trials,
+            predicted=STATED, sampler=_eq143_sampler, vector="what", trials=_eq143_trials,
             chunk=chunk_for(1e7, lambda p: int(p["n"]) * int(p["d"]))),
     ),
 ]

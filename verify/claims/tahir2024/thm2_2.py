@@ -24,7 +24,7 @@ import sympy as sp
 from derivations import divergences as dv
 from numerics import label_shift as LS
 from verify.kit import (AllOf, Check, Claim, Constraint, Custom, Domain, Evidence, Expectation, Figure, Identity, Kind,
-                        Param, PropertySearch, per_profile)
+                        Param, PropertySearch, STATED, per_profile)
 
 from .common import D, src
 
@@ -125,7 +125,7 @@ KL_FORM = Claim(
     derived=dv.KL_LINEAR,
     check=AllOf([
         Custom(_kl_sympy_checks),
-        Expectation(points=KL_GRID, predicted=_kl_value, sampler=_kl_sampler, chunk=1024,
+        Expectation(points=KL_GRID, predicted=STATED, sampler=_kl_sampler, chunk=1024,
                     name="E_{p_f}[log p_f - log p_g] vs (34)", trials=per_profile(2000, 2000, 20_000),
                     figure=Figure(x="sigma", xlabel=r"$\sigma$", ylabel=r"$D_{KL}(p_f\|p_g)$", logy=True,
                                   group=("d", "s_f", "s_g", "cos_theta"), curve=_kl_value, curve_label="(34)")),
