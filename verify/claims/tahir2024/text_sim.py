@@ -22,7 +22,7 @@ from numerics.least_squares import min_norm_solve
 from numerics.sampling import gaussian_design
 from numerics.tahir_text import exact_solve_transfer, out_of_span_fraction_trials, target_around
 from verify.kit import (Check, Claim, Constraint, Custom, Domain, Evidence, Kind, Param, Source, Tol, label_of,
-                        ordering_test, pick, stat_test)
+                        ordering_test, pick, stat_test, stated_value)
 
 from .text_helpers import DIFF_POSITIVE, PI, PRE_ALPHAS, PRE_TRIALS, pretrained
 
@@ -111,17 +111,18 @@ def _order_of_limits(claim, ctx, points):
     ev = Evidence()
     rows = []
     K, k_extra = pick(ctx.profile, K_TASKS), pick(ctx.profile, K_EXTRA_RANK_ONE)
+    stated = stated_value(claim)   # the claim's (12): what the exact solve is tested against
     for p in points:
         runs = _solve_runs(claim, ctx, p, 0.0)
         if isinstance(runs, Check):
             ev.checks.append(runs)
             continue
-        pred = _eq12(p)
+        pred = _eq12(p)   # (12) as our derivation has it (derivations.transfer.linear_transfer_risk_derived)
         for a, m, mx, seed in runs:
             q = {**p, "alpha": a}
             ev.seeds.append(seed)
             ev.tests.append(stat_test(f"exact min-norm solve of (11) on features pretrained at alpha: risk vs (12): "
-                                      f"{label_of(q)}", q, pred, m["risk"], Tol(), "stated", seed))
+                                      f"{label_of(q)}", q, stated(p), m["risk"], Tol(), "stated", seed))
             r1, var = m["risk_rank_one"], None
             extra = _rank_one_extra(ctx, claim, p, a, pretrained(ctx, int(p["d"]), int(p["L"]), a,
                                                                  pick(ctx.profile, PRE_TRIALS))[0], k_extra)
