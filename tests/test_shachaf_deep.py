@@ -98,3 +98,27 @@ def test_fixed_point_torch_vs_mpmath_and_the_polynomial():
         with mp.workdps(40):
             x = k_mp ** (mp.mpf(2) / (L - 1))
             assert abs(p(x, mp.sqrt(s2), c2, b2, L)) < mp.mpf(10) ** -30
+
+
+@pytest.mark.parametrize("L, n, sigma", [(2, 4, 0.0), (3, 4, 2.0), (6, 4, 0.0), (3, 30, 0.0)])
+def test_thm52_end_state_from_its_stated_form(L, n, sigma):
+    """shachaf2021.thm5.2 builds (5) from its stated form (the squared norm of (5)'s right side in r = ||beta||,
+    read through stated_value): with the stated form it is numerics' (5); with the factor set to 1
+    (stated form c_perp2 + b_par2) it is 001's (142)."""
+    import dataclasses
+
+    from numerics.least_squares import min_norm_solve
+    from verify.claims.shachaf2021 import deep
+
+    claim = next(c for c in deep.CLAIMS if c.id == "shachaf2021.thm5.2")
+    bs, bt, X, y = _data(16, 10, n, gen(7), sigma=sigma)
+    e5 = DL.end_state_eq5(X, y, bs, L)
+    r = {"L": L, "beta": e5, "xpy": min_norm_solve(X, y), "perp": DL.row_space_split(X, bs)[1],
+         "sS2": bs.square().sum(-1), "r_eq5": e5.norm(dim=-1)}
+    d, why = deep._stated_eq5_distance(claim, r)
+    assert why == "" and float(d.max()) < 1e-13
+    e142 = DL.end_state_eq142(X, y, bs)
+    d142, _ = deep._stated_eq5_distance(dataclasses.replace(claim, stated=DD.cperp2 + DD.bpar2), r)
+    want = ((e5 - e142).norm(dim=-1) / e142.norm(dim=-1)).numpy()
+    assert abs(d142 - want).max() < 1e-12
+    assert (n > 10) or want.max() > 1e-3   # n < d: (142) differs from (5) (n > d: both are X^+ y)
