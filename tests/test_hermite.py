@@ -143,3 +143,21 @@ def test_numerics_hermite_polynomials():
     for k in range(7):
         f = sp.lambdify(H.x, H.he(k), modules="math")
         assert torch.allclose(NH.hermite_normalized(k, t), torch.tensor([f(v) for v in t.tolist()], dtype=torch.float64))
+
+
+def test_stated_forms_read_by_the_checks():
+    """The stated forms hermite checks read through verify.stated give the numbers they had typed in."""
+    from derivations import kernels as kn
+    from verify.claims.hermite.coefficients import TAIL_EXPONENT
+    from verify.stated import function_of
+    d = function_of(H.orthonormality_stated())
+    assert d({"i": 3, "j": 3}) == 1.0 and d({"i": 1, "j": 3}) == 0.0
+    for name, p in TAIL_EXPONENT.items():
+        f = function_of(H.parseval_tail_stated(name))
+        assert math.isclose(math.log(f({"K": 1024}) / f({"K": 256})) / math.log(4), p, rel_tol=1e-12)
+    g = torch.Generator().manual_seed(0)
+    X = torch.randn(7, 4, generator=g, dtype=torch.float64)
+    X = X / X.norm(dim=-1, keepdim=True)
+    f = function_of(kn.NTK_RELU_STATED)
+    assert torch.allclose(kn.cosine_form_gram(f, X), kn.ntk_relu_gram(X), atol=1e-14)
+    assert torch.allclose(kn.cosine_form_gram(f, X, X[:3]), kn.ntk_relu_gram(X, X[:3]), atol=1e-14)

@@ -130,3 +130,28 @@ def test_appendix_orders():
     # a bounded ratio is not flagged, an unbounded one is, in each direction
     assert A.order_gap(A.m ** -1, A.m ** -sp.Rational(1, 2)) == {}
     assert A.order_gap(A.kappa ** -1, A.kappa ** -sp.Rational(1, 2)) == {"kappa": -sp.Rational(1, 2)}
+
+
+# ----------------------------------------------------------------------------- stated forms read by the checks
+def test_stated_forms_pin_the_numbers_the_checks_used():
+    """The sympy stated forms the checks now read (through verify.stated) give the numbers they had typed in."""
+    import sympy as sp
+    from derivations import liu_appendix as A
+    from verify.stated import function_of
+    p = {"n_P": 4, "n_Q": 6, "m": 512, "lambda_P": 0.2, "lambda_Q": 0.3, "Y": 0.7, "Y_Q": 0.4}
+    r1 = 4 * math.sqrt(4) * 0.7 / (math.sqrt(512) * 0.2)
+    assert math.isclose(function_of(A.lemma1_stated())(p), r1, rel_tol=1e-14)
+    assert math.isclose(function_of(A.lemma4_stated())(p), r1 + 4 * math.sqrt(6) * 0.4 / (math.sqrt(512) * 0.3),
+                        rel_tol=1e-14)
+    t3 = function_of(A.thm3_stated())
+    assert math.isclose(t3({"k": 7, "eta": 0.5, "lambda_Q": 0.3, "Y_Q": 0.4}), (1 - 0.5 * 0.3 / 2) ** 7 * 0.16,
+                        rel_tol=1e-14)
+    assert math.isclose(function_of(A.eq12_stated())({**p, "delta": 0.1}), 24 * math.log(480) / 1024, rel_tol=1e-14)
+    # orders along kappa ~ m^(-1/4): Lemma 3 m^(-1/4), eq. (6) m^(-1/8) (its slower term), Lemma 6 m^0 twice
+    k = sp.Symbol("t", positive=True)
+    along = {A.m: k, A.kappa: k ** sp.Rational(-1, 4)}
+    lead = lambda e: sp.limit(sp.log(e.subs(along)) / sp.log(k), k, sp.oo)  # noqa: E731
+    assert lead(A.lemma3_stated()) == -sp.Rational(1, 4)
+    assert lead(A.eq6_stated()) == -sp.Rational(1, 8)
+    assert lead(A.LEMMA6_Z) == 0 and lead(A.LEMMA6_H) == 0
+    assert sp.simplify(A.thm1_stated() - (A.G_0 - A.yTy + A.rTr)) == 0

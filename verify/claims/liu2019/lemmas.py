@@ -11,7 +11,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-
 import torch
 
 from derivations import liu_appendix as A
@@ -117,9 +116,9 @@ _FAR = (1e120, 1e130)
 
 def _stated_order(claim, p, inst, runs, **keys):
     """The claim's stated O-form (read through verify.kit.stated_value) as a function of the width m along the sweep's
-    schedule kappa_m = kappa_0 (m/m_0)^KAPPA_EXPONENT (common.kappas), with n_P, n_Q of the point, lambda_P of its
-    instance (lambda_Q too) and delta = DELTA (and ``keys``); and its order in m there: the log-log slope between two widths far out on the schedule
-    (the m -> oo exponent; rounded to 12 digits)."""
+    schedule kappa_m = kappa_0 (m/m_0)^KAPPA_EXPONENT (common.kappas), with n_P, n_Q of the point, lambda_P and
+    lambda_Q of its instance, delta = DELTA and ``keys``; and its order in m there: the log-log slope between two
+    widths far out on the schedule (the m -> oo exponent; rounded to 12 digits)."""
     f = stated_value(claim)
     m_0, kappa_0 = runs[0]["m"], runs[0]["kappa"]
 
