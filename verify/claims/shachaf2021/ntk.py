@@ -126,7 +126,10 @@ def _frequency_check(name: str, viol: np.ndarray, delta: float, extra: dict) -> 
 
 # ============================================================================= Corollary 6.2
 def _unit_rows(Z):
-    return Z / np.linalg.norm(Z, axis=1, keepdims=True)
+    """Rows normalised; a zero row (hypothesis draws them) gives non-finite entries, which the search's filter
+    rejects, without a division warning in the run's output."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return Z / np.linalg.norm(Z, axis=1, keepdims=True)
 
 
 def _cor62_instance(p):
