@@ -200,3 +200,51 @@ def test_linearization_gap_matches_per_time_loop():
     lin = P.linearized(prob)
     ref = torch.stack([(prob.f(tr.theta[:, k]) - lin.f(tr.theta_bar[:, k])).norm(dim=1) for k in range(7)], 1)
     assert torch.allclose(gap, ref, rtol=1e-12, atol=1e-14)
+
+
+# ------------------------------------------------------------------ the stated forms read by the checks (issue 13)
+def test_stated_tensor_matches_the_float_formula_it_replaced():
+    """linearity.THM3_STATED through common.stated_tensor (30 digits, rounded) against a 50-digit evaluation of
+    b (t - (1 - e^{-lambda t})/lambda) (to 1e-14), and against the float64 expression the check used before,
+    b (t + expm1(-lambda t)/lambda), at the lambdas of the grids that had it (to 1e-12; that expression loses
+    ~eps/(lambda t) to cancellation, 1e-9 at lambda t = 1e-7)."""
+    from verify.claims.linearization2025 import linearity as LIN
+    from verify.claims.linearization2025.common import stated_tensor
+
+    claim = next(c for c in LIN.CLAIMS if c.id == "linearization2025.thm3")
+    g = torch.Generator().manual_seed(5)
+    L, Lg, r0 = (torch.rand(3, 1, generator=g, dtype=torch.float64) * 3 + 0.1 for _ in range(3))
+    t = torch.as_tensor(np.concatenate([[0.0], np.geomspace(1e-3, 20, 9)]), dtype=torch.float64)[None]
+    for lam in (1e-4, 0.1, 0.3, 3.0, 10.0):
+        new = stated_tensor(claim, Lip_f=L, Lip_grad_f=Lg, R0=r0, t=t, **{"lambda": lam})
+        with mpmath.workdps(50):
+            ref = torch.tensor([[float(2 * mpmath.mpf(a) ** 2 * mpmath.mpf(c) * (4 / mpmath.mpf(lam) * mpmath.mpf(b)
+                                                                               * mpmath.mpf(c) + 1)
+                                      * (mpmath.mpf(s) - (1 - mpmath.exp(-mpmath.mpf(lam) * mpmath.mpf(s)))
+                                         / mpmath.mpf(lam)))
+                                 for s in t[0].tolist()] for a, b, c in zip(L[:, 0].tolist(), Lg[:, 0].tolist(),
+                                                                            r0[:, 0].tolist())], dtype=torch.float64)
+        assert torch.allclose(new, ref, rtol=1e-14, atol=0)
+        if lam >= 0.1:
+            old = 2 * L ** 2 * r0 * (4 / lam * Lg * r0 + 1) * (t + torch.expm1(-lam * t) / lam)
+            assert torch.allclose(new, old, rtol=1e-12, atol=0)
+
+
+def test_stated_search_reads_the_stated_form_in_50_digits():
+    """common.stated_mp records the read (verify.stated.reads) and evaluates at the working precision; the Theorem 5
+    equality case K = c I meets the stated upper bound exactly, which a double-precision bound could miss."""
+    from verify.claims.linearization2025 import kernel as KER
+    from verify.claims.linearization2025.common import stated_mp
+    from verify.stated import reads
+
+    claim = next(c for c in KER.CLAIMS if c.id == "linearization2025.thm5.sum")
+    with reads() as rec:
+        f = stated_mp(claim)
+        with mpmath.workdps(50):
+            s, c, y = mpmath.mpf(1) / 3, mpmath.mpf(2) / 7, [mpmath.mpf(1) / 3, mpmath.mpf(2)]
+            K = c * mpmath.eye(2)
+            yv = mpmath.matrix(y)
+            R = KR.krr_risk_mp(K, yv, s, "sum")
+            bound = f({"sigma": s, "Y": mpmath.norm(yv), "lambda_min": c})
+            assert abs(R - bound) <= mpmath.mpf("1e-45") * R
+    assert claim.id in rec.ids and rec.points and set(rec.points[0]) == {"sigma", "Y", "lambda_min"}

@@ -48,7 +48,9 @@ def stated_mp(claim) -> Callable[[dict], Any]:
 
     def value(pt: dict):
         traced({k: float(v) for k, v in pt.items()})
-        return g(*[pt[k] for k in names])
+        # every argument as an mpf (exact for a float), so that all the arithmetic is mpmath's: a product of two
+        # float arguments would otherwise be rounded to double first (e.g. lambda t in e^{-lambda t})
+        return g(*[v if isinstance(v, mpmath.mpf) else mpmath.mpf(v) for v in (pt[k] for k in names)])
     return value
 
 
