@@ -72,3 +72,16 @@ def test_decided_at_must_name_a_profile():
 
     with pytest.raises(ValueError, match="decided_at"):
         dataclasses.replace(_claim("dec_bad", lambda p, B, g, ctx: torch.zeros(B)), decided_at="slow")
+
+
+def test_a_failed_check_given_as_a_numpy_bool_refutes():
+    """numpy.False_ is not False: a check built from a numpy comparison must count as failed (found by the
+    mutants of dayi2024.claim2, whose failing checks were read as passed)."""
+    import numpy as np
+
+    from verify.evidence import Check, Evidence, decide
+
+    c = Check("numpy comparison", np.float64(1.0) > 2.0)
+    assert c.passed is False
+    assert decide(Evidence(checks=[c]))[0].value == "refuted"
+    assert Check("undecided", None).passed is None and Check("ok", np.True_).passed is True

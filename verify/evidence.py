@@ -91,6 +91,12 @@ class Check:
     counterexample: dict | None = None
     extra: dict = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        # a numpy bool (from a numpy comparison) is not ``False``: the verdict rule tests ``passed is False``, so a
+        # failed check given as numpy.False_ would count as passed.  Made a Python bool here, once for every check.
+        if self.passed is not None and not isinstance(self.passed, bool):
+            self.passed = bool(self.passed)
+
 
 @dataclass
 class Evidence:

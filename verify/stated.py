@@ -41,18 +41,16 @@ def _arg(p: dict, name: str):
 
 
 @functools.lru_cache(maxsize=512)
-def _compiled(key: str, expr: sp.Expr):
-    syms = tuple(sorted(expr.free_symbols, key=str))
-    return syms, sp.lambdify(syms, expr, modules="mpmath")
-
-
 def function_of(expr: sp.Expr) -> Callable[[dict], float]:
     """``expr`` (sympy) as a function of a parameter point, evaluated with mpmath in double precision out.
-    A complex value (outside the form's real domain) gives nan."""
-    syms, f = _compiled(sp.srepr(expr), expr)
+    A complex value (outside the form's real domain) gives nan.  Cached per expression (sympy expressions are
+    immutable and hash structurally), so a check may call it at every point."""
+    syms = tuple(sorted(expr.free_symbols, key=str))
+    names = tuple(str(s) for s in syms)
+    f = sp.lambdify(syms, expr, modules="mpmath")
 
     def value(p: dict, *_: Any) -> float:
-        v = complex(f(*[_arg(p, str(s)) for s in syms]))
+        v = complex(f(*[_arg(p, n) for n in names]))
         return v.real if abs(v.imag) <= 1e-12 * (1 + abs(v.real)) else math.nan
     return value
 
