@@ -328,7 +328,9 @@ CLAIMS = [
           notes=("The proof's steps: (i) the chain of equalities down to the eigenbasis form (checked in 50 digits); "
                  "(ii) the eigenvalues of I - Sigma(Sigma + sigma I)^{-1} (sympy); (iii) the intermediate strict "
                  "inequalities with R the mean: they fail twice, by the dropped 1/n and because equality holds when "
-                 "all eigenvalues of K are equal (K = cI, reached at log10_kappa = 0)."),
+                 "all eigenvalues of K are equal (K = cI, reached at log10_kappa = 0). Stated form: the eigenvalue "
+                 "s/(s + l) of I - Sigma(Sigma + sigma I)^{-1} of step (ii), judged by its Identity."),
+          stated=_s / (_s + _l),
           check=AllOf([PropertySearch("(i) R = (1/n)||(I - Sigma(Sigma + sigma I)^{-1}) U^T y||^2 (50 digits)",
                                       holds=_eig_form, strategy=_STRAT, examples=EX),
                        Identity("(ii) eigenvalue of I - Sigma(Sigma + sigma I)^{-1}: 1 - l/(l + s) = s/(s + l)",
