@@ -510,11 +510,18 @@ def mutation_power(patterns=None, profile: str = "quick", seed: int = 0, out: Pa
                              f"not covered ({r['why']})"), flush=True)
     covered = {k: v for k, v in per.items() if v["covered"]}
     # a claim whose stated form is itself refuted (an erratum) says nothing about power: listed, not counted
-    counted = {k: v for k, v in covered.items() if not v["control_refuted"]}
+    # nor does a claim refuted by another part of its check (its reviewed verdict, tests/expected_verdicts.json,
+    # is 'refuted' although the part judging the stated form passes, e.g. a correct proof step of a wrong theorem)
+    from .calibration import reviewed_verdicts
+
+    reviewed = reviewed_verdicts()
+    for k, v in covered.items():
+        v["claim_refuted"] = v["control_refuted"] or reviewed.get(k) == "refuted"
+    counted = {k: v for k, v in covered.items() if not v["claim_refuted"]}
     judged = sum(v["judged"] for v in counted.values())
     killed = sum(v["refuted"] for v in counted.values())
     caught = killed + sum(v.get("detected", 0) for v in counted.values())
-    table = ["| claim | judged by | mutants judged | refuted | detected only | power | stated form refuted | survivors |",
+    table = ["| claim | judged by | mutants judged | refuted | detected only | power | claim refuted | survivors |",
              "|---|---|---|---|---|---|---|---|"]
     for cid, v in covered.items():
         surv = "; ".join(f"{r['mutant']}" + (" (equal on the grid)" if "grid" in r["status"] else "")
@@ -522,7 +529,7 @@ def mutation_power(patterns=None, profile: str = "quick", seed: int = 0, out: Pa
         pw = f"{v['power']:.0%}" if v["power"] is not None else "-"
         table.append(f"| `{cid}` | {', '.join(v.get('judged_by', []))} | {v['judged']} | {v['refuted']} "
                      f"| {v.get('detected', 0)} | {pw}{' ⚠' if (v['power'] or 0) < 0.8 else ''} "
-                     f"| {'yes' if v['control_refuted'] else 'no'} | {surv} |")
+                     f"| {'yes' if v['claim_refuted'] else 'no'} | {surv} |")
     doc = {"profile": profile, "seed": seed, "family": family, "claims": per, "table": table,
            "covered": len(covered), "counted": len(counted), "selected": len(per), "judged": judged,
            "refuted": killed, "caught": caught, "power": killed / judged if judged else None,
@@ -530,7 +537,7 @@ def mutation_power(patterns=None, profile: str = "quick", seed: int = 0, out: Pa
            "versions": api.versions()}
     print("\n".join(table))
     print(f"\n{killed}/{judged} mutants refuted ({caught} refuted or detected) over {len(counted)} covered claims "
-          f"whose stated form is not itself refuted ({len(covered)} covered, {len(per)} selected)")
+          f"that are not refuted (by their stated form or another part of the check) ({len(covered)} covered, {len(per)} selected)")
     if out is not None:
         Path(out).mkdir(parents=True, exist_ok=True)
         path = Path(out) / f"mutants_{profile}.json"
