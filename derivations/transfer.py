@@ -42,7 +42,7 @@ __all__ = [
     "eq117_as_printed", "linear_transfer_risk_stated", "linear_transfer_conditional_risk_derived",
     "linear_transfer_risk_derived", "linear_transfer_risk_variance_derived",
     "transferability_stated", "transferability_derived", "transferability_finite",
-    "transferability_numerator", "gamma_pm_stated", "transferability_at_orthogonal",
+    "transferability_numerator", "gamma_pm_stated", "gamma_pm_stated_signed", "transferability_at_orthogonal",
     "ridge_conditional_risk_derived", "ridge_conditional_risk_stated", "ridge_risk_limit_stated",
     "ridge_limit_derivative", "ridge_optimal_lambda_derived",
     "transferability_mp", "chi2_expectation_mp", "chi2_expectation", "ridge_I1_mp", "ridge_I2_mp", "ridge_risk_finite_mp",
@@ -197,6 +197,17 @@ def gamma_pm_stated() -> tuple[sp.Expr, sp.Expr]:
     a = 1 + c ** 2 - sigma ** 2
     root = sp.sqrt(gamma_pm_discriminant())
     return (a + root) / 2, (a - root) / 2
+
+
+def gamma_pm_stated_signed() -> sp.Expr:
+    """gamma_{+-} of :func:`gamma_pm_stated` as one form, the sign of the root a symbol ``pm`` = +1 / -1:
+    (1/2)[(1 + cos^2 theta - sigma^2) + pm sqrt((1 + cos^2 theta - sigma^2)^2 - 4 cos^2 theta)].
+
+    >>> [sp.simplify(gamma_pm_stated_signed().subs(sp.Symbol("pm"), v) - g) for v, g in zip((1, -1), gamma_pm_stated())]
+    [0, 0]
+    """
+    pm = sp.Symbol("pm")
+    return (1 + c ** 2 - sigma ** 2 + pm * sp.sqrt(gamma_pm_discriminant())) / 2
 
 
 def gamma_pm_discriminant() -> sp.Expr:

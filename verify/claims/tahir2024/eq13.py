@@ -26,7 +26,7 @@ from derivations import transfer as T
 from derivations import wishart as W
 from numerics.transfer import transferability_trials
 from verify.kit import (AllOf, Asymptotic, Check, Claim, Constraint, Custom, Domain, Evidence, Figure, FigureSweep,
-                        Identity, Kind, Param, PropertySearch, per_profile, pick)
+                        Identity, Kind, Param, PropertySearch, label_of, per_profile, pick, stated_value)
 
 from .common import (FIG_D, GAMMA, HALF_PI, INF, LINEAR_TRANSFER_ASYM, SIGMA, THETA, TRANSFER_CHUNK, lattice, src,
                      stated_agrees)
@@ -188,6 +188,34 @@ def _roots_in_branch(p):
         return gp is not None and gp[1] <= 0
 
 
+#: (theta, sigma) where gamma_+- are real (discriminant > 1e-9, away from the double root): both sides of the complex
+#: window 1 - cos theta < sigma < 1 + cos theta, the endpoints theta = 0, pi/2 included
+_ROOTS_LATTICE = [p for p in lattice(theta=(0.0, PI / 8, PI / 4, 3 * PI / 8, 5 * PI / 12, HALF_PI),
+                                     sigma=(0.0, 0.01, 0.05, 0.1, 0.2, 0.5, 0.9, 1.5, 1.95, 2.0, 3.0))
+                  if float(T.gamma_pm_discriminant().subs({T.theta: p["theta"], W.sigma: p["sigma"]})) > 1e-9]
+
+
+def _roots_are_zeros(claim, ctx) -> Evidence:
+    """The claim's stated gamma_+- (read through verify.kit.stated_value, the sign of the root as ``pm``) are zeros of
+    (1 - gamma) T = (1 - gamma)^2 + gamma sigma^2 - sin^2 theta (1 - gamma) at every point of _ROOTS_LATTICE
+    (the numeric face of the two Identities, which sympy proves for all theta, sigma)."""
+    f = stated_value(claim)
+    num = sp.lambdify((T.gamma, T.theta, W.sigma), T.transferability_numerator(), modules="mpmath")
+    bad, worst = [], 0.0
+    for p in _ROOTS_LATTICE:
+        for pm in (1, -1):
+            g = f({**p, "pm": pm})
+            r = abs(float(num(g, p["theta"], p["sigma"]))) if math.isfinite(g) else math.inf
+            worst = max(worst, r)
+            if not r <= 1e-12:
+                bad.append((label_of({**p, "pm": pm}), g, r))
+    return Evidence(checks=[Check(
+        "(1-gamma) T vanishes at the stated gamma_+ and gamma_- (both signs of the root), at a lattice of real roots",
+        not bad, (f"|(1-gamma) T| <= {worst:.2g} at all {2 * len(_ROOTS_LATTICE)} roots" if not bad else
+                  f"not a zero at {len(bad)} of {2 * len(_ROOTS_LATTICE)}, e.g. {bad[0][0]}: gamma = {bad[0][1]:.12g}, "
+                  f"|(1-gamma) T| = {bad[0][2]:.3g}"))])
+
+
 # Deliberately inside the stated domain sigma >= 0: at sigma = 0, gamma_+ = 1 is not a zero of T on the
 # branch gamma < 1 (T -> -sin^2 theta), so the branch check is searched over sigma in (0, 2].
 _ROOTS_SEARCH = Domain((THETA, Param("sigma", 0, 2, lower_open=True)))
@@ -200,7 +228,7 @@ EQ13_ROOTS = Claim(
                r"\sqrt{(1+\cos^2\theta-\sigma^2)^2-4\cos^2\theta}\Big]"),
     assumptions=LINEAR_TRANSFER_ASYM + " Overparameterized branch gamma < 1.",
     domain=Domain((THETA, SIGMA)),
-    stated=T.gamma_pm_stated(),
+    stated=T.gamma_pm_stated_signed(),
     derived=sp.Eq(sp.expand(T.transferability_numerator()), 0),
     notes=("For gamma < 1, (1 - gamma) T = gamma^2 - (1 + cos^2 theta - sigma^2) gamma + cos^2 theta, whose roots "
            "are gamma_+-. Their discriminant is ((1-cos)^2 - sigma^2)((1+cos)^2 - sigma^2): for sigma <= 1 - cos theta "
@@ -222,6 +250,7 @@ EQ13_ROOTS = Claim(
                  refutes=False),
         PropertySearch("sigma > 0: gamma_+- in [0, 1) iff sigma <= 1 - cos theta; complex, or real and <= 0, otherwise",
                        strategy=_ROOTS_SEARCH.strategy, holds=_roots_in_branch, refutes=False),
+        Custom(_roots_are_zeros, why_no_points="a fixed lattice of (theta, sigma)"),
     ]),
 )
 
