@@ -112,6 +112,22 @@ def _exact_checks(name):
     return fn
 
 
+def _stated_vs_integrals(name):
+    """The claim's stated form as the number a check compares (verify.stated), against the exact sympy integrals of
+    _exact_checks (the same k and s; cached), to 1e-12: a separate part, so that only this one is re-run for each
+    mutant of the stated form."""
+    def fn(claim, ctx):
+        K, Ks = pick(ctx.profile, K_EXACT), pick(ctx.profile, per_profile(3, 5, 8))
+        f = stated_value(claim)
+        pts = [(k, sp.Integer(1)) for k in range(K + 1)] + [(k, sp.Rational(3, 2)) for k in range(Ks + 1)]
+        exact = {(k, v): float(H.coefficient(name, k, scale=v)) for k, v in pts}
+        off = [(k, str(v)) for (k, v), e in exact.items() if abs(f({"k": k, "s": float(v)}) - e) > 1e-12 * (1 + abs(e))]
+        return Evidence(checks=[Check(f"the stated closed form, evaluated, equals the exact integrals E[{name}(s g) h_k(g)] "
+                                      f"to 1e-12 (k <= {K} at s = 1, k <= {Ks} at s = 3/2)", not off,
+                                      f"differs at (k, s) = {off[:4]}" if off else f"{len(pts)} values agree")])
+    return fn
+
+
 def _coef_sampler(name):
     return lambda p, trials, gen, ctx: NH.coefficient_trials(trials, name, int(p["k"]), INNER, gen,
                                                              scale=float(p["s"]), dtype=ctx.dtype)
@@ -156,7 +172,7 @@ for _name in H.EXACT:
         notes="Closed form derived (not typed in) by Gaussian integration by parts E[f(g) He_k(g)] = E[f^(k)(g)] and "
               "He_n(0) = (-1)^{n/2}(n-1)!!; compared with sympy's direct integral, with the mpmath quadrature of "
               "derivations.hermite.coefficients_mp to 30 digits, and with Monte Carlo means (torch).",
-        check=AllOf([Custom(_hi(_exact_checks(_name))),
+        check=AllOf([Custom(_hi(_exact_checks(_name))), Custom(_stated_vs_integrals(_name)),
                      Expectation(points=_coef_points(_name), predicted=STATED, sampler=_coef_sampler(_name),
                                  trials=COEF_TRIALS, chunk=500, figure=COEF_FIG,
                                  name="Monte Carlo c_k")]),
