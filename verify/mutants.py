@@ -132,6 +132,11 @@ def mutants(expr: sp.Expr, limit: int = MAX_MUTANTS) -> dict[str, sp.Expr]:
     syms = sorted(expr.free_symbols, key=str)
     for a, b in itertools.combinations(syms, 2):
         add(f"swap {a} <-> {b}", lambda: expr.xreplace({a: b, b: a}))
+    # a reciprocal's exponent: 1/x -> 1/x^2 and 1/x -> x^0 (last, so that the cap keeps the kinds above; an order
+    # n^-1 has no other mutant that is not a constant factor)
+    for p in sorted({x for x in nodes if isinstance(x, sp.Pow) and x.exp == -1}, key=str):
+        add(f"exponent of {p} -1", lambda: expr.xreplace({p: sp.Pow(p.base, -2)}))
+        add(f"exponent of {p} +1", lambda: expr.xreplace({p: sp.Integer(1)}))
     return dict(itertools.islice(out.items(), limit))
 
 
