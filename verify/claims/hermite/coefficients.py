@@ -315,7 +315,7 @@ for _name in list(H.EXACT) + list(SMOOTH):
             rf",\quad \sum_{{k>K}}c_k^2\asymp K^{{{TAIL_EXPONENT[_name]}}}" if _name in TAIL_EXPONENT else ""),
         assumptions="sigma in L2(N(0, 1))",
         domain=Domain((Param("s", 0, INF, lower_open=True),)),
-        stated=H.parseval_tail_stated(_name) if _name in TAIL_EXPONENT else None,
+        stated=H.parseval_tail_stated(_name) if _name in TAIL_EXPONENT else None, stated_order=_name in TAIL_EXPONENT,
         notes=("Tail exponents derived from the closed forms (c_k^2 ~ k^{-5/2} for relu and |x|, k^{-3/2} for the step: "
                "(n-1)!!^2/n! ~ sqrt(2/(pi n))); erf decays geometrically (c_k^2 ~ (2s^2/(1+2s^2))^k k^{-3/2}); the smooth "
                "activations (analytic in a strip) faster than any power.  E[sigma^2] exactly by sympy (relu, abs, step), "

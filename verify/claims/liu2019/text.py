@@ -238,7 +238,7 @@ CLAIMS = [
         kind=Kind.ASYMPTOTIC,
         source=src("proof of Lemma 4 (App. C.2.1): 'We also have ||y_Q - u_Q(0)||_2 = O(kappa sqrt(n_Q)/sqrt(delta))'"),
         statement=r"\|y_Q-u_Q(0)\|_2=O\Big(\kappa\frac{\sqrt{n_Q}}{\sqrt\delta}\Big)",
-        stated=A.u0_stated(), stated_bound="upper",
+        stated=A.u0_stated(), stated_bound="upper", stated_order=True,
         assumptions="w_r(0) ~ N(0, kappa^2 I), a_r = +-1, unit inputs, |y| <= 1",
         domain=Domain((Param("n_Q", 1, INF, integer=True), Param("d", 2, INF, integer=True), Param("m", 1, INF, integer=True),
                        Param("kappa", 0, INF, lower_open=True))),
