@@ -159,3 +159,26 @@ def test_constant_factors_of_an_order_are_equivalent():
     status = {x["mutant"]: x["status"] for x in r["mutants"]}
     assert status["whole form x 2"].startswith("equivalent as an order")
     assert not status["exponent of (g + 1)**2 +1"].startswith("equivalent")
+
+
+def test_draws_that_read_the_stated_form_are_not_memoised_and_instance_samplers_key_on_their_own_code():
+    import dataclasses
+
+    import torch
+
+    from verify.judge import monte_carlo
+    from verify.stated import reads, stated_value
+
+    claim, _ = _mean_check(True)
+    mctx = dataclasses.replace(api.make_context("quick", 0, progress=False), memo={})
+
+    def reading(p, B, gen, ctx):      # a sampler whose draws depend on the stated form
+        return stated_value(claim)(p) + torch.randn(B, generator=gen, dtype=torch.float64)
+    with reads() as rec:
+        monte_carlo(reading, {"g": 0.5}, 10, mctx, ("toy", "r"), 64)
+    assert not mctx.memo and claim.id in rec.ids   # not memoised, and the outer record saw the read
+    inner = lambda p, B, gen, ctx, inst: torch.full((B,), float(inst), dtype=torch.float64)  # noqa: E731
+    wrap = lambda q, m, g, c, _i=1.0: inner(q, m, g, c, _i)  # noqa: E731
+    wrap.__wrapped__ = inner
+    monte_carlo(wrap, {"g": 0.5}, 10, mctx, ("toy", "w"), 64)
+    assert [k[4] for k in mctx.memo] == [inner.__code__]

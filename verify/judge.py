@@ -41,7 +41,7 @@ from numerics import NotConverged
 from .claim import DomainError
 from .context import Context, pick
 from .evidence import Check, Evidence, StatTest
-from .stated import STATED, resolve  # noqa: F401 - STATED re-exported for the kit
+from .stated import STATED, reads, resolve  # noqa: F401 - STATED re-exported for the kit
 from .stats import extrapolate_inverse_size, mean_estimate, student_q, two_sided_p
 
 Point = dict
@@ -73,12 +73,14 @@ class Figure:
     ylabel: str
     title: str = ""
     group: tuple[str, ...] = ()
-    curve: Callable[[Point], float] | None = None  # theory, evaluated on a fine x grid
+    curve: Callable[[Point], float] | None = None  # theory, evaluated on a fine x grid (STATED: the stated form)
     curve_label: str = "stated"
     extra_curves: tuple[tuple[str, Callable[[Point], float]], ...] = ()
     logy: bool = False
     fine: Sequence[float] | None = None  # x grid of the theory curves
     ylim: tuple[float, float] | None = None
+    #: x is discrete (an index k): the theory is evaluated at the simulated x only and drawn as markers
+    discrete: bool = False
 
 
 def label_of(p: Mapping[str, Any]) -> str:
@@ -102,19 +104,26 @@ def _points(grid, ctx: Context, claim) -> list[Point]:
 def monte_carlo(sampler: Sampler, params: Point, trials: int, ctx: Context, keys: tuple, chunk: int) -> tuple[np.ndarray, int]:
     """Per-trial samples from ``sampler`` in chunks, from one seeded generator (memoised when ``ctx.memo`` is set:
     the same keys, trials, chunk, sampler code and point give the same draws, so they are reused)."""
-    if ctx.memo is not None and not _keeps_state(sampler):
-        code = getattr(sampler, "__code__", None) or type(sampler)
+    base = getattr(sampler, "__wrapped__", sampler)   # the strategy's own sampler inside a per-instance wrapper
+    if ctx.memo is not None and not _keeps_state(base):
+        code = getattr(base, "__code__", None) or type(base)
         mkey = (ctx.seed, keys, trials, chunk, code, repr(sorted(params.items(), key=lambda kv: kv[0])))
-        if mkey not in ctx.memo:
+        if mkey in ctx.memo:
+            ctx.draws += 1
+            hit = ctx.memo[mkey]
+            if isinstance(hit, NotConverged):
+                raise hit
+            return hit
+        with reads() as rec:   # draws that read the stated form depend on it: never memoised
             try:
-                ctx.memo[mkey] = _monte_carlo(sampler, params, trials, ctx, keys, chunk)
+                val = _monte_carlo(sampler, params, trials, ctx, keys, chunk)
             except NotConverged as e:
-                ctx.memo[mkey] = e
-        ctx.draws += 1
-        hit = ctx.memo[mkey]
-        if isinstance(hit, NotConverged):
-            raise hit
-        return hit
+                if not rec.ids:
+                    ctx.memo[mkey] = e
+                raise
+        if not rec.ids:
+            ctx.memo[mkey] = val
+        return val
     return _monte_carlo(sampler, params, trials, ctx, keys, chunk)
 
 
@@ -294,7 +303,7 @@ def point_tests(strategy, claim, ctx: Context, test_of, vector: str | None = Non
                 ev.seeds.append(seed)
             bar.update()
     if strategy.figure is not None:
-        ev.figures.append(figure_data(strategy.figure, ev.tests, ctx))
+        ev.figures.append(figure_data(strategy.figure, ev.tests, ctx, claim))
     return ev
 
 
@@ -304,6 +313,7 @@ def _instance_runs(strategy, make, pts: list[Point], ctx: Context, claim):
         gen_i, _ = ctx.generator(claim.id, strategy.name, "instance", label_of(p))
         inst = make(p, gen_i, ctx)
         sampler = lambda q, m, g, c, _inst=inst: strategy.sampler(q, m, g, c, _inst)  # noqa: E731
+        sampler.__wrapped__ = strategy.sampler   # what the memo of Monte Carlo draws keys on (monte_carlo)
         try:
             x, seed = monte_carlo(sampler, p, _trials(strategy.trials, ctx.profile, p), ctx,
                                   (claim.id, strategy.name, label_of(p)), _chunk(strategy.chunk, p))
@@ -679,7 +689,7 @@ def _groups(spec: Figure, params_list):
     return keys
 
 
-def figure_data(spec: Figure, tests: list[StatTest], ctx: Context) -> dict:
+def figure_data(spec: Figure, tests: list[StatTest], ctx: Context, claim=None) -> dict:
     """Monte Carlo points with 95% CI bars and theory curves, one per group."""
     series = []
     for key in _groups(spec, [t.params for t in tests]):
@@ -689,16 +699,21 @@ def figure_data(spec: Figure, tests: list[StatTest], ctx: Context) -> dict:
         series.append({"kind": "points", "label": f"Monte Carlo {glab}".strip(), "group": glab,
                        "x": [t.params[spec.x] for t in sel], "y": [t.estimate for t in sel],
                        "yerr": [(t.ci[1] - t.ci[0]) / 2 for t in sel]})
-        series += _curves(spec, sel[0].params, [t.params[spec.x] for t in sel], glab)
+        series += _curves(spec, sel[0].params, [t.params[spec.x] for t in sel], glab, claim)
     return {"x": spec.x, "xlabel": spec.xlabel, "ylabel": spec.ylabel, "title": spec.title,
             "logy": spec.logy, "ylim": spec.ylim, "series": series}
 
 
-def _curves(spec: Figure, base: Point, xs, glab: str) -> list[dict]:
+def _curves(spec: Figure, base: Point, xs, glab: str, claim=None) -> list[dict]:
     out = []
-    grid = list(spec.fine) if spec.fine is not None else list(np.linspace(min(xs), max(xs), 200))
+    grid = (list(xs) if spec.discrete else list(spec.fine) if spec.fine is not None
+            else list(np.linspace(min(xs), max(xs), 200)))
     curves = ([(spec.curve_label, spec.curve)] if spec.curve else []) + list(spec.extra_curves)
     for k, (name, fn) in enumerate(curves):
+        if fn is STATED:
+            if claim is None:
+                continue
+            fn = resolve(fn, claim)
         ys = []
         for x in grid:
             try:
@@ -706,7 +721,7 @@ def _curves(spec: Figure, base: Point, xs, glab: str) -> list[dict]:
             except (ZeroDivisionError, ValueError, OverflowError, DomainError):
                 ys.append(math.nan)
         out.append({"kind": "line", "label": f"{name} {glab}".strip(), "group": glab, "x": grid, "y": ys,
-                    "dash": k > 0})
+                    "dash": k > 0, **({"markers": True} if spec.discrete else {})})
     return out
 
 

@@ -105,6 +105,10 @@ class reads:
 
     def __exit__(self, *exc) -> None:
         _READS.reset(self._tok)
+        outer = _READS.get()
+        if outer is not None:   # nested: what was read inside was read inside the outer block too
+            outer.ids |= self._rec.ids
+            outer.points += self._rec.points
 
 
 __all__ = ["STATED", "stated_value", "function_of", "resolve", "reads", "ALIASES"]

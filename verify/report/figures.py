@@ -30,7 +30,9 @@ def render_figures(doc: dict, folder: Path) -> dict[str, list[str]]:
                 col = colors.setdefault(s.get("group", ""), f"C{len(colors) % 10}")
                 xs = [float(v) for v in s["x"]]
                 ys = [math.nan if isinstance(v, str) else float(v) for v in s["y"]]
-                if s["kind"] == "line":
+                if s["kind"] == "line" and s.get("markers"):   # theory at a discrete x: a bar at each value
+                    ax.plot(xs, ys, linestyle="none", marker="_", ms=16, mew=1.6, color=col, label=s["label"])
+                elif s["kind"] == "line":
                     ax.plot(xs, ys, "--" if s.get("dash") else "-", color=col, lw=1.4, label=s["label"])
                 else:
                     yerr = [0 if isinstance(v, str) else float(v) for v in s.get("yerr", [0] * len(xs))]
