@@ -38,6 +38,8 @@ def render_figures(doc: dict, folder: Path) -> dict[str, list[str]]:
                     yerr = [0 if isinstance(v, str) else float(v) for v in s.get("yerr", [0] * len(xs))]
                     ax.errorbar(xs, ys, yerr=yerr, fmt=s.get("marker", "o"), ms=4, capsize=2.5, color=col,
                                 mfc="white" if s.get("marker") == "s" else col, label=s["label"])
+            if any(s.get("markers") for s in fig["series"]):   # a discrete x: integer ticks
+                ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
             ax.set_xlabel(fig.get("xlabel", fig.get("x", "")))
             ax.set_ylabel(fig.get("ylabel", ""))
             if fig.get("logy"):
