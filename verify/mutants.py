@@ -377,14 +377,18 @@ def _whole_claim_power(claim, ctx, family: int, alpha: float) -> dict | None:
                          else "detected (inconclusive)" if r.get("detected") else "survived")
         if r.get("example"):
             row["evidence"] = r["example"]
+    return dict(_summary(rows, ["whole check"]), control_verdict=v0.value, control_refuted=v0 is Verdict.REFUTED,
+                control_detected=ok0 and v0 is not Verdict.CONFIRMED)
+
+
+def _summary(rows: list[dict], judged_by: list[str]) -> dict:
+    """A covered claim's counts over its mutant rows (the judged ones: refuted, survived, detected)."""
     judged = [r for r in rows if r["status"] in ("refuted", "survived", "survived: equal on the grid",
                                                  "detected (inconclusive)")]
     killed = sum(r["status"] == "refuted" for r in judged)
     return {"covered": True, "mutants": rows, "judged": len(judged), "refuted": killed,
-            "detected": sum(r["status"] == "detected (inconclusive)" for r in judged),
-            "judged_by": ["whole check"], "control_verdict": v0.value,
-            "power": killed / len(judged) if judged else None, "control_refuted": v0 is Verdict.REFUTED,
-            "control_detected": ok0 and v0 is not Verdict.CONFIRMED}
+            "detected": sum(r["status"] == "detected (inconclusive)" for r in judged), "judged_by": judged_by,
+            "power": killed / len(judged) if judged else None}
 
 
 def claim_mutation_power(claim, ctx, family: int = FAMILY, alpha: float = api.ALPHA) -> dict:
@@ -484,14 +488,8 @@ def claim_mutation_power(claim, ctx, family: int = FAMILY, alpha: float = api.AL
                              else "survived")
             if r.get("example"):
                 row["evidence"] = r["example"]
-    judged = [r for r in rows if r["status"] in ("refuted", "survived", "survived: equal on the grid",
-                                                 "detected (inconclusive)")]
-    killed = sum(r["status"] == "refuted" for r in judged)
-    return {"covered": True, "mutants": rows, "judged": len(judged), "refuted": killed,
-            "detected": sum(r["status"] == "detected (inconclusive)" for r in judged),
-            "judged_by": sorted(judged_by),
-            "power": killed / len(judged) if judged else None, "control_refuted": verdicts[CONTROL]["refuted"],
-            "control_detected": bool(verdicts[CONTROL].get("detected"))}
+    return dict(_summary(rows, sorted(judged_by)), control_refuted=verdicts[CONTROL]["refuted"],
+                control_detected=bool(verdicts[CONTROL].get("detected")))
 
 
 def mutation_power(patterns=None, profile: str = "quick", seed: int = 0, out: Path | None = None,
