@@ -17,7 +17,7 @@ from derivations import hermite as H
 from derivations import kernels as kn
 from numerics import hermite as NH
 from verify.kit import (AllOf, Check, Claim, Custom, Domain, Evidence, Expectation, Figure, Kind, Param, PropertySearch,
-                        StatTest, per_profile, pick, STATED, stated_value)
+                        per_profile, pick, STATED, stated_slope, stated_value)
 
 from .common import SMOOTH, coeffs, exact_coeffs, mp_coeffs, second_moment, src
 
@@ -248,8 +248,7 @@ def _tail_values(name, Ks):
 def _stated_rate(claim, K0, K1) -> float:
     """The exponent p of the stated tail order sum_{k>K} c_k^2 ~ K^p (the claim's stated form, read through
     verify.kit.stated_value): its log-log slope between K0 and K1 (rounded to 12 digits)."""
-    f = stated_value(claim)
-    return round((math.log(f({"K": K1})) - math.log(f({"K": K0}))) / (math.log(K1) - math.log(K0)), 12)
+    return stated_slope(claim, [K0, K1], "K")
 
 
 def _parseval(name):

@@ -8,13 +8,11 @@ tested along the schedule kappa_m ~ m^(-1/4) as log-log slopes in m (a bound: sl
 """
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import torch
 
 from derivations import liu_appendix as A
-from verify.kit import Claim, Custom, Kind, label_of, slope_upper_test, stated_value
+from verify.kit import Claim, Custom, Kind, label_of, slope_upper_test, stated_slope, stated_value
 
 from .common import (DOMAIN, KAPPA_EXPONENT, POINTS, SCHEDULE, SETTING, SYNTHETIC, binomial_bound_test, each_point,
                      loglog_figure, mean_abs_ci, src)
@@ -122,11 +120,10 @@ def _stated_order(claim, p, inst, runs, **keys):
     f = stated_value(claim)
     m_0, kappa_0 = runs[0]["m"], runs[0]["kappa"]
 
-    def at(m):
-        return f({"m": m, "kappa": kappa_0 * (m / m_0) ** KAPPA_EXPONENT, "n_P": int(p["n_P"]),
-                  "n_Q": int(p["n_Q"]), "lambda_P": inst["lamP"], "lambda_Q": inst["lamQ"], "delta": DELTA, **keys})
-    m0, m1 = _FAR
-    return at, round((math.log(at(m1)) - math.log(at(m0))) / (math.log(m1) - math.log(m0)), 12)
+    def point(m):
+        return {"m": m, "kappa": kappa_0 * (m / m_0) ** KAPPA_EXPONENT, "n_P": int(p["n_P"]), "n_Q": int(p["n_Q"]),
+                "lambda_P": inst["lamP"], "lambda_Q": inst["lamQ"], "delta": DELTA, **keys}
+    return (lambda m: f(point(m))), stated_slope(claim, _FAR, point)
 
 
 def _order(key, what, target="stated"):

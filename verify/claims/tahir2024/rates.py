@@ -27,7 +27,7 @@ import torch
 import numerics.deep_linear as DL
 from numerics.tahir_text import eq60_constant, layer_statistics, rank_one_transfer_risk
 from verify.kit import (Check, Claim, Custom, Domain, Evidence, Kind, Param, Source, label_of, pick, slope_bound_test,
-                        slope_test_means, slope_test_paired, stated_value)
+                        slope_test_means, slope_test_paired, stated_slope)
 
 from .text_helpers import PRE_ALPHAS, PRE_D, PRE_DEPTHS, PRE_TRIALS, PI, pretrained
 
@@ -47,13 +47,9 @@ ALPHA = sp.Symbol("alpha", positive=True)
 
 
 def stated_exponent(claim, alphas) -> float:
-    """The exponent p of the claim's stated order alpha^p (read through verify.kit.stated_value, so ``verify
-    mutants`` can substitute a perturbed order): the least-squares slope of log(stated) on log(alpha) over the
-    alphas of the grid, exact for a power of alpha."""
-    f = stated_value(claim)
-    xs = np.log(np.asarray(alphas, dtype=np.float64))
-    ys = np.log(np.asarray([f({"alpha": float(a)}) for a in alphas], dtype=np.float64))
-    return float(np.polyfit(xs, ys, 1)[0])
+    """The exponent p of the claim's stated order alpha^p over the alphas of the grid (verify.kit.stated_slope, so
+    ``verify mutants`` can substitute a perturbed order)."""
+    return stated_slope(claim, alphas, "alpha")
 
 
 def _figure(title, ylabel, rows, exponent=None):
@@ -252,9 +248,7 @@ def _one_over_n(claim, ctx, points):
     ev = Evidence()
     ns = pick(ctx.profile, N_GRID)
     B = pick(ctx.profile, N_TRIALS)
-    f = stated_value(claim)   # the stated order's exponent in n: the slope of log(stated) on log(n) over the grid
-    order = float(np.polyfit(np.log(np.asarray(ns, dtype=np.float64)),
-                             np.log(np.asarray([f({"n": float(n)}) for n in ns], dtype=np.float64)), 1)[0])
+    order = stated_slope(claim, ns, "n")   # the stated order's exponent in n over the grid
     for p in points:
         samples, seeds = [], []
         s2 = math.sin(p["theta"]) ** 2
