@@ -155,3 +155,14 @@ def test_slope_band_test_accepts_the_rate_and_rejects_another():
     f = slope_band_test("t", {}, ms, Y, 0.0, 1)
     assert f.pvalue < 1e-6 and not f.equivalent and f.target == "derived"
 
+
+
+def test_a_trial_whose_quantity_rounds_to_zero_is_left_out_and_counted():
+    """One row with y = 0 (below float resolution) has no log-log slope: it is left out (and counted) instead of
+    making the mean slope nan and the claim inconclusive (seen once in 24 standard seeds of the rate claims)."""
+    xs = [0.01, 0.1, 1.0]
+    ys = np.array([[x ** 2 * (1 + 0.01 * k) for x in xs] for k in range(30)])
+    ys[7, 1] = 0.0
+    for test in (slope_test_paired("t", {}, xs, ys, 2.0, 0), slope_bound_test("t", {}, xs, ys, 2.0, 0)):
+        assert np.isfinite(test.estimate) and test.trials == 29 and test.extra["trials_with_y_0"] == 1
+    assert "trials_with_y_0" not in slope_test_paired("t", {}, xs, ys[:5], 2.0, 0).extra

@@ -95,9 +95,19 @@ def ordering_test(label: str, params: dict, a, b=None, seed=None, *, paired: boo
 def per_trial_slopes(xs, ys) -> np.ndarray:
     """Least-squares slope of log y against log x for every row of ys (trials x len(xs))."""
     lx = np.log(np.asarray(xs, dtype=np.float64))
-    ly = np.log(np.asarray(ys, dtype=np.float64))
-    lxc = lx - lx.mean()
-    return (ly - ly.mean(-1, keepdims=True)) @ lxc / (lxc @ lxc)
+    with np.errstate(divide="ignore", invalid="ignore"):   # a row with y = 0 gets a non-finite slope
+        ly = np.log(np.asarray(ys, dtype=np.float64))
+        lxc = lx - lx.mean()
+        return (ly - ly.mean(-1, keepdims=True)) @ lxc / (lxc @ lxc)
+
+
+def _defined_slopes(xs, ys) -> tuple[np.ndarray, int]:
+    """The per-trial slopes of the rows whose y is positive at every x, and how many rows were left out: a y that
+    rounds to exactly 0 (a difference below float resolution, e.g. two equal singular values) has no logarithm,
+    and one such row would make the mean slope, and the claim, undefined.  The count goes into the test's extra."""
+    slopes = per_trial_slopes(xs, ys)
+    ok = np.isfinite(slopes)
+    return slopes[ok], int((~ok).sum())
 
 
 def _neighbours(exponent: float) -> dict:
@@ -120,7 +130,7 @@ def slope_test_paired(label: str, params: dict, xs, ys, exponent: float, seed, *
     needs the CI inside exponent +- tol (tol < 1/2 excludes the neighbouring integer and half-integer
     exponents, declared as alternatives); rejection needs the mean significantly outside that band
     (:func:`_band_p`).  Use :func:`slope_test_means` when the samples at different x are independent."""
-    slopes = per_trial_slopes(xs, ys)
+    slopes, dropped = _defined_slopes(xs, ys)
     n = slopes.size
     m, se = float(slopes.mean()), max(float(slopes.std(ddof=1) / math.sqrt(n)), 1e-12)
     q = float(sps.t.ppf(0.975, n - 1))
@@ -128,7 +138,8 @@ def slope_test_paired(label: str, params: dict, xs, ys, exponent: float, seed, *
                     tol=tol, pvalue=_band_p(m, se, exponent, tol, n - 1), target=target, seed=seed, df=n - 1,
                     ci=(m - q * se, m + q * se), alternatives=_neighbours(exponent),
                     extra=dict(extra or {}, test=f"H0: |slope - {exponent}| <= {tol}", x=list(map(float, xs)),
-                               mean_y=list(map(float, np.mean(ys, 0)))))
+                               mean_y=list(map(float, np.mean(ys, 0))),
+                               **({"trials_with_y_0": dropped} if dropped else {})))
 
 
 def slope_test_means(label: str, params: dict, xs, samples: list, exponent: float, seeds, *, tol: float = 0.25,
@@ -166,7 +177,9 @@ def slope_bound_test(label: str, params: dict, xs, ys, exponent: float, seed, *,
     two-sided CI of the slope is in ``extra``.  No point alternative is declared: a bound's weaker
     neighbouring order is what a refutation finds, and a point value 'exactly p - 1' would be 'excluded'
     by a sharp CI even when the measured order is p - 1 up to a finite-range correction."""
-    slopes = per_trial_slopes(xs, ys)
+    slopes, dropped = _defined_slopes(xs, ys)
+    if dropped:
+        extra = dict(extra or {}, trials_with_y_0=dropped)
     n = slopes.size
     m, se = float(slopes.mean()), max(float(slopes.std(ddof=1) / math.sqrt(n)), 1e-12)
     q = float(sps.t.ppf(0.975, n - 1))
