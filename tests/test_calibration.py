@@ -42,3 +42,10 @@ def test_run_wide_bound_through_the_first_stage_rate():
     assert f["seeds_with_a_first_stage_rejection"] == [3] and f["first_stage_seeds"] == 40
     assert abs(f["bound_via_replication"] - clopper_pearson(1, 40)[1] * 0.05) < 1e-15
     assert any("first stage" in row for row in calibration_table(cal))
+
+
+def test_a_claims_package_subclass_of_a_strategy_counts_as_that_strategy():
+    from verify.calibration import strategies_of
+    from verify.registry import select
+
+    assert strategies_of(select(["linearization2025.thm7.eta_le_1"])[0]) == ["PropertySearch"]

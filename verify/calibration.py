@@ -67,9 +67,12 @@ def _run_one(claim, ctx, alpha=api.ALPHA):
 
 
 def strategies_of(claim) -> list[str]:
-    """The judge strategies a claim's check is built from (AllOf unpacked), e.g. ['Expectation', 'Identity']."""
+    """The judge strategies a claim's check is built from (AllOf unpacked), e.g. ['Expectation', 'Identity']; a
+    claims package's subclass of a strategy counts as that strategy."""
+    from .kit import STRATEGIES
+
     parts = getattr(claim.check, "parts", None) or [claim.check]
-    return sorted({type(p).__name__ for p in parts})
+    return sorted({next((c.__name__ for c in type(p).__mro__ if c in STRATEGIES), type(p).__name__) for p in parts})
 
 
 def reviewed_verdicts() -> dict[str, str]:
