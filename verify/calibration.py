@@ -68,11 +68,15 @@ def _run_one(claim, ctx, alpha=api.ALPHA):
 
 def strategies_of(claim) -> list[str]:
     """The judge strategies a claim's check is built from (AllOf unpacked), e.g. ['Expectation', 'Identity']; a
-    claims package's subclass of a strategy counts as that strategy."""
+    claims package's subclass of a strategy counts as that strategy, and so does a wrapper that says which one it
+    runs (class attribute ``judged_as``, e.g. linearization2025's StatedSearch: 'PropertySearch')."""
     from .kit import STRATEGIES
 
+    def name(p):
+        return getattr(p, "judged_as", None) or next((c.__name__ for c in type(p).__mro__ if c in STRATEGIES),
+                                                      type(p).__name__)
     parts = getattr(claim.check, "parts", None) or [claim.check]
-    return sorted({next((c.__name__ for c in type(p).__mro__ if c in STRATEGIES), type(p).__name__) for p in parts})
+    return sorted({name(p) for p in parts})
 
 
 def reviewed_verdicts() -> dict[str, str]:

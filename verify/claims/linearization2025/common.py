@@ -81,6 +81,7 @@ class StatedSearch:
     with ``stated = stated_mp(claim)``; ``show(stated, p)`` likewise.  The search itself (seed, examples,
     strategy) is the PropertySearch's, so the evidence is the same as with the numeric copy of the form."""
 
+    judged_as = "PropertySearch"   # the strategy it runs (verify.calibration.strategies_of)
     name: str
     holds: Callable[[Callable, dict], bool]
     strategy: Callable[[], Any] | None = None
