@@ -193,6 +193,17 @@ def _compute(c, ctx) -> tuple[Evidence, bool, float]:
         return ev, False, time.time() - t
 
 
+def judge_alone(claim: Claim, ctx: Context, alpha: float = ALPHA, family: int | None = None) -> tuple[Verdict, str, bool]:
+    """One claim judged on its own as :func:`run` judges it (Holm, replication of every rejection, the claim's
+    ``decided_at``): (verdict, reason, whether its check finished without error).  ``family``: Holm as if the claim
+    were inside a run of that many tests (:func:`verify.evidence.finalize`)."""
+    ev, ok, _ = _compute(claim, ctx)
+    finalize([ev], alpha, family)
+    replicate_rejections([ClaimResult(claim, ev)], ctx, alpha, family)
+    v, why = verdict_of(claim, ev, ctx.profile.name)
+    return v, why, ok
+
+
 def _worker_init(threads: int, parent: int | None = None) -> None:
     torch.set_num_threads(threads)
     _die_with_parent(parent)

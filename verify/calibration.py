@@ -24,7 +24,6 @@ from derivations import wishart as W
 
 from . import api
 from .claim import Verdict
-from .evidence import finalize
 
 FINITE_ID = "tahir2024.thm3.6.finite"
 ASYM_ID = "tahir2024.thm3.6.asymptotic"
@@ -60,10 +59,7 @@ ASYM_MUTANTS: dict[str, sp.Expr] = {
 
 def _run_one(claim, ctx, alpha=api.ALPHA):
     """One claim judged as ``api.run`` judges it: Holm, then the replication of any rejection."""
-    res = api.ClaimResult(claim, claim.check.run(claim, ctx))
-    finalize([res.evidence], alpha)
-    api.replicate_rejections([res], ctx, alpha)
-    return api.verdict_of(claim, res.evidence, ctx.profile.name)[0]
+    return api.judge_alone(claim, ctx, alpha)[0]
 
 
 def strategies_of(claim) -> list[str]:

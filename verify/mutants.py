@@ -57,7 +57,7 @@ import sympy as sp
 
 from . import api
 from .judge import AllOf, Asymptotic, Expectation, Identity, _points, point_tests, stat_test
-from .stated import ALIASES, STATED, function_of, reads
+from .stated import ALIASES, function_of, reads
 from .stats import holm, student_q, two_sided_p
 
 FAMILY = 550     # about the number of Monte Carlo tests of a full quick run
@@ -271,16 +271,19 @@ def _judge(exp: Expectation, claim, ctx, forms: dict, family: int, alpha: float)
     return out
 
 
-def _run_whole(claim, ctx, family: int, alpha: float):
-    """The claim's whole check as ``verify run`` judges it (Holm as inside a family of ``family`` tests, every
-    rejection replicated on fresh draws): (verdict, reason, finished without error)."""
-    from .evidence import decide, finalize
-
-    ev, ok, _ = api._compute(claim, ctx)
-    finalize([ev], alpha, family)
-    api.replicate_rejections([api.ClaimResult(claim, ev)], ctx, alpha, family)
-    v, why = decide(ev)
-    return v, why, ok
+def _equivalent(m: sp.Expr, claim) -> str | None:
+    """Why the mutant ``m`` means the same as the claim's stated form, or None: equal (sympy), or, for a stated
+    order, a constant multiple of it (O(c f) = O(f))."""
+    if sp.count_ops(m) > 60:   # sympy's simplify can take minutes on Piecewise / factorial forms: only small ones
+        return None
+    try:
+        if sp.simplify(m - claim.stated) == 0:
+            return "equivalent (sympy)"
+        if claim.stated_order and sp.simplify(m / claim.stated).is_number:
+            return "equivalent as an order (a constant factor: O(c f) = O(f))"
+    except Exception:  # noqa: BLE001 - a simplification sympy cannot do decides nothing
+        return None
+    return None
 
 
 def _status_of(v, why, ok, control) -> dict:
@@ -301,8 +304,8 @@ class _Part:
     control evidence for the same seed and points instead of running again (its outcome cannot depend on the
     mutant: an Identity of our derivation, a literal cross-check, a figure)."""
 
-    def __init__(self, part, claim_id: str):
-        self.part, self.claim_id = part, claim_id
+    def __init__(self, part, claim_id: str, points: list):
+        self.part, self.claim_id, self.points = part, claim_id, points   # points: where the stated form was read
         self.reads_stated, self.frozen, self.memo = False, False, {}
         self.takes_points = bool(getattr(part, "takes_points", False))
         self.name = getattr(part, "name", "")
@@ -315,13 +318,12 @@ class _Part:
             return copy.deepcopy(self.memo[key])
         with reads() as rec:
             ev = self.part.run(claim, ctx)
-        self.reads_stated |= self.claim_id in rec.ids
-        _Part.points.extend(rec.points if self.claim_id in rec.ids else [])
+        if self.claim_id in rec.ids:
+            self.reads_stated = True
+            self.points += rec.points
         if not self.reads_stated:
             self.memo[key] = copy.deepcopy(ev)
         return ev
-
-    points: list = []
 
 
 def _whole_claim_power(claim, ctx, family: int, alpha: float) -> dict | None:
@@ -332,29 +334,23 @@ def _whole_claim_power(claim, ctx, family: int, alpha: float) -> dict | None:
     from .claim import Verdict
 
     mctx = dataclasses.replace(ctx, memo={}, progress=False)
-    parts = [_Part(p, claim.id) for p in _parts(claim)]
+    read_at: list[dict] = []
+    parts = [_Part(p, claim.id, read_at) for p in _parts(claim)]
     claim = dataclasses.replace(claim, check=AllOf(parts))
-    _Part.points = []
-    v0, why0, ok0 = _run_whole(claim, mctx, family, alpha)
+    v0, why0, ok0 = api.judge_alone(claim, mctx, alpha, family)
     if not any(p.reads_stated for p in parts):
         return None
     for p in parts:
         p.frozen = True
-    pts = list({repr(sorted(p.items())): p for p in _Part.points}.values())
+    pts = list({repr(sorted(p.items())): p for p in read_at}.values())
     f0 = _fn(claim.stated)
     rows = []
     for name, m in mutants(claim.stated).items():
         row = {"mutant": name, "form": sp.sstr(m)}
         rows.append(row)
-        try:   # sympy's simplify can take minutes on Piecewise / factorial forms: only on small ones
-            if sp.count_ops(m) <= 60 and sp.simplify(m - claim.stated) == 0:
-                row["status"] = "equivalent (sympy)"
-                continue
-            if claim.stated_order and sp.count_ops(m) <= 60 and sp.simplify(m / claim.stated).is_number:
-                row["status"] = "equivalent as an order (a constant factor: O(c f) = O(f))"
-                continue
-        except Exception:  # noqa: BLE001
-            pass
+        if eq := _equivalent(m, claim):
+            row["status"] = eq
+            continue
         fm = _fn(m)
         try:
             vals = [(fm(p), f0(p)) for p in pts]
@@ -372,7 +368,7 @@ def _whole_claim_power(claim, ctx, family: int, alpha: float) -> dict | None:
             row["status"] = (f"weaker bound (not judged: {'above' if sign > 0 else 'below'} the stated "
                              f"{claim.stated_bound} bound at every point, so true whenever it is)")
             continue
-        r = _status_of(*_run_whole(dataclasses.replace(claim, stated=m), mctx, family, alpha), v0)
+        r = _status_of(*api.judge_alone(dataclasses.replace(claim, stated=m), mctx, alpha, family), v0)
         row["status"] = ("check raised an error (not judged)" if r.get("error") else "refuted" if r["refuted"]
                          else "detected (inconclusive)" if r.get("detected") else "survived")
         if r.get("example"):
@@ -414,7 +410,7 @@ def claim_mutation_power(claim, ctx, family: int = FAMILY, alpha: float = api.AL
     for part in _parts(claim):
         if isinstance(part, Expectation) and part.target == "stated" and part.instance is None:
             pts = _points(part.points, ctx, claim)
-            if part.predicted is STATED or matches(part.predicted, pts):
+            if matches(part.predicted, pts):
                 usable.append((part, pts))
         elif isinstance(part, Asymptotic):
             pts = _points(part.points, ctx, claim)
@@ -432,12 +428,8 @@ def claim_mutation_power(claim, ctx, family: int = FAMILY, alpha: float = api.AL
     rows, forms, forms_sym = [], {}, {}
     for name, m in ms.items():
         row = {"mutant": name, "form": sp.sstr(m)}
-        try:   # sympy's simplify can take minutes on Piecewise / factorial forms: only on small ones
-            equal = sp.count_ops(m) <= 60 and sp.simplify(m - stated) == 0
-        except Exception:  # noqa: BLE001
-            equal = False
-        if equal:
-            row["status"] = "equivalent (sympy)"
+        if eq := _equivalent(m, claim):
+            row["status"] = eq
             rows.append(row)
             continue
         fm = _fn(m)
