@@ -41,7 +41,7 @@ from numerics import NotConverged
 from .claim import DomainError
 from .context import Context, pick
 from .evidence import Check, Evidence, StatTest
-from .stated import STATED, reads, resolve  # noqa: F401 - STATED re-exported for the kit
+from .stated import STATED, reads, resolve
 from .stats import extrapolate_inverse_size, mean_estimate, student_q, two_sided_p
 
 Point = dict
@@ -710,10 +710,9 @@ def _curves(spec: Figure, base: Point, xs, glab: str, claim=None) -> list[dict]:
             else list(np.linspace(min(xs), max(xs), 200)))
     curves = ([(spec.curve_label, spec.curve)] if spec.curve else []) + list(spec.extra_curves)
     for k, (name, fn) in enumerate(curves):
-        if fn is STATED:
-            if claim is None:
-                continue
-            fn = resolve(fn, claim)
+        if fn is STATED and claim is None:
+            continue
+        fn = resolve(fn, claim)
         ys = []
         for x in grid:
             try:

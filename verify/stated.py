@@ -41,13 +41,18 @@ def _arg(p: dict, name: str):
 
 
 @functools.lru_cache(maxsize=512)
+def _lambdified(expr: sp.Expr):
+    """(symbol names, mpmath function of them), once per expression (sympy expressions hash structurally)."""
+    syms = tuple(sorted(expr.free_symbols, key=str))
+    return tuple(str(s) for s in syms), sp.lambdify(syms, expr, modules="mpmath")
+
+
+@functools.lru_cache(maxsize=512)
 def function_of(expr: sp.Expr) -> Callable[[dict], float]:
     """``expr`` (sympy) as a function of a parameter point, evaluated with mpmath in double precision out.
-    A complex value (outside the form's real domain) gives nan.  Cached per expression (sympy expressions are
-    immutable and hash structurally), so a check may call it at every point."""
-    syms = tuple(sorted(expr.free_symbols, key=str))
-    names = tuple(str(s) for s in syms)
-    f = sp.lambdify(syms, expr, modules="mpmath")
+    A complex value (outside the form's real domain) gives nan.  Cached per expression, so a check may call it
+    at every point."""
+    names, f = _lambdified(expr)
 
     def value(p: dict, *_: Any) -> float:
         v = complex(f(*[_arg(p, n) for n in names]))
@@ -55,19 +60,35 @@ def function_of(expr: sp.Expr) -> Callable[[dict], float]:
     return value
 
 
-def stated_value(claim) -> Callable[..., float]:
+@functools.lru_cache(maxsize=512)
+def mp_function_of(expr: sp.Expr) -> Callable[[dict], Any]:
+    """``expr`` as a function of a point returning an mpmath number at the working precision (``mpmath.workdps``),
+    every argument made an mpf first, so that all the arithmetic is mpmath's (a product of two float arguments,
+    e.g. lambda t in e^{-lambda t}, would otherwise be rounded to double): for high-precision searches that compare
+    at 1e-35, where the double of :func:`function_of` would make a false counterexample at an equality case."""
+    import mpmath
+
+    names, f = _lambdified(expr)
+
+    def value(p: dict, *_: Any):
+        return f(*[v if isinstance(v := _arg(p, n), mpmath.mpf) else mpmath.mpf(v) for n in names])
+    return value
+
+
+def stated_value(claim, precise: bool = False) -> Callable[..., Any]:
     """The claim's stated sympy form as ``f(point, *instance) -> float`` (extra arguments are ignored, so it can
-    be an :class:`~verify.judge.Expectation`'s ``predicted``).  Calling it records that the check read the
-    stated form, which is how ``verify mutants`` knows the claim's whole check judges it."""
+    be an :class:`~verify.judge.Expectation`'s ``predicted``); ``precise=True``: an mpmath number at the working
+    precision (:func:`mp_function_of`).  Calling it records that the check read the stated form, which is how
+    ``verify mutants`` knows the claim's whole check judges it."""
     if not isinstance(claim.stated, sp.Expr):
         raise TypeError(f"{claim.id}: its stated form is not a sympy expression ({type(claim.stated).__name__})")
-    f = function_of(claim.stated)
+    f = (mp_function_of if precise else function_of)(claim.stated)
     rec = _READS.get()
     if rec is None:
         return f
     rec.ids.add(claim.id)
 
-    def traced(p: dict, *inst: Any) -> float:
+    def traced(p: dict, *inst: Any):
         rec.points.append(dict(p))
         return f(p, *inst)
     return traced
@@ -132,4 +153,4 @@ class reads:
             outer.points += self._rec.points
 
 
-__all__ = ["STATED", "stated_value", "stated_slope", "function_of", "resolve", "reads", "ALIASES"]
+__all__ = ["STATED", "stated_value", "stated_slope", "function_of", "mp_function_of", "resolve", "reads", "ALIASES"]

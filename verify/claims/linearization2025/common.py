@@ -3,13 +3,12 @@ helper, the assumption texts, the random PSD matrices of the property searches, 
 from __future__ import annotations
 
 import dataclasses
-import functools
 import math
 from typing import Any, Callable
 
 import mpmath
 import numpy as np
-import sympy as sp
+import sympy as sp  # noqa: F401 - used by the doctest of stated_mp
 
 from verify.kit import Param, PropertySearch, Source, stated_value
 
@@ -24,18 +23,11 @@ def src(where: str) -> Source:
 
 
 # ------------------------------------------------------------------ the stated form as a number (verify.stated)
-@functools.lru_cache(maxsize=256)
-def _mp_form(key: str, expr: sp.Expr):
-    syms = tuple(sorted(expr.free_symbols, key=str))
-    return tuple(str(s) for s in syms), sp.lambdify(syms, expr, modules="mpmath")
-
-
 def stated_mp(claim) -> Callable[[dict], Any]:
     """The claim's stated sympy form as ``f(point) -> mpmath number`` at the working precision, for the 50-digit
-    searches (a search that compares at 1e-35 cannot use the double that :func:`verify.kit.stated_value` returns:
-    at an equality case, e.g. K = c I in Theorem 5, the rounding of the bound would be a false counterexample).
-    It goes through ``stated_value(claim)`` (which records that the check reads the stated form, and at which
-    points, for ``verify mutants``) and evaluates the same expression, ``claim.stated``, with mpmath.
+    searches (a search that compares at 1e-35 cannot use a double: at an equality case, e.g. K = c I in Theorem 5,
+    the rounding of the bound would be a false counterexample): :func:`verify.kit.stated_value` with
+    ``precise=True`` (which records the read, and the points, for ``verify mutants``).
 
     >>> import types
     >>> x = sp.Symbol("x")
@@ -43,15 +35,7 @@ def stated_mp(claim) -> Callable[[dict], Any]:
     ...     str(stated_mp(types.SimpleNamespace(id="demo", stated=x / 3))({"x": 1}))
     '0.333333333333333333333333333333'
     """
-    traced = stated_value(claim)
-    names, g = _mp_form(sp.srepr(claim.stated), claim.stated)
-
-    def value(pt: dict):
-        traced({k: float(v) for k, v in pt.items()})
-        # every argument as an mpf (exact for a float), so that all the arithmetic is mpmath's: a product of two
-        # float arguments would otherwise be rounded to double first (e.g. lambda t in e^{-lambda t})
-        return g(*[v if isinstance(v, mpmath.mpf) else mpmath.mpf(v) for v in (pt[k] for k in names)])
-    return value
+    return stated_value(claim, precise=True)
 
 
 def _real(v) -> float:
