@@ -182,3 +182,21 @@ def test_draws_that_read_the_stated_form_are_not_memoised_and_instance_samplers_
     wrap.__wrapped__ = inner
     monte_carlo(wrap, {"g": 0.5}, 10, mctx, ("toy", "w"), 64)
     assert [k[4] for k in mctx.memo] == [inner.__code__]
+
+
+def test_equivalence_is_screened_numerically_before_simplify():
+    """A mutant that differs at random points is not equivalent, without sympy's simplify (minutes on small
+    trigonometric-radical forms); a rewrite of the same form, or a constant multiple of an order, still is."""
+    import types
+
+    from verify.mutants import _differs_numerically, _equivalent
+
+    t, s = sp.symbols("theta sigma", positive=True)
+    f = sp.sqrt((1 + sp.cos(t) ** 2 - s**2) ** 2 - 4 * sp.cos(t) ** 2) / 2 + sp.cos(t) ** 2 / 2
+    assert _differs_numerically(f * sp.Rational(11, 10), f)
+    assert not _differs_numerically(sp.expand(2 * f) / 2, f)
+    claim = types.SimpleNamespace(stated=s**2 / t, stated_order=True)
+    assert _equivalent(3 * s**2 / t, claim).startswith("equivalent as an order")
+    assert _equivalent(s**3 / t, claim) is None
+    k = sp.Symbol("k", integer=True, positive=True)
+    assert not _differs_numerically((-1) ** (2 * k), sp.Integer(1))     # integer symbols get integer points
