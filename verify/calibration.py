@@ -58,8 +58,12 @@ ASYM_MUTANTS: dict[str, sp.Expr] = {
 
 
 def _run_one(claim, ctx, alpha=api.ALPHA):
-    """One claim judged as ``api.run`` judges it: Holm, then the replication of any rejection."""
-    return api.judge_alone(claim, ctx, alpha)[0]
+    """One claim judged as ``api.run`` judges it: Holm, then the replication of any rejection.  A check that raised
+    is an error here, not an inconclusive verdict to count."""
+    v, why, ok = api.judge_alone(claim, ctx, alpha)
+    if not ok:
+        raise RuntimeError(f"{claim.id}: {why}")
+    return v
 
 
 def strategies_of(claim) -> list[str]:
