@@ -200,3 +200,59 @@ def test_equivalence_is_screened_numerically_before_simplify():
     assert _equivalent(s**3 / t, claim) is None
     k = sp.Symbol("k", integer=True, positive=True)
     assert not _differs_numerically((-1) ** (2 * k), sp.Integer(1))     # integer symbols get integer points
+
+
+def test_which_symbols_a_mutant_changes_and_which_the_grid_holds_fixed():
+    """_on_the_grid: a symbol is changed when moving it alone changes mutant/stated, held fixed when it has one
+    value at every point the check read (there the mutant is the stated form times an unseen factor)."""
+    from verify.mutants import _on_the_grid
+
+    m_, n, k = sp.symbols("m n_P kappa", positive=True)
+    stated = n**2 / (sp.sqrt(m_) * k)
+    pts = [{"m": mm, "n_P": 4, "kappa": 0.3 * (mm / 256) ** -0.25} for mm in (256, 1024, 4096)]
+    assert _on_the_grid(n / (sp.sqrt(m_) * k), stated, pts) == (["n_P"], ["n_P"])
+    assert _on_the_grid(n**2 / (m_ * k), stated, pts) == (["m"], [])
+    assert _on_the_grid(sp.Rational(9, 10) * stated, stated, pts) == ([], [])
+
+
+def test_order_and_domain_equivalences_and_tighter_bounds_the_data_satisfy():
+    """stated_order=(limit variables): a mutant changing only the factor in other symbols is the same O-statement
+    on any finite grid of them; stated_at: a mutant changing only a symbol the statement fixes is equivalent on the
+    claim's domain; a tighter bound whose every draw satisfies it is true where tested (not counted), a plain
+    survivor otherwise."""
+    import dataclasses
+
+    from verify.evidence import EVERY_VALUE, Check, Evidence, StatTest
+    from verify.mutants import _equal_on_integers, _holds_on_the_data
+
+    claim, _ = _mean_check(True)
+    g = sp.Symbol("g", positive=True)
+    order = dataclasses.replace(claim, stated_order=("none",))
+    r = claim_mutation_power(order, api.make_context("quick", 0, progress=False))
+    status = {x["mutant"]: x["status"] for x in r["mutants"]}
+    assert status["exponent of (g + 1)**2 +1"].startswith("equivalent as an order on the tested domain")
+    fixed = dataclasses.replace(claim, stated_at={"g": 0.5})
+    r = claim_mutation_power(fixed, api.make_context("quick", 0, progress=False))
+    judged = [x["mutant"] for x in r["mutants"] if not x["status"].startswith(("equivalent", "undefined"))]
+    assert judged == ["whole form x 1.1", "whole form x 2"], r["mutants"]   # a constant factor is still a change
+    # direct evidence: a violation count of 0, or the same estimate with its CI inside the mutant's bound
+    t0 = StatTest("v", {}, 0.1, 0.0, 0.01, 50, 0.002, 1.0, extra={"violations": 0}, sided="upper")
+    s0 = StatTest("s", {}, -0.125, -0.3, 0.02, 50, 0.1, 1.0, ci=(-0.34, -0.26), sided="upper")
+    ev0 = Evidence(tests=[t0, s0])
+    tighter = Evidence(tests=[t0, dataclasses.replace(s0, predicted=-0.25)])
+    assert _holds_on_the_data(tighter, ev0, 1)
+    assert not _holds_on_the_data(Evidence(tests=[t0, dataclasses.replace(s0, predicted=-0.3)]), ev0, 1)
+    assert not _holds_on_the_data(Evidence(tests=[dataclasses.replace(t0, extra={"violations": 1}), s0]), ev0, 1)
+    moved = Evidence(tests=[t0, dataclasses.replace(s0, estimate=-0.2, ci=(-0.3, -0.1), predicted=0.0)])
+    assert not _holds_on_the_data(moved, ev0, 1)          # the mutant changed the data: not direct evidence
+    c0 = Check("bound", True, "max 0.1")
+    passed = Check("bound", True, "max 0.5", extra={EVERY_VALUE: True})
+    assert _holds_on_the_data(Evidence(tests=[t0], checks=[passed]), Evidence(tests=[t0], checks=[c0]), 1)
+    assert not _holds_on_the_data(Evidence(tests=[t0], checks=[Check("b", True, "max 0.5")]),
+                                  Evidence(tests=[t0], checks=[c0]), 1)
+    # a parity rewrite equal at every integer (sympy cannot prove it for a k/2 exponent)
+    k = sp.Symbol("k", integer=True, nonnegative=True)
+    even = (1 + (-1) ** k) / 2
+    assert _equal_on_integers((-1) ** (k / 2 - 1) * even * g, (-1) ** (-k / 2 - 1) * even * g)
+    assert not _equal_on_integers((-1) ** (k / 2) * even * g, (-1) ** (-k / 2 - 1) * even * g)
+    assert not _equal_on_integers(g, 2 * g)

@@ -193,14 +193,18 @@ def _compute(c, ctx) -> tuple[Evidence, bool, float]:
         return ev, False, time.time() - t
 
 
-def judge_alone(claim: Claim, ctx: Context, alpha: float = ALPHA, family: int | None = None) -> tuple[Verdict, str, bool]:
+def judge_alone(claim: Claim, ctx: Context, alpha: float = ALPHA, family: int | None = None,
+                evidence: list | None = None) -> tuple[Verdict, str, bool]:
     """One claim judged on its own as :func:`run` judges it (Holm, replication of every rejection, the claim's
     ``decided_at``): (verdict, reason, whether its check finished without error).  ``family``: Holm as if the claim
-    were inside a run of that many tests (:func:`verify.evidence.finalize`)."""
+    were inside a run of that many tests (:func:`verify.evidence.finalize`).  The evidence is appended to
+    ``evidence`` when a list is given."""
     ev, ok, _ = _compute(claim, ctx)
     finalize([ev], alpha, family)
     replicate_rejections([ClaimResult(claim, ev)], ctx, alpha, family)
     v, why = verdict_of(claim, ev, ctx.profile.name)
+    if evidence is not None:
+        evidence.append(ev)
     return v, why, ok
 
 

@@ -237,7 +237,12 @@ class Claim:
                  value (``verify mutants`` then sets aside the mutants that only weaken the bound: they are true
                  whenever the stated bound is, so no test could refute them).
     stated_order: True when ``stated`` is an order of growth, O(stated): constant factors carry no meaning there, so
-                 ``verify mutants`` counts a mutant that only rescales the form by a constant as equivalent.
+                 ``verify mutants`` counts a mutant that only rescales the form by a constant as equivalent.  A tuple
+                 of symbol names says in which variables the order is asymptotic (``("m", "kappa")``: as m -> oo,
+                 kappa -> 0); a factor in the other symbols alone is then a constant on any finite grid of them.
+    stated_at:   values the statement itself gives to symbols of ``stated`` (``{"L": 1}`` for "(5) at L = 1";
+                 ``{"s_S": 1}`` in a setting of unit teachers): ``verify mutants`` counts a mutant that changes only
+                 the dependence on these as equivalent on the claim's domain.
     """
 
     id: str
@@ -255,7 +260,8 @@ class Claim:
     root_cause: str | None = None
     decided_at: str = "quick"
     stated_bound: str | None = None
-    stated_order: bool = False
+    stated_order: bool | tuple[str, ...] = False
+    stated_at: dict = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         from .context import PROFILES

@@ -75,6 +75,12 @@ class StatTest:
         return abs(self.estimate - self.predicted)
 
 
+#: ``Check.extra[EVERY_VALUE] = True``: the check compares an inequality with every recorded value of the data
+#: (rigorously), so its pass means the data satisfy the inequality everywhere recorded, not a weaker summary
+#: (``verify mutants`` tells a tighter bound that holds on the data from a survivor by it)
+EVERY_VALUE = "inequality checked at every recorded value"
+
+
 @dataclass
 class Check:
     """A deterministic check (symbolic identity, exact evaluation, counterexample search).

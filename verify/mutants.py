@@ -297,20 +297,156 @@ def _differs_numerically(a: sp.Expr, b: sp.Expr, ratio: bool = False) -> bool:
     return any(abs(q - ref) > mpmath.mpf(10) ** -20 * (1 + abs(ref)) for q in vals)
 
 
+def _equal_on_integers(a: sp.Expr, b: sp.Expr) -> bool:
+    """For forms with one or two integer symbols: equal (30 digits) at every integer value 0..40 of them (all pairs),
+    the other symbols at 3 random points in (0.1, 2); False when there is no integer symbol or somewhere they differ
+    (or neither is defined anywhere)."""
+    import random
+
+    import mpmath
+
+    syms = sorted(a.free_symbols | b.free_symbols, key=str)
+    ints = [s for s in syms if s.is_integer]
+    if not ints or len(ints) > 2:
+        return False
+    fa, fb = (sp.lambdify(syms, e, modules="mpmath") for e in (a, b))
+    rng, seen = random.Random(1), 0
+    with mpmath.workdps(30):
+        for _ in range(3):
+            reals = {s: mpmath.mpf(rng.uniform(0.1, 2.0)) for s in syms if not s.is_integer}
+            for ks in itertools.product(range(41), repeat=len(ints)):
+                x = [mpmath.mpf(ks[ints.index(s)]) if s in ints else reals[s] for s in syms]
+                try:
+                    u, v = mpmath.mpmathify(fa(*x)), mpmath.mpmathify(fb(*x))
+                except (ZeroDivisionError, ValueError, TypeError, OverflowError):
+                    continue
+                if not (mpmath.isfinite(u) and mpmath.isfinite(v)):
+                    continue
+                seen += 1
+                if abs(u - v) > mpmath.mpf(10) ** -20 * (1 + abs(v)):
+                    return False
+    return seen > 0
+
+
 def _equivalent(m: sp.Expr, claim) -> str | None:
     """Why the mutant ``m`` means the same as the claim's stated form, or None: equal (sympy), or, for a stated
     order, a constant multiple of it (O(c f) = O(f)).  A mutant that differs at random points is not simplified."""
     if sp.count_ops(m) > 60:   # sympy's simplify can take minutes on Piecewise / factorial forms: only small ones
         return None
     try:
-        if not _differs_numerically(m, claim.stated) and sp.simplify(m - claim.stated) == 0:
-            return "equivalent (sympy)"
+        if not _differs_numerically(m, claim.stated):
+            if sp.simplify(m - claim.stated) == 0:
+                return "equivalent (sympy)"
+            if _equal_on_integers(m, claim.stated):
+                return ("equivalent on the integers (equal to 30 digits at every integer value 0..40 of its integer "
+                        "symbols, others random: a parity or sign rewrite sympy does not prove)")
         if (claim.stated_order and not _differs_numerically(m, claim.stated, ratio=True)
                 and sp.simplify(m / claim.stated).is_number):
             return "equivalent as an order (a constant factor: O(c f) = O(f))"
     except Exception:  # noqa: BLE001 - a simplification sympy cannot do decides nothing
         return None
     return None
+
+
+def _key_of(p: dict, name: str):
+    """The key of point ``p`` that gives the symbol ``name`` (the name itself or its alias), or None."""
+    return name if name in p else ALIASES.get(name) if ALIASES.get(name) in p else None
+
+
+def _on_the_grid(m: sp.Expr, stated: sp.Expr, pts: list[dict]) -> tuple[list[str], list[str]]:
+    """Which symbols the mutant ``m`` changes the dependence on, and which of those the check holds fixed.
+
+    A symbol is *changed* when moving it alone (x 1.37; an integer one by +1) at a point the check read changes the
+    ratio m / stated (a pure change of a constant changes none).  It is *held fixed* when it has one value at every
+    point where the check read the stated form: on that grid the mutant differs from the stated form only by a
+    factor the check cannot tell from a constant."""
+    f0, fm = _fn(stated), _fn(m)
+    syms = {str(s): s for s in (m.free_symbols | stated.free_symbols)}
+    changed = set()
+    for p0 in pts[:50]:
+        try:
+            a, b = fm(p0), f0(p0)
+        except Exception:  # noqa: BLE001
+            continue
+        if not (_finite(a) and _finite(b) and a != 0 and b != 0):
+            continue
+        r0 = a / b
+        for n in sorted(set(syms) - changed):
+            k = _key_of(p0, n)
+            if k is None:
+                continue
+            v, q = p0[k], dict(p0)
+            q[k] = v + 1 if isinstance(v, int) or syms[n].is_integer else v * 1.37
+            try:
+                a, b = fm(q), f0(q)
+            except Exception:  # noqa: BLE001
+                continue
+            if _finite(a) and _finite(b) and b != 0 and abs(a / b - r0) > 1e-9 * abs(r0):
+                changed.add(n)
+    changed = sorted(changed)
+    fixed = [n for n in changed
+             if len({repr(p.get(_key_of(p, n))) for p in pts if _key_of(p, n) is not None}) <= 1]
+    return changed, fixed
+
+
+def _implied_by_derived(claim, m: sp.Expr, pts: list[dict], sign: int) -> bool:
+    """Whether the mutant ``m`` of a stated bound lies between our derived (sharper) bound and the stated one at
+    every point the check read: then it is a true bound wherever the derived one is."""
+    if not claim.derived.free_symbols <= claim.stated.free_symbols or not pts:
+        return False
+    fd, fm = _fn(claim.derived), _fn(m)
+    try:
+        pairs = [(fm(p), fd(p)) for p in pts]
+    except Exception:  # noqa: BLE001
+        return False
+    return all(_finite(a) and _finite(b) and sign * (a - b) >= -1e-12 * max(abs(a), abs(b)) for a, b in pairs)
+
+
+def _unchanged(ev, ev0) -> bool:
+    """Whether a mutant's evidence has every test (predicted value and estimate) and check of the control's."""
+    return (len(ev.tests) == len(ev0.tests) and len(ev.checks) == len(ev0.checks)
+            and all((t.predicted, t.estimate) == (t0.predicted, t0.estimate) for t, t0 in zip(ev.tests, ev0.tests))
+            and all((c.passed, c.detail) == (c0.passed, c0.detail) for c, c0 in zip(ev.checks, ev0.checks)))
+
+
+def _holds_on_the_data(ev, ev0, sign: int) -> bool:
+    """Whether a surviving mutant of a bound is satisfied by the simulated data themselves, not merely not
+    rejected: every test of its evidence that differs from the control's is either a violation count with no
+    violation at all, or the same estimate as the control's (the same data) whose whole CI lies on the bound's side
+    of the mutant's value (no tolerance used); and every deterministic check that differs is a passed comparison
+    with every recorded value (``Check.extra[EVERY_VALUE]``).  A test whose estimate the
+    mutant changes in any other way (an excess over the bound whose slope is tested, say) is not direct evidence."""
+    from .evidence import EVERY_VALUE
+
+    if len(ev.tests) != len(ev0.tests) or len(ev.checks) != len(ev0.checks):
+        return False
+    moved = 0
+    for c, c0 in zip(ev.checks, ev0.checks):
+        if c.extra.get(EVERY_VALUE) and c.passed is True:   # the data satisfy it at every recorded value
+            moved += 1
+        elif (c.passed, c.detail) != (c0.passed, c0.detail):
+            return False
+    for t, t0 in zip(ev.tests, ev0.tests):
+        same_est = t.estimate == t0.estimate or (math.isnan(t.estimate) and math.isnan(t0.estimate))
+        if t.target == "stated" and "violations" in t.extra:   # every draw satisfies the mutant, or not
+            if t.extra["violations"] != 0:
+                return False
+            moved += 1
+            continue
+        if same_est and t.predicted == t0.predicted:
+            continue
+        moved += 1
+        if t.target != "stated":
+            return False
+        elif same_est and t.sided == "upper" and sign > 0:
+            if not t.ci[1] <= t.predicted:
+                return False
+        elif same_est and t.sided == "lower" and sign < 0:
+            if not t.ci[0] >= t.predicted:
+                return False
+        else:
+            return False
+    return moved > 0
 
 
 def _status_of(v, why, ok, control) -> dict:
@@ -364,13 +500,15 @@ def _whole_claim_power(claim, ctx, family: int, alpha: float) -> dict | None:
     read_at: list[dict] = []
     parts = [_Part(p, claim.id, read_at) for p in _parts(claim)]
     claim = dataclasses.replace(claim, check=AllOf(parts))
-    v0, why0, ok0 = api.judge_alone(claim, mctx, alpha, family)
+    evs: list = []
+    v0, why0, ok0 = api.judge_alone(claim, mctx, alpha, family, evidence=evs)
     if not any(p.reads_stated for p in parts):
         return None
     for p in parts:
         p.frozen = True
     pts = list({repr(sorted(p.items())): p for p in read_at}.values())
     f0 = _fn(claim.stated)
+    sign = {"upper": 1, "lower": -1}.get(claim.stated_bound)
     rows = []
     for name, m in mutants(claim.stated).items():
         row = {"mutant": name, "form": sp.sstr(m)}
@@ -386,32 +524,74 @@ def _whole_claim_power(claim, ctx, family: int, alpha: float) -> dict | None:
         if not all(_finite(a) for a, _ in vals):
             row["status"] = "undefined at a point the check evaluates (not judged)"
             continue
+        changed, fixed = _on_the_grid(m, claim.stated, pts)
+        if changed and set(changed) <= set(claim.stated_at):
+            row["status"] = ("equivalent on the claim's domain (it changes only the dependence on "
+                             + ", ".join(f"{k}, which the statement fixes at {claim.stated_at[k]:g}" for k in changed)
+                             + ")")
+            continue
         # relative comparisons: an order evaluated far out (m = 1e120) has values ~1e-30, all distinct
         if all(abs(a - b) <= 1e-12 * max(abs(a), abs(b)) for a, b in vals):
-            row["status"] = "survived: equal on the grid"
+            row["status"] = "survived: equal on the grid" + (f" (it holds {', '.join(fixed)} fixed)" if fixed else "")
             continue
-        sign = {"upper": 1, "lower": -1}.get(claim.stated_bound)
         if sign and all(sign * (a - b) >= -1e-12 * max(abs(a), abs(b)) for a, b in vals):
             row["status"] = (f"weaker bound (not judged: {'above' if sign > 0 else 'below'} the stated "
                              f"{claim.stated_bound} bound at every point, so true whenever it is)")
             continue
-        r = _status_of(*api.judge_alone(dataclasses.replace(claim, stated=m), mctx, alpha, family), v0)
+        if sign and isinstance(claim.derived, sp.Expr) and _implied_by_derived(claim, m, pts, sign):
+            row["status"] = (f"tighter bound implied by our derived bound {sp.sstr(claim.derived)} (which the check "
+                             f"verifies) at every point the check reads: true, not counted")
+            continue
+        limit_vars = claim.stated_order if isinstance(claim.stated_order, tuple) else ()
+        if limit_vars and changed and not set(changed) & set(limit_vars):
+            # O(.) here is as limit_vars go to their limits; the other symbols take finitely many values on any
+            # grid, and a factor of them alone is bounded above and below there: the same O-statement
+            row["status"] = (f"equivalent as an order on the tested domain (it changes only the factor in "
+                             f"{', '.join(changed)}, finitely many values on a grid; the order is as "
+                             f"{', '.join(limit_vars)} go to their limits)")
+            row["fixed"] = changed
+            continue
+        ratios = [a / b for a, b in vals if b != 0]
+        if (claim.stated_order and fixed and len(ratios) == len(vals)
+                and all(abs(q - ratios[0]) <= 1e-9 * abs(ratios[0]) for q in ratios)):
+            # every symbol whose dependence the mutant changes has one value on the check's grid: there the
+            # mutant is the stated order times a constant, the same O-statement (the grid's limit, said here)
+            row["status"] = (f"equivalent as an order on the tested grid (a constant factor there: the check "
+                             f"holds {', '.join(fixed)} fixed)")
+            row["fixed"] = fixed
+            continue
+        r = _status_of(*api.judge_alone(dataclasses.replace(claim, stated=m), mctx, alpha, family, evidence=evs),
+                       v0)
         row["status"] = ("check raised an error (not judged)" if r.get("error") else "refuted" if r["refuted"]
                          else "detected (inconclusive)" if r.get("detected") else "survived")
-        if r.get("example"):
-            row["evidence"] = r["example"]
+        if row["status"] == "survived" and fixed:
+            # the grid cannot see the change: a survivor, with the symbol the check should vary named
+            row["status"] = f"survived: the grid holds {', '.join(fixed)} fixed"
+            row["fixed"] = fixed
+        elif row["status"] == "survived" and sign and v0 is Verdict.CONFIRMED and _holds_on_the_data(evs[-1], evs[0], sign):
+            # a bound tighter than the stated one somewhere, which the simulated data themselves satisfy (no draw
+            # violates it; a measured slope whose whole CI lies under its exponent) on a grid that varies every
+            # symbol it changes: a true statement wherever the check looks, so no sound test refutes it there
+            row["status"] = ("tighter bound the data satisfy (no violation / CI inside it, on a grid that varies "
+                             + (", ".join(changed) if changed else "nothing it changes: a constant")
+                             + "): true where tested, not counted")
+        elif row["status"] == "survived" and _unchanged(evs[-1], evs[0]):
+            row["status"] = ("survived: every test and check of the claim came out as for the stated form (the "
+                             "check does not see this change)")
+        del evs[1:]    # the control's evidence is kept; a mutant's is not needed past its status
     return dict(_summary(rows, ["whole check"]), control_verdict=v0.value, control_refuted=v0 is Verdict.REFUTED,
                 control_detected=ok0 and v0 is not Verdict.CONFIRMED)
 
 
 def _summary(rows: list[dict], judged_by: list[str]) -> dict:
     """A covered claim's counts over its mutant rows (the judged ones: refuted, survived, detected)."""
-    judged = [r for r in rows if r["status"] in ("refuted", "survived", "survived: equal on the grid",
-                                                 "detected (inconclusive)")]
+    judged = [r for r in rows if r["status"] in ("refuted", "detected (inconclusive)")
+              or r["status"].startswith("survived")]
     killed = sum(r["status"] == "refuted" for r in judged)
     return {"covered": True, "mutants": rows, "judged": len(judged), "refuted": killed,
             "detected": sum(r["status"] == "detected (inconclusive)" for r in judged), "judged_by": judged_by,
-            "power": killed / len(judged) if judged else None}
+            "power": killed / len(judged) if judged else None,
+            "tighter_true": sum(r["status"].startswith("tighter bound") for r in rows)}
 
 
 def claim_mutation_power(claim, ctx, family: int = FAMILY, alpha: float = api.ALPHA) -> dict:
@@ -511,6 +691,11 @@ def claim_mutation_power(claim, ctx, family: int = FAMILY, alpha: float = api.AL
                 control_detected=bool(verdicts[CONTROL].get("detected")))
 
 
+def _short(status: str) -> str:
+    """A survivor's reason, short, for the table."""
+    return "no test changes" if "does not see" in status else status.removeprefix("survived: ")
+
+
 def mutation_power(patterns=None, profile: str = "quick", seed: int = 0, out: Path | None = None,
                    family: int = FAMILY) -> dict:
     """Mutation power of every selected claim (``python -m verify mutants``): a per-claim table and survivors."""
@@ -547,7 +732,7 @@ def mutation_power(patterns=None, profile: str = "quick", seed: int = 0, out: Pa
     table = ["| claim | judged by | mutants judged | refuted | detected only | power | claim refuted | survivors |",
              "|---|---|---|---|---|---|---|---|"]
     for cid, v in covered.items():
-        surv = "; ".join(f"{r['mutant']}" + (" (equal on the grid)" if "grid" in r["status"] else "")
+        surv = "; ".join(f"{r['mutant']}" + (f" ({_short(r['status'])})" if r["status"] != "survived" else "")
                          for r in v["mutants"] if r["status"].startswith("survived")) or "-"
         pw = f"{v['power']:.0%}" if v["power"] is not None else "-"
         table.append(f"| `{cid}` | {', '.join(v.get('judged_by', []))} | {v['judged']} | {v['refuted']} "

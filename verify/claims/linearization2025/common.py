@@ -261,6 +261,7 @@ def judge_bound(name, lhs, rhs_low, rhs_up, rel_tol, detail="", extra=None):
     between rhs_low (computed with lower estimates of the constants) and rhs_up (rigorous upper constants):
     passed if lhs <= rhs_low (1 + rel_tol) everywhere (rigorous: the true bound is >= rhs_low); failed if
     lhs > rhs_up (1 + rel_tol) somewhere (rigorous: the true bound is <= rhs_up); undecided otherwise."""
+    from verify.evidence import EVERY_VALUE
     from verify.kit import Check
 
     slack = 1 + rel_tol
@@ -275,6 +276,6 @@ def judge_bound(name, lhs, rhs_low, rhs_up, rel_tol, detail="", extra=None):
                      counterexample={**(extra or {}), "index": idx, "lhs": float(lhs[tuple(idx)]),
                                      "rhs_upper_constants": float(rhs_up[tuple(idx)])})
     if not bool(viol_low.any()):
-        return Check(name, True, info)
+        return Check(name, True, info, extra={EVERY_VALUE: True})
     return Check(name, None, info + "; violated only with the lower estimates of the constants: undecided",
                  refutes=True)

@@ -341,7 +341,8 @@ CLAIMS = [
                  "that still moves is undecided. Model 5 (linear, one sample) attains the stated bound exactly at the end "
                  "state (J^T r = r x): a bound smaller by any factor fails there."),
           stated=THM2_LIMSUP_STATED, stated_bound="upper",
-          check=Custom(_limsup, points=per_profile([{"model": m, "lam": 1.0} for m in (0, 2, 5)],
+          # model 5 (tight) at a second lambda, so that the grid sees the bound's 1/lambda
+          check=Custom(_limsup, points=per_profile([{"model": m, "lam": 1.0} for m in (0, 2, 5)] + [{"model": 5, "lam": 0.5}],
                                                    [{"model": m, "lam": lam} for m in (0, 1, 2, 5) for lam in (0.5, 3.0)]))),
     Claim(id="linearization2025.thm2.proof_steps", kind=Kind.BOUND, source=SRC2,
           statement=r"-\hat u_t^\top\nabla f_{\theta_t}(x^*)^\top(y(t)-y^*)\le\|f_{\theta_t}(x^*)\|\|y(t)-y^*\|\le Lip(f)\|y(t)-y^*\|\ (\|f_{\theta_t}(x^*)\|\le Lip(f))",

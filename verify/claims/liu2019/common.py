@@ -64,7 +64,10 @@ DOMAIN = Domain((Param("phi", 0, math.pi, doc="angle between the teachers of P a
 _P1 = {"phi": round(math.pi / 3, 6), "c": 1.0, "n_P": 4, "n_Q": 4, "d": 8}
 _P2 = {"phi": round(math.pi / 2, 6), "c": 0.3, "n_P": 4, "n_Q": 4, "d": 8}
 _P3 = {"phi": round(math.pi / 6, 6), "c": 0.5, "n_P": 6, "n_Q": 4, "d": 8}
-POINTS = per_profile([_P2], [_P1, _P2], [_P1, _P2, _P3])
+#: n_P, n_Q (and with them lambda_P, lambda_Q) and d differ between points, so that a check sees the stated forms'
+#: dependence on them (and a mutant that changes it: benchmarks/README.md §10)
+_P4 = {"phi": round(2 * math.pi / 3, 6), "c": 0.7, "n_P": 3, "n_Q": 6, "d": 5}
+POINTS = per_profile([_P2, _P1, _P4], [_P1, _P2, _P4], [_P1, _P2, _P3, _P4])
 #: widths (at least a decade) and trials; kappa_m = KAPPA0 (m / WIDTHS[0])^(-1/4)
 #: quick: 1.5 decades and 32 networks decide the Thm 1/2 slope tests at each of seeds 0-9 (95% CI upper ends -0.09
 #: to -0.37); 1.2 decades and 16 networks left 2 of 6 seeds undecided (benchmarks/liu2019.md)

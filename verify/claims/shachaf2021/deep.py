@@ -36,6 +36,7 @@ D, N, N_OVER = 10, 4, 30          # d, n < d (gamma = 0.4), n > d (gamma = 3)
 DEPTHS = per_profile((2,), (2, 3, 4, 6, 8), (2, 3, 4, 6, 8, 12))
 COUNT = per_profile(12, 12, 32)   # draws per group
 EXACT_SCALE = 0.5                 # layer scale of the exactly 0-balanced initialization
+EXACT_S2 = "exact, ||theta_S||=2"  # the exact initialization with a source teacher of norm 2
 ALPHAS = (0.03, 0.1, 0.3)         # near-zero balanced-margin initializations (0.03: the tested one)
 HALF_PI = math.pi / 2
 VS_GROUPS = [(th, s) for th in (0.0, math.pi / 4, HALF_PI) for s in (0.0, 2.0)]
@@ -44,7 +45,8 @@ _CACHE: dict = {}
 VS_EXTRA: set = set()
 
 
-VS_DEPTHS = per_profile((2,), (2, 3, 4), (2, 3, 4, 6))   # depths of the 001 comparison groups
+#: depths of the 001 comparison groups (quick: L = 3 besides 2, where (5)'s exponent 2(L-1)/L is not 1)
+VS_DEPTHS = per_profile((2, 3), (2, 3, 4), (2, 3, 4, 6))
 
 
 def _groups(L: int, ctx):
@@ -53,6 +55,9 @@ def _groups(L: int, ctx):
     gs += [(f"alpha={a:g}", a, ("norm2", None, 0.0), N) for a in ALPHAS]
     if L in pick(ctx.profile, VS_DEPTHS) or L in VS_EXTRA:
         gs += [(f"vs theta={th:.4g} sigma={s:g}", 0.03, ("angle", th, s), N) for th, s in VS_GROUPS]
+    # last, so that the draws of the groups above do not change: a source teacher of norm 2 (the others are unit
+    # vectors), so that (5)'s dependence on ||theta_S|| is seen
+    gs += [(EXACT_S2, "exact", ("norm2", 2.0, 0.0), N)]
     return gs
 
 
@@ -62,8 +67,8 @@ def _over_groups():
 
 def _teachers(spec, B, gen):
     kind, th, sigma = spec
-    if kind == "norm2":  # ||theta_S|| = 1, theta_T = 2 x an independent uniform direction (scale and direction differ)
-        return unit_vectors(B, D, gen), 2.0 * unit_vectors(B, D, gen), 0.0
+    if kind == "norm2":  # ||theta_S|| = th (1 unless given), theta_T = 2 x an independent uniform direction
+        return (th or 1.0) * unit_vectors(B, D, gen), 2.0 * unit_vectors(B, D, gen), 0.0
     bs, bt = pair_at_angle(B, D, math.cos(th), gen)
     return bs, bt, sigma
 
@@ -203,14 +208,14 @@ def _thm52_check(claim, ctx, points) -> Evidence:
     for p in points:
         L = int(p["L"])
         runs = literal_runs(ctx, L)
-        for name in ["exact"] + [f"alpha={a:g}" for a in ALPHAS]:
+        for name in ["exact", EXACT_S2] + [f"alpha={a:g}" for a in ALPHAS]:
             r = runs[name]
             lab = f"L={L}, init {name}"
             row = {"L": L, "init": name, **{k: r[k] for k in ("bal_init", "bal_pretrained", "bal_final", "max_steps")},
                    "median_rel_dist_eq5": float(np.median(r["d_eq5"])), "max_rel_dist_eq5": float(r["d_eq5"].max()),
                    "median_rel_dist_eq142": float(np.median(r["d_eq142"]))}
             table.append(row)
-            if name not in ("exact", "alpha=0.03"):
+            if name not in ("exact", EXACT_S2, "alpha=0.03"):
                 continue   # reported only: not (near) 0-balanced
             if not r["ok"]:
                 ev.checks.append(_not_conv(lab, r))
@@ -434,7 +439,7 @@ CLAIMS = [
         source=src("§5: Theorem 5.2 'holds for arbitrary L and generalizes known results for L = 1 (Theorem 4.1)'"),
         statement=r"L=1:\ \Big(\tfrac{\|\beta\|}{\|\theta_S\|}\Big)^{0}P_\perp\theta_S+P_\parallel\theta_T=(1)",
         assumptions=DEEP_SETTING, domain=Domain(()),
-        stated=(DD.r_ / DD.sS) ** ((DD.L - 1) / DD.L),
+        stated=(DD.r_ / DD.sS) ** ((DD.L - 1) / DD.L), stated_at={"L": 1},
         notes=("The exponent (L-1)/L vanishes at L = 1, so (5) is eq. (1) (the factor is 1 whatever the norm). "
                "stated: the factor (r/||theta_S||)^{(L-1)/L} of (5), evaluated at L = 1 (sympy, and through "
                "verify.kit.stated_value at 24 random (r, ||theta_S||))."),
@@ -451,7 +456,7 @@ CLAIMS = [
         assumptions=DEEP_SETTING + " 001's setting: ||theta_S|| = ||theta_T|| = 1 at angle theta, y = X theta_T + eps, "
                                    "eps ~ N(0, sigma^2).",
         domain=Domain((Param("L", 2, math.inf, integer=True),)), tags=("extension",),
-        stated=DD.shachaf_eq5_rhs_sq_norm(),
+        stated=DD.shachaf_eq5_rhs_sq_norm(), stated_at={"s_S": 1},
         notes=VS_NOTES + " Extension: Shachaf et al. assume noiseless labels; sigma = 0 is their stated domain.",
         check=Custom(_vs_check("eq5"), points=_VS_POINTS),
     ),

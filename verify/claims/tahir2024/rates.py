@@ -5,8 +5,11 @@ A squared distance that goes to 0 cannot distinguish an O(alpha) from an O(alpha
 stated order is tested on the *stated quantity itself*: the log-log slope of that quantity over a
 decade (or more) of the small parameter, per trial on common random numbers (the same beta_s and
 Wbar at every alpha), its mean and 95% CI against the stated exponent.  A stated bound O(x^p) is
-tested one-sided (slope >= p - 0.25: the neighbouring order p - 1 is excluded); a stated exact
-order two-sided (slope within p +- 0.25).
+tested one-sided (slope >= p - tol: the neighbouring order p - 1 is excluded); a stated exact
+order two-sided (slope within p +- tol).  tol = 0.25 for the rate in n (sec3_3.one_over_n: the 1/(n-2)
+curvature moves its slope by up to 0.08); tol = ALPHA_TOL = 0.1 for the rates in alpha, whose per-trial slopes
+on common random numbers are measured to +-0.003 and lie within 0.05 of their exponent at quick and standard
+(2.02-2.05, 1.9997-2.0005, 1.0000): 0.25 there could not tell alpha^2 from alpha^2.2 (benchmarks/README.md §10).
 
 The networks are pretrained literally (gradient descent on the population loss (4) from
 alpha * Wbar with the balanced-margin Wbar of (22), numerics.deep_linear) once per (d, L, alpha)
@@ -30,6 +33,9 @@ from verify.kit import (Check, Claim, Custom, Domain, Evidence, Kind, Param, Sou
                         slope_test_means, slope_test_paired, stated_slope)
 
 from .text_helpers import PRE_ALPHAS, PRE_D, PRE_DEPTHS, PRE_TRIALS, PI, pretrained
+
+#: tolerance of the alpha-rate slope tests (module docstring)
+ALPHA_TOL = 0.1
 
 INF = math.inf
 INIT = ("W_l(0) = alpha Wbar_l, Wbar_l = c_l Q_l (Haar orthogonal Q_l, c_l = sqrt(1 + L - l)), which satisfies (22) "
@@ -119,7 +125,7 @@ def _layer_rate(quantity: str, exponent: float | None, kind: str, bound_check=No
                 test = slope_bound_test if kind == "bound" else slope_test_paired
                 ev.tests.append(test(f"log-log slope in alpha of {QUANTITY[quantity]}: {lab}",
                                      {"d": d, "L": L, "layer": l + 1},
-                                     alphas, ys, p_stated, seed))
+                                     alphas, ys, p_stated, seed, tol=ALPHA_TOL))
                 if bound_check is not None:
                     worst = 0.0
                     ok = True
@@ -192,7 +198,8 @@ def _balance(claim, ctx, points):
             lab = label_of({"d": d, "L": L, "layer": l + 1})
             rows[lab] = (list(alphas), list(map(float, ys.mean(0))))
             ev.tests.append(slope_test_paired(f"log-log slope in alpha of |s_l^2 - s_(l+1)^2|: {lab}",
-                                              {"d": d, "L": L, "layer": l + 1}, alphas, ys, p_stated, seed))
+                                              {"d": d, "L": L, "layer": l + 1}, alphas, ys, p_stated, seed,
+                                              tol=ALPHA_TOL))
         # the invariant itself at the end of pretraining: D_l(T) = alpha^2 Dbar_l (derived check of the procedure)
         worst = 0.0
         for a, (_, Wbar, res) in zip(alphas, runs):
@@ -278,7 +285,7 @@ CLAIMS = [
                "remainder itself is O(alpha), not O(alpha^2) as (50) states. Measured after pretraining (t -> oo; at "
                "t = 0 the remainder is alpha times that of Wbar, also order 1 in alpha): per-trial slopes of log "
                "||W_l - s_l u_l v_l^T||_F against log alpha over alpha in [1e-2, 1e-1] (quick; down to 10^-2.5 at "
-               "standard), tested one-sided against the stated exponent 2 (slope >= 1.75). The directions that "
+               "standard), tested one-sided against the stated exponent 2 (slope >= 1.9). The directions that "
                "pretraining does not grow keep their initial size alpha c_l, so the slope is 1. The proof's (60) is "
                "tahir2024.rate.lemmaB1.eq60. Supersedes the one-sided squared-distance check 'rank-one distance of "
                "Phi' of tahir2024.thm3.4, which could not tell O(alpha) from O(alpha^2). The corrected form is checked "
@@ -301,7 +308,7 @@ CLAIMS = [
                "||Wbar_L||_F^2) and ||W_l||_op^2 >= ||W_L||_op^2 + alpha^2(||Wbar_L||_op^2 - ||Wbar_l||_op^2), with "
                "||W_L||_F = ||W_L||_op for the vector W_L. Checked twice: the inequality with its constant on every "
                "trial at every alpha after pretraining, and the order: per-trial log-log slopes in alpha over a decade, "
-               "one-sided against 2 (slope >= 1.75, which excludes the order alpha^1). Supersedes the squared-distance "
+               "one-sided against 2 (slope >= 1.9, which excludes the order alpha^1). Supersedes the squared-distance "
                "check 'rank-one distance of Phi' of tahir2024.thm3.4."),
         stated=ALPHA ** 2, stated_order=True, stated_bound="upper",
         check=Custom(_layer_rate("rem_sq", None, "bound", _eq60_bound), points=_points),
@@ -316,7 +323,7 @@ CLAIMS = [
                "for l = L-1), s_{l+1} its singular value. The garbled (70) is read as C_l = 2||Wbar_l^T Wbar_l - "
                "Wbar_{l+1} Wbar_{l+1}^T||_2 + (the constant of (60)), ||.||_2 the spectral norm (the invariant enters "
                "(62) linearly, as v^T D v <= ||D||_2). Checked: the inequality with this constant on every trial and "
-               "alpha, and the order one-sided (slope >= 1.75) over alpha in [1e-2, 1e-1] (below that the "
+               "alpha, and the order one-sided (slope >= 1.9) over alpha in [1e-2, 1e-1] (below that the "
                "misalignment reaches float64 round-off, ~1e-13). The measured slope is about 4 for the last hidden "
                "layer (the misalignment is O(alpha^4)): the stated O(alpha^2) bound holds but is not tight; this is "
                "not an erratum. Supersedes the one-sided check '1 - |u_1 . beta_s|' of tahir2024.thm3.4."),
@@ -333,7 +340,7 @@ CLAIMS = [
                "singular value as alpha -> 0; the invariant (35) fixes the order of the imbalance: with the top "
                "singular directions aligned, s_l^2 - s_{l+1}^2 = alpha^2 v_l^T Dbar_l v_l + o(alpha^2), and "
                "v^T Dbar v >= lambda = 1 > 0 by (22), so the imbalance is exactly of order alpha^2. Tested two-sided "
-               "(slope within 2 +- 0.25: excludes alpha^1 and alpha^3) on per-trial slopes. Gradient descent "
+               "(slope within 2 +- 0.1: excludes alpha^1, alpha^3 and alpha^2.2) on per-trial slopes. Gradient descent "
                "conserves (35) only up to O(lr^2) per step, an absolute drift that does not shrink with alpha; it is "
                "measured (derived check): a relative drift delta of D_l at the smallest alpha moves the fitted "
                "exponent by at most log(1 + delta)/log(alpha_max/alpha_min), 0.05 for delta = 0.2 over a decade and a "
