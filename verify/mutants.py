@@ -691,6 +691,17 @@ def claim_mutation_power(claim, ctx, family: int = FAMILY, alpha: float = api.AL
                 control_detected=bool(verdicts[CONTROL].get("detected")))
 
 
+def _reason(status: str) -> str:
+    """The category of a mutant that was not judged (for the totals)."""
+    for key in ("equivalent (sympy)", "equivalent on the integers", "equivalent as an order (a constant",
+                "equivalent as an order on the tested domain", "equivalent as an order on the tested grid",
+                "equivalent on the claim's domain", "weaker bound", "tighter bound implied by our derived",
+                "tighter bound the data satisfy", "undefined", "check raised"):
+        if status.startswith(key):
+            return key.rstrip(" (")
+    return status[:40]
+
+
 def _short(status: str) -> str:
     """A survivor's reason, short, for the table."""
     return "no test changes" if "does not see" in status else status.removeprefix("survived: ")
@@ -729,6 +740,14 @@ def mutation_power(patterns=None, profile: str = "quick", seed: int = 0, out: Pa
     judged = sum(v["judged"] for v in counted.values())
     killed = sum(v["refuted"] for v in counted.values())
     caught = killed + sum(v.get("detected", 0) for v in counted.values())
+    # the mutants not judged, by reason, over the counted claims: what the power figure leaves out, and why
+    set_aside: dict[str, int] = {}
+    for v in counted.values():
+        for r in v["mutants"]:
+            if r["status"] in ("refuted", "detected (inconclusive)") or r["status"].startswith("survived"):
+                continue
+            key = _reason(r["status"])
+            set_aside[key] = set_aside.get(key, 0) + 1
     table = ["| claim | judged by | mutants judged | refuted | detected only | power | claim refuted | survivors |",
              "|---|---|---|---|---|---|---|---|"]
     for cid, v in covered.items():
@@ -741,9 +760,11 @@ def mutation_power(patterns=None, profile: str = "quick", seed: int = 0, out: Pa
     doc = {"profile": profile, "seed": seed, "family": family, "claims": per, "table": table,
            "covered": len(covered), "counted": len(counted), "selected": len(per), "judged": judged,
            "refuted": killed, "caught": caught, "power": killed / judged if judged else None,
-           "caught_fraction": caught / judged if judged else None, "seconds": round(time.time() - t0, 1),
+           "caught_fraction": caught / judged if judged else None, "set_aside": set_aside,
+           "seconds": round(time.time() - t0, 1),
            "versions": api.versions()}
     print("\n".join(table))
+    print("\nnot judged (counted claims): " + "; ".join(f"{k}: {n}" for k, n in sorted(set_aside.items())))
     print(f"\n{killed}/{judged} mutants refuted ({caught} refuted or detected) over {len(counted)} covered claims "
           f"that are not refuted (by their stated form or another part of the check) ({len(covered)} covered, {len(per)} selected)")
     if out is not None:
