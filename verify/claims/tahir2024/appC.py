@@ -127,6 +127,20 @@ def _projection_finite_form(claim, ctx):
               "sympy reduces the difference to the zero matrix" if ok2 else "the two forms differ")])
 
 
+#: (158) as a value: ||P f_*||^2 = (1/m*) Q with the instance's quadratic form Q = c*^T K~^T K^{-1} K~ c* (K, K~ of
+#: (154), (156)), given to the stated form as the point key Q
+Q_PROJ = sp.Symbol("Q", positive=True)
+M_STAR = sp.Symbol("m_star", positive=True, integer=True)
+PROJECTION_STATED = Q_PROJ / M_STAR
+
+
+def _projection_point(p, W, Ws, cs) -> dict:
+    """The point with the instance's Q = c*^T K~^T K^{-1} K~ c* (K^{-1} K~ c* by a solve, as
+    derivations.kernels.projection_norms_stated)."""
+    K, _, Kt = kn.kernel_matrices(W, Ws)
+    return {**p, "Q": float((Kt @ cs) @ torch.linalg.solve(K, Kt @ cs))}
+
+
 def _projection_mc(claim, ctx, points):
     """Per point (the profile's grid or the user's --at points): draw one instance, evaluate (158)-(159),
     then on that same instance
@@ -139,11 +153,14 @@ def _projection_mc(claim, ctx, points):
     The instance is shared by these checks, so it cannot be an Expectation(instance=) (Asymptotic has none)."""
     ev = Evidence()
     sub_ctx = dataclasses.replace(ctx, at=None)
+    stated = stated_value(claim)
     for p in points:
         gen, seed = ctx.generator(claim.id, "instance", label_of(p))
         W, Ws, cs = projection_instance(int(p["d"]), int(p["m"]), int(p["m_star"]), bool(int(p["ablated"])), p["mu"],
                                         gen, device=ctx.device, dtype=ctx.dtype)
-        f2, p2, perp2 = (float(t) for t in kn.projection_norms_stated(W, Ws, cs))
+        f2 = float(kn.projection_norms_stated(W, Ws, cs)[0])
+        p2 = stated(_projection_point(p, W, Ws, cs))   # (158) as the claim states it
+        perp2 = f2 - p2                                 # (159) = ||f*||^2 - (158)
         ev.seeds.append(seed)
         ev.details.setdefault("projection_instances", []).append(
             {"point": p, "||f*||^2 (159)": f2, "||P f*||^2 (158)": p2, "||P_perp f*||^2 (159)": perp2,
@@ -185,7 +202,7 @@ PROJECTION = Claim(
                 "onto span{relu(w_i^T x)}_{i<=m}; K, K*, K~ of (154)-(156) with (153); w_i, w*_j on S^{d-1}, "
                 "c* ~ N(0, 1); ablated=1: w = the teacher's features outside a random A, |A| = mu m* (19)-(20)",
     domain=PROJ_DOMAIN,
-    stated=r"\|Pf_*\|^2=\frac{1}{m_*}c_*^T\tilde K^TK^{-1}\tilde Kc_*",
+    stated=PROJECTION_STATED,
     derived=r"\|Pf_*\|^2=b^TG^{-1}b,\ b_i=\langle\sigma(w_i^Tx),f_*\rangle_{L_2(p)},\ G=mK,\ \tilde G=\sqrt{mm_*}\tilde K",
     check=AllOf([Custom(_projection_finite_form), Custom(_projection_mc, points=PROJ_GRID)]),
     notes="The population projection is the N -> oo limit of least-squares regression of f_* on the m features over "
@@ -196,7 +213,9 @@ PROJECTION = Claim(
           "m, m*. At mu = 0 in the ablated setting f_* lies in the span and (159) is 0: checked deterministically. "
           "Each point draws its own instance from the run seed (teacher c* ~ N(0, 1): the source does not say how "
           "c* is drawn). Points: independent features (d, m, m*) in {(5,3,3), (5,8,6), (7,5,4), (10,4,5), (10,8,3)} "
-          "and the ablated teacher m* = 10, mu in {0, 0.3, 0.6}.",
+          "and the ablated teacher m* = 10, mu in {0, 0.3, 0.6}. The stated form (sympy, PROJECTION_STATED) is (158) "
+          "as a value, Q/m* with the instance's quadratic form Q = c*^T K~^T K^{-1} K~ c* as its symbol; the checks "
+          "read it (||P_perp f*||^2 = ||f*||^2 - (158), and (158) itself where f* is in the span).",
 )
 
 # ============================================================================ appC.mercer
