@@ -426,6 +426,25 @@ def shachaf_eq8_stated() -> sp.Expr:
     return ((alpha_ - 1) / alpha_) ** 2 * sp.Symbol("Q", nonnegative=True)
 
 
+#: scalars of one draw in eq. (7): Q_TT = ||Sigma^{1/2} P_perp theta_T||^2, Q_TS = <Sigma^{1/2} P_perp theta_T,
+#: Sigma^{1/2} P_perp theta_S>, Q_SS = ||Sigma^{1/2} P_perp theta_S||^2, p_T = ||P_par theta_T||, p_S = ||P_par theta_S||
+Q_TT, Q_TS = sp.Symbol("Q_TT", nonnegative=True), sp.Symbol("Q_TS", real=True)
+Q_SS, p_T, p_S = sp.Symbol("Q_SS", nonnegative=True), sp.Symbol("p_T", positive=True), sp.Symbol("p_S", positive=True)
+
+
+@lru_cache(maxsize=None)
+def shachaf_eq7_stated() -> sp.Expr:
+    """Eq. (7) of 000: R(beta) = ||Sigma^{1/2} P_perp (theta_T - k theta_S)||^2 with k = ||P_par theta_T||/||P_par
+    theta_S||, the square of the norm written out in the scalars of one draw (module symbols Q_TT, Q_TS, Q_SS, p_T,
+    p_S): Q_TT - 2 k Q_TS + k^2 Q_SS.
+
+    >>> float(shachaf_eq7_stated().subs({Q_TT: 1, Q_TS: 0.5, Q_SS: 2, p_T: 1, p_S: 2}))
+    1.0
+    """
+    k = p_T / p_S
+    return Q_TT - 2 * k * Q_TS + k**2 * Q_SS
+
+
 @lru_cache(maxsize=None)
 def shachaf_eq8_derived() -> sp.Expr:
     """From (2) with theta_S = theta_T/alpha: P_perp(theta_T - theta_S) = (1 - 1/alpha) P_perp theta_T,

@@ -38,7 +38,10 @@ def _risk(beta, tT, lam):
 
 # ------------------------------------------------------------------ eq. (7)
 def _eq7_check(claim, ctx) -> Evidence:
+    """R of the end state (6) against (7) as stated (claim.stated through stated_value, in the scalars of each draw:
+    derivations.deep_linear.shachaf_eq7_stated), draw by draw."""
     worst = 0.0
+    f7 = stated_value(claim)
     for code in (0, 1, 2):
         gen, _ = ctx.generator(claim.id, code)
         B, n, d = 200, 6, 20
@@ -49,8 +52,11 @@ def _eq7_check(claim, ctx) -> Evidence:
         beta = DL.end_state_eq6(X, _labels(X, tT), tS)
         par_T = DL.row_space_split(X, tT)[0]
         par_S = DL.row_space_split(X, tS)[0]
-        k = par_T.norm(dim=-1) / par_S.norm(dim=-1)
-        eq7 = (LF.perp_part(X, tT - k.unsqueeze(-1) * tS).square() * lam).sum(-1)
+        perp_T, perp_S = LF.perp_part(X, tT), LF.perp_part(X, tS)
+        cols = zip((perp_T.square() * lam).sum(-1).tolist(), (perp_T * perp_S * lam).sum(-1).tolist(),
+                   (perp_S.square() * lam).sum(-1).tolist(), par_T.norm(dim=-1).tolist(), par_S.norm(dim=-1).tolist())
+        eq7 = torch.tensor([f7({"Q_TT": a, "Q_TS": b, "Q_SS": c, "p_T": pt, "p_S": ps}) for a, b, c, pt, ps in cols],
+                           dtype=tT.dtype)
         R = _risk(beta, tT, lam)
         worst = max(worst, float(((R - eq7).abs() / eq7).max()))
     return Evidence(checks=[Check("R(beta of (6)) = (7) on 600 random draws (Sigma = I and two anisotropic spectra)",
@@ -213,9 +219,14 @@ CLAIMS = [
         statement=(r"R(\beta)=\Big\|\Sigma^{1/2}P_\perp\Big(\theta_T-\frac{\|P_\parallel\theta_T\|}{\|P_\parallel\theta_S\|}"
                    r"\theta_S\Big)\Big\|^2,\ \ \beta=\lim_{L\to\infty}\lim_t\beta(t)"),
         assumptions=DEEP_SETTING, domain=Domain(()),
+        stated=DD.shachaf_eq7_stated(),
         notes=("From (6): beta - theta_T = k P_perp theta_S - P_perp theta_T = -P_perp(theta_T - k theta_S), and "
                "R = (beta - theta_T)^T Sigma (beta - theta_T). Checked numerically on random draws (isotropic and "
-               "anisotropic Sigma): R computed from the end state (6) against the formula (7)."),
+               "anisotropic Sigma): R computed from the end state (6) against the formula (7). stated: (7) with its "
+               "square norm written out in the scalars of a draw, Q_TT - 2 k Q_TS + k^2 Q_SS, k = p_T/p_S "
+               "(Q_TT = ||Sigma^{1/2}P_perp theta_T||^2, Q_TS = <Sigma^{1/2}P_perp theta_T, Sigma^{1/2}P_perp "
+               "theta_S>, Q_SS = ||Sigma^{1/2}P_perp theta_S||^2, p_T = ||P_par theta_T||, p_S = ||P_par theta_S||), "
+               "evaluated per draw through the claim's stated form."),
         check=Custom(_eq7_check),
     ),
     Claim(
