@@ -384,3 +384,41 @@ def prop3_counts(c, c_hat, p: int) -> dict:
     s = np.sign(c_hat * c)
     e = np.sign(c) ** int(p)
     return {"n_plus": float((s > 0).sum()), "a_plus": float(e[s > 0].sum()), "a_minus": float(e[s < 0].sum())}
+
+
+# ----------------------------------------------------------------------------- stated forms added for issue 13 (coverage)
+d_ = sp.Symbol("d", positive=True)
+
+
+def sgd_iterations_stated() -> sp.Expr:
+    """Thms 1, 4-7: the iteration count of online SGD to weak/strong recovery is O~(d) at fixed k -- the order in d
+    the surviving prose states ('sample complexity scaling linearly in d as we show online SGD does', L84; 'achieve
+    linear dependence in d', L98; every displayed rate is lost).  An order (``stated_order=("d",)``) and an upper
+    bound; the logarithmic factors O~ hides are the check's allowance (dayi2024.common.LOG_READING), not part of it.
+
+    >>> sgd_iterations_stated()
+    d
+    """
+    return d_
+
+
+def relu_kprime_stated() -> sp.Expr:
+    """Prop. 1 for ReLU (ours, dayi2024.prop1.relu): sum_{p>=1} p c_p^2 rho^{p-1} = (pi - arccos rho)/(2 pi)
+    (= relu_kprime(rho, 1)).
+
+    >>> relu_kprime_stated().subs(rho, 1)
+    1/2
+    """
+    return (sp.pi - sp.acos(rho)) / (2 * sp.pi)
+
+
+def prop6_bound_stated() -> sp.Expr:
+    """Prop. 6 (reconstructed; the displayed bound is lost): |phi(m)| <= 2 xi^2 k E[sigma'(r Z)^2], for ReLU
+    (E[step(rZ)^2] = 1/2) xi^2 k.  An upper bound (``stated_bound="upper"``)."""
+    return 2 * xi_ ** 2 * k_ * sp.Rational(1, 2)
+
+
+def thm9_bound_stated() -> sp.Expr:
+    """Thm 9's proof (reconstructed; the displayed bound is lost): E(f_cand - f*)^2 <= 2 k xi^2 (1 - m) E[sigma'(r Z)^2],
+    for ReLU k xi^2 (1 - m) (= thm9_bound_relu).  An upper bound (``stated_bound="upper"``)."""
+    return 2 * k_ * xi_ ** 2 * (1 - m) * sp.Rational(1, 2)

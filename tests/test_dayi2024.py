@@ -263,3 +263,30 @@ def test_stated_forms_equal_the_numeric_predictions():
 
 def test_remark3_stated_form_is_prop1_at_the_glm_limit():
     assert sp.simplify(LR.glm_phi_from_prop1() - LR.glm_phi_stated()) == 0
+
+
+def test_new_stated_forms_equal_the_numeric_copies():
+    """The stated forms added for coverage (issue 13) give the numbers the checks used before (1e-12): the ReLU K'
+    (prop1.relu), the Prop. 6 and Thm 9 bounds (ReLU), and the order d of the SGD theorems (log-log slope 1)."""
+    from verify.stated import stated_slope
+    f_k = _stated_fn(LR.relu_kprime_stated())
+    f_6 = _stated_fn(LR.prop6_bound_stated())
+    f_9 = _stated_fn(LR.thm9_bound_stated())
+    for rho in (-1.0, -0.7, 0.0, 0.3, 0.99, 1.0):
+        assert abs(f_k({"rho": rho}) - LR.relu_kprime(rho, 1.0)) <= 1e-12
+    for k, xi, m in [(2, 0.1, 0.0), (5, 1.0, 0.5), (12, 4.0, 0.999), (30, 10.0, -1.0)]:
+        assert abs(f_6({"k": k, "xi": xi, "m": m}) - 2 * xi * xi * k * 0.5) <= 1e-12 * (1 + 2 * xi * xi * k)
+        want = LR.thm9_bound_relu(k, xi, m)
+        assert abs(f_9({"k": k, "xi": xi, "m": m}) - want) <= 1e-12 * (1 + abs(want))
+    claim = type("C", (), {"id": "sgd", "stated": LR.sgd_iterations_stated()})()
+    assert stated_slope(claim, [32, 64, 128], "d") == 1.0
+
+
+def test_thm9_grid_reaches_where_the_bound_is_tight_and_refutes_a_tighter_one():
+    """The fixed grid of dayi2024.thm9 holds for the stated bound and catches k xi^(9/5) (1 - m), which the random
+    search let pass (issue 13)."""
+    from verify.claims.dayi2024 import conditions as C
+    f = _stated_fn(LR.thm9_bound_stated())
+    assert C._thm9_grid(f).passed is True
+    tighter = _stated_fn(LR.k_ * LR.xi_ ** sp.Rational(9, 5) * (1 - LR.m))
+    assert C._thm9_grid(tighter).passed is False

@@ -225,11 +225,12 @@ def _relu_closed_vs_series(claim, ctx) -> Evidence:
     cf = [float(H.coefficient_closed_form_value("relu", p)) if p >= 2 else float(H.coefficient("relu", p))
           for p in range(K + 1)]
     rng = random.Random(ctx.seed_for(claim.id, "rho"))
+    closed = stated_value(claim)    # the claim's stated form (derivations.lowrank.relu_kprime_stated) = relu_kprime(rho, 1)
     worst, worst_rho = 0.0, None
     for _ in range(40):
         r_ = rng.uniform(-0.7, 0.7)
         ser = sum(p * cf[p] ** 2 * r_ ** (p - 1) for p in range(1, K + 1))
-        err = abs(ser - LR.relu_kprime(r_, 1.0))
+        err = abs(ser - closed({"rho": r_}))
         if err > worst:
             worst, worst_rho = err, r_
     ok = worst < 1e-10          # truncation: sum_{p > 100} p c_p^2 0.7^{p-1} < 1e-15
@@ -426,6 +427,7 @@ CLAIMS = [
         notes="Not a sentence of the source: the closed form we use for ReLU in Prop. 1 (ours), checked against the "
               "Hermite series with exact coefficients.  A check of our derivation (refutes=False).",
         tags=("derived",),
+        stated=LR.relu_kprime_stated(),
         check=Custom(_relu_closed_vs_series)),
     Claim(
         id="dayi2024.prop1.series", kind=Kind.SYMBOLIC,
