@@ -146,11 +146,30 @@ def _thm7_pairs(p, exact, form="stated", a_of=None, lower_of=None):
     if form == "proof":  # the proof's bounds before kappa <= c (needs eta < 1 for the upper one)
         lower = lamp / (kappa * (1 + eta) ** 2 * lam0) if lower_of is None else lower_of(kappa, eta, lamp, lam0)
         return [(lower, ratio), (ratio, lamp * kappa / ((1 - eta) ** 2 * lam0))], float(ratio)
+    if form == "every_y":  # the proof's combined bounds for every target y* at once (see _thm7_every_y)
+        I = mpmath.eye(n)
+        lower = lamp / (kappa * (1 + eta) ** 2 * lam0) if lower_of is None else lower_of(kappa, eta, lamp, lam0)
+        lo, hi = _ratio_range(K + s * I, K + S + s * I, exact)
+        return [(lower, lo), (hi, lamp * kappa / ((1 - eta) ** 2 * lam0))], float(hi)
     if form == "display_lmin":  # the proof's display R(theta u theta^)^{1/2} <= sigma||y|| kappa / ((1 - eta) lambda_min(K + sigma I))
         Rp = mpmath.sqrt(_risk_sum(K + S, y, s))
         lo = s * mpmath.norm(y) / ((1 + eta) * lam0)
         return [(lo, Rp), (Rp, s * mpmath.norm(y) * kappa / ((1 - eta) * (d[0] + s)))], float(Rp)
     raise ValueError(form)
+
+
+def _ratio_range(A, Ap, exact):
+    """(min, max) over targets y* != 0 of sqrt(R'/R) = ||Ap^{-1} y*|| / ||A^{-1} y*|| (A = K + sigma I, Ap = K + S +
+    sigma I; the sums R = ||sigma A^{-1} y*||^2): with y* = A z it is ||Ap^{-1} A z|| / ||z||, so the range is
+    [s_min, s_max] of the singular values of Ap^{-1} A (float64 when not ``exact``, else mpmath at the working
+    precision)."""
+    if not exact:
+        M = np.linalg.solve(np.array(Ap.tolist(), dtype=float), np.array(A.tolist(), dtype=float))
+        sv = np.linalg.svd(M, compute_uv=False)
+        return mpmath.mpf(float(sv.min())), mpmath.mpf(float(sv.max()))
+    sv = mpmath.svd_r(mpmath.inverse(Ap) * A, compute_uv=False)
+    sv = [sv[i] for i in range(sv.rows)]
+    return min(sv), max(sv)
 
 
 def _show7(form="stated"):
@@ -161,7 +180,11 @@ def _show7(form="stated"):
             out = {"K": as_list(K), "S": as_list(S), "eta": float(eta),
                    "kappa(K+sigma I)": float((d[-1] + p["sigma"]) / (d[0] + p["sigma"]))}
             if pairs:
-                out.update({"lower": float(pairs[0][0]), "sqrt(R'/R)": float(pairs[0][1]), "upper": float(pairs[1][1])})
+                if form == "every_y":
+                    out.update({"lower": float(pairs[0][0]), "min_y sqrt(R'/R)": float(pairs[0][1]),
+                                "max_y sqrt(R'/R)": float(pairs[1][0]), "upper": float(pairs[1][1])})
+                else:
+                    out.update({"lower": float(pairs[0][0]), "sqrt(R'/R)": float(pairs[0][1]), "upper": float(pairs[1][1])})
             return out
     return show
 
@@ -189,9 +212,33 @@ def _tight7():
         "log10_c_over_kappa": st.just(0.0), "seed": st.integers(0, 10**6)}).map(lambda q: {**q, "rank_S": q["n"]})
 
 
+def _illcond7():
+    """Points of the domain where the proof's combined lower bound needs its 1/kappa(K + sigma I): K ill-conditioned
+    (kappa(K) from 1e2 to 1e12, lambda_max(K) from 1e-2 to 1e4), sigma in [1e-6, 1e-4] (small against lambda_max(K),
+    often against lambda_min(K) too), eta in [0.5, 1), S of any rank with a random eigenbasis.  A worst-case target y* (see
+    _thm7_every_y) then makes sqrt(R'/R) as small as ~1/(1 + eta sqrt(kappa(K))) (non-commuting K and S), far below
+    lambda'/((1 + eta)^2 lambda) in [1/(1 + eta)^2, 1/(1 + eta)]: the bound without 1/kappa fails here (at 61 of 100
+    such points), while the domain-wide search with random targets finds it at none of 400 examples.  A subset of
+    the domain of thm7.eta_le_1."""
+    from hypothesis import strategies as st
+
+    return st.fixed_dictionaries({
+        "n": st.integers(2, 6), "log10_kappa": st.floats(2, 12), "log10_scale": st.floats(-2, 4),
+        "sigma": st.floats(1e-6, 1e-4), "log10_kappa_M": st.floats(0, 8), "eta": st.floats(0.5, 1, exclude_max=True),
+        "log10_c_over_kappa": st.just(0.0), "seed": st.integers(0, 10**6),
+        "rank_S": st.integers(1, 6)}).filter(lambda q: q["rank_S"] <= q["n"])
+
+
 def _thm7_proof_stated(stated, p):
     """The proof's combined bounds at p, the lower one read from the claim's stated form."""
     return _decide(_thm7_pairs, p, form="proof",
+                   lower_of=lambda k, e, lp, l0: stated({"kappa": k, "eta": e, "lambda_p": lp, "lambda_0": l0}))
+
+
+def _thm7_every_y(stated, p):
+    """The proof's combined bounds at p for every target y* (the worst-case y* of the instance, not a random draw),
+    the lower one read from the claim's stated form."""
+    return _decide(_thm7_pairs, p, form="every_y",
                    lower_of=lambda k, e, lp, l0: stated({"kappa": k, "eta": e, "lambda_p": lp, "lambda_0": l0}))
 
 
@@ -296,6 +343,13 @@ CLAIMS = [
                        StatedSearch("combined bounds before kappa <= c on K = d I, S = eta K (lower end tightest)",
                                     holds=_thm7_proof_stated, show=lambda f, p: _show7("proof")(p), strategy=_tight7,
                                     examples=EX),
+                       StatedSearch("combined bounds before kappa <= c for every target y* (the extreme singular "
+                                    "values of (K + S + sigma I)^{-1}(K + sigma I))", holds=_thm7_every_y,
+                                    show=lambda f, p: _show7("every_y")(p),
+                                    strategy=lambda: points(_dom7_le1, {"sigma": (1e-6, 1e4)}), examples=EX),
+                       StatedSearch("combined bounds before kappa <= c for every target y*, K ill-conditioned, sigma << "
+                                    "lambda_min(K) (where the lower end needs its 1/kappa)", holds=_thm7_every_y,
+                                    show=lambda f, p: _show7("every_y")(p), strategy=_illcond7, examples=EX),
                        PropertySearch("display of R(theta u theta^)^{1/2} (with lambda_min as printed)",
                                       holds=lambda p: _decide(_thm7_pairs, p, form="display_lmin"),
                                       strategy=lambda: points(_dom7_le1, {"sigma": (1e-6, 1e4)}), examples=EX),
