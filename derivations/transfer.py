@@ -56,6 +56,8 @@ __all__ = [
     "linear_transfer_f_statistic_derived", "linear_transfer_f_statistic", "saddle_limits_stated",
     "saddle_limits_stated_by_equation",
     "richardson_mp", "transferability_numerator_at",
+    # issue 13: stated forms the claims' checks read (verify.stated)
+    "under_threshold_stated",
 ]
 
 
@@ -189,6 +191,12 @@ def transferability_finite() -> sp.Expr:
 def transferability_numerator() -> sp.Expr:
     """(1 - gamma) T for gamma < 1: (1-gamma)^2 + gamma sigma^2 - sin^2(theta)(1-gamma), a quadratic in gamma."""
     return (1 - gamma) ** 2 + gamma * sigma ** 2 - s ** 2 * (1 - gamma)
+
+
+def under_threshold_stated() -> sp.Expr:
+    """Text after (13), gamma > 1: 'T_lt < 0 iff gamma - 1 > sigma^2/sin^2 theta'; the threshold of gamma - 1 as
+    stated, sigma^2/sin^2 theta (the zero of the gamma > 1 branch of (13))."""
+    return sigma ** 2 / s ** 2
 
 
 def gamma_pm_stated() -> tuple[sp.Expr, sp.Expr]:
