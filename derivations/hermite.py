@@ -415,3 +415,18 @@ def dual_tail_bound(coeffs_a: Sequence, coeffs_b: Sequence, second_a, second_b, 
     ra = ra if ra > 0 else 0
     rb = rb if rb > 0 else 0
     return abs(rho_) ** (K + 1) * mpmath.sqrt(ra) * mpmath.sqrt(rb)
+
+
+#: the Parseval remainder E[sigma^2] - sum_{k<=K} c_k^2 of an activation at truncation degree K (point key "R")
+R_rem = sp.Symbol("R", nonnegative=True)
+
+
+def dual_truncation_bound_stated() -> sp.Expr:
+    """The stated bound on the truncation error of the dual series of sigma with itself (hermite.dual.truncation):
+    |k(rho) - sum_{k<=K} c_k^2 rho^k| <= |rho|^(K+1) (E[sigma^2] - sum_{k<=K} c_k^2), the remainder R an instance
+    quantity of the activation the check adds to the point (the same as :func:`dual_tail_bound` with a = b).
+
+    >>> dual_truncation_bound_stated().subs({rho: sp.Rational(1, 2), K_tail: 2, R_rem: 8})
+    1
+    """
+    return sp.Abs(rho) ** (K_tail + 1) * R_rem

@@ -161,3 +161,25 @@ def test_stated_forms_read_by_the_checks():
     f = function_of(kn.NTK_RELU_STATED)
     assert torch.allclose(kn.cosine_form_gram(f, X), kn.ntk_relu_gram(X), atol=1e-14)
     assert torch.allclose(kn.cosine_form_gram(f, X, X[:3]), kn.ntk_relu_gram(X, X[:3]), atol=1e-14)
+
+
+def test_dual_truncation_stated_bound_equals_dual_tail_bound():
+    """The stated form hermite.dual.truncation reads (|rho|^(K+1) R, 40 digits) equals derivations.hermite.
+    dual_tail_bound of an activation with itself (issue 13), and the search's predicate is the same with either."""
+    import mpmath
+    from derivations import hermite as H
+    from verify.claims.hermite import coefficients as HC
+    from verify.claims.hermite.common import exact_coeffs, second_moment
+    from verify.stated import mp_function_of
+    f = mp_function_of(H.dual_truncation_bound_stated())
+    with mpmath.workdps(40):
+        for name in ("relu", "step", "abs"):
+            for K in (0, 3, 10):
+                c = exact_coeffs(name, K)
+                rem = second_moment(name) - sum(v * v for v in c)
+                for r in ("-1", "-0.6", "0", "0.3", "1"):
+                    rho = mpmath.mpf(r)
+                    want = H.dual_tail_bound(c, c, second_moment(name), second_moment(name), rho)
+                    assert abs(f({"K": K, "rho": rho, "R": rem}) - want) <= mpmath.mpf(10) ** -35 * (1 + abs(want))
+    for p in ({"K": 0, "rho": 1.0}, {"K": 5, "rho": -0.7}, {"K": 40, "rho": 0.95}):
+        assert HC._trunc_holds(p) and HC._trunc_holds(p, f)
