@@ -92,6 +92,22 @@ def bound3_stated() -> sp.Expr:
     return 2 * g**3 * top2 / lam_m**2 + 2 * g * bot2
 
 
+#: scalars of one draw in eq. (2): Q_TT = ||Sigma^{1/2} P_perp theta_T||^2, Q_TS = <Sigma^{1/2} P_perp theta_T,
+#: Sigma^{1/2} P_perp theta_S>, Q_SS = ||Sigma^{1/2} P_perp theta_S||^2
+Q_TT, Q_TS, Q_SS = sp.Symbol("Q_TT", nonnegative=True), sp.Symbol("Q_TS", real=True), sp.Symbol("Q_SS", nonnegative=True)
+
+
+@lru_cache(maxsize=None)
+def risk_eq2_stated() -> sp.Expr:
+    """Eq. (2) of Thm 4.1, R(gamma) = ||Sigma^{1/2} P_perp (theta_T - theta_S)||^2, with the square of the norm
+    written out in the scalars of one draw: Q_TT - 2 Q_TS + Q_SS.
+
+    >>> risk_eq2_stated().subs({Q_TT: 3, Q_TS: 1, Q_SS: 2})
+    3
+    """
+    return Q_TT - 2 * Q_TS + Q_SS
+
+
 def g_value(c_: float, lam1_: float, r_: float, delta_: float, n_: float) -> float:
     """Float g of :func:`g_stated` (pinned to the sympy form by tests/test_shachaf_linear.py)."""
     return c_ * lam1_ * max(math.sqrt(r_ / n_), r_ / n_, math.sqrt(delta_ / n_), delta_ / n_)
