@@ -248,3 +248,48 @@ def test_stated_search_reads_the_stated_form_in_50_digits():
             bound = f({"sigma": s, "Y": mpmath.norm(yv), "lambda_min": c})
             assert abs(R - bound) <= mpmath.mpf("1e-45") * R
     assert claim.id in rec.ids and rec.points and set(rec.points[0]) == {"sigma", "Y", "lambda_min"}
+
+
+def test_thm7_every_target_range_and_the_bound_without_1_over_kappa():
+    """spectral._ratio_range: sqrt(R'/R) over targets y* ranges over the singular values of (K + S + sigma I)^{-1}
+    (K + sigma I): random targets fall inside, the extreme ones (y* = (K + sigma I) v, v a singular vector) attain
+    the ends, float64 and 50 digits agree.  The proof's combined bounds hold for every y*; the lower one without
+    its 1/kappa (a surviving mutant before the every-target search) fails at an ill-conditioned K with small sigma."""
+    from verify.claims.linearization2025 import spectral as SP
+
+    p = {"n": 2, "log10_kappa": 2.0, "log10_scale": 0.0, "sigma": 1e-6, "log10_kappa_M": 0.0, "eta": 0.5,
+         "log10_c_over_kappa": 0.0, "seed": 0, "rank_S": 1}
+    with mpmath.workdps(50):
+        K, d, S, eta = SP._instance(p)
+        s = mpmath.mpf(p["sigma"])
+        A, Ap = K + s * mpmath.eye(2), K + S + s * mpmath.eye(2)
+        lo, hi = SP._ratio_range(A, Ap, True)
+        flo, fhi = SP._ratio_range(A, Ap, False)
+        assert abs(flo - lo) <= 1e-9 * hi and abs(fhi - hi) <= 1e-9 * hi
+        rng = np.random.default_rng(3)
+        for _ in range(20):
+            y = mpmath.matrix(rng.standard_normal(2).tolist())
+            r = mpmath.sqrt(SP._risk_sum(K + S, y, s) / SP._risk_sum(K, y, s))
+            assert lo * (1 - mpmath.mpf("1e-30")) <= r <= hi * (1 + mpmath.mpf("1e-30"))
+        U, sv, V = mpmath.svd_r(mpmath.inverse(Ap) * A)
+        for j in range(2):
+            y = A * V.T[:, j]
+            r = mpmath.sqrt(SP._risk_sum(K + S, y, s) / SP._risk_sum(K, y, s))
+            assert abs(r - sv[j]) <= mpmath.mpf("1e-40")
+        assert SP._decide(SP._thm7_pairs, p, form="every_y")
+        without = SP._decide(SP._thm7_pairs, p, form="every_y", lower_of=lambda k, e, lp, l0: lp / ((1 + e) ** 2 * l0))
+        assert not without
+        assert SP._decide(SP._thm7_pairs, p, form="proof", lower_of=lambda k, e, lp, l0: lp / ((1 + e) ** 2 * l0))
+
+
+def test_thm4_ball_reads_lambda_0_from_its_stated_form():
+    """thm4.ball's stated form is lambda_o = 2 ||f_theta0(x*) - y*|| Lip(f)/r, an upper bound (a larger lambda_o
+    weakens the statement); through stated_tensor it equals the float64 value the check computed before."""
+    from verify.claims.linearization2025 import distance as DI
+    from verify.claims.linearization2025.common import stated_tensor
+
+    claim = next(c for c in DI.CLAIMS if c.id == "linearization2025.thm4.ball")
+    assert claim.stated == DI.THM4_LAMBDA0_STATED and claim.stated_bound == "upper"
+    g = torch.Generator().manual_seed(2)
+    r0, L, r = (torch.rand(5, generator=g, dtype=torch.float64) * 3 + 0.01 for _ in range(3))
+    assert torch.allclose(stated_tensor(claim, R0=r0, Lip_f=L, r=r), 2 * r0 * L / r, rtol=1e-15, atol=0)

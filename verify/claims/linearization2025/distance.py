@@ -264,7 +264,9 @@ def _ball_fn(variant):
                 ok = bool(((u <= rr[:, None] * (1 + 1e-7)) | ~inside).all())
                 ev.checks.append(Check(f"theta_t stays in the r-ball ({'all t' if mult >= 1 else 't <= ln(1/(1 - lambda/lambda_0))/lambda'}): {lab}",
                                        ok, f"max ||theta_t - theta_0||/r = {float((u / rr[:, None]).max()):.4g}, lambda in "
-                                       f"[{float(lam.min()):.3g}, {float(lam.max()):.3g}], T = {T:.4g}",
+                                       f"[{float(lam.min()):.3g}, {float(lam.max()):.3g}], T = {T:.4g}"
+                                       + ("" if mult >= 1 else "; within each problem's horizon: "
+                                          f"{float(torch.where(inside, u / rr[:, None], 0.0).max()):.4g}"),
                                        counterexample=None if ok else {"model": kind, "max_dist_over_r": float((u / rr[:, None]).max())}))
                 continue
             if not bool((u <= rr[:, None] * (1 + 1e-7)).all()):
