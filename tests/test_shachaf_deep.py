@@ -122,3 +122,23 @@ def test_thm52_end_state_from_its_stated_form(L, n, sigma):
     want = ((e5 - e142).norm(dim=-1) / e142.norm(dim=-1)).numpy()
     assert abs(d142 - want).max() < 1e-12
     assert (n > 10) or want.max() > 1e-3   # n < d: (142) differs from (5) (n > d: both are X^+ y)
+
+
+def test_eq7_check_reads_its_stated_form():
+    """shachaf2021.eq7 compares R of the end state (6) with (7) as stated (derivations.deep_linear.shachaf_eq7_stated,
+    the square norm written out in the scalars of a draw), draw by draw: it passes with (7) and fails with k -> k^2."""
+    import dataclasses
+
+    from verify import api
+    from verify.claims.shachaf2021 import risk
+    from verify.stated import reads
+
+    claim = next(c for c in risk.CLAIMS if c.id == "shachaf2021.eq7")
+    assert claim.stated == DD.shachaf_eq7_stated()
+    ctx = api.make_context("quick", 0, progress=False)
+    with reads() as rec:
+        ev = risk._eq7_check(claim, ctx)
+    assert claim.id in rec.ids and ev.checks[0].passed
+    k = DD.p_T / DD.p_S
+    bad = dataclasses.replace(claim, stated=DD.Q_TT - 2 * k**2 * DD.Q_TS + k**4 * DD.Q_SS)
+    assert risk._eq7_check(bad, ctx).checks[0].passed is False

@@ -96,3 +96,46 @@ def test_log_slopes_of_g():
     assert LFD.log_slope(LFD.g_large_n_derived()) == sp.Rational(-1, 2)
     assert LFD.log_slope(LFD.g_small_n_derived()) == -1
     assert sp.simplify(LFD.expected_projector_derived() - (1 - LFD.n / LFD.d)) == 0
+
+
+@pytest.mark.parametrize("lam", [torch.ones(12, dtype=F64), LF.two_level_spectrum(12, 2, 1.5, 0.3)])
+def test_eq2_stated_form_is_the_square_norm_of_eq2(lam):
+    """derivations.linear_finetune.risk_eq2_stated (eq. (2) written out in the scalars of a draw), which
+    shachaf2021.thm4.1 reads through stated_value, equals ||Sigma^{1/2} P_perp (theta_T - theta_S)||^2."""
+    from verify.stated import function_of
+
+    X, tS, tT, _ = _draw(8, 5, 12, lam, gen(3))
+    pT, pS = LF.perp_part(X, tT), LF.perp_part(X, tS)
+    f = function_of(LFD.risk_eq2_stated())
+    got = [f({"Q_TT": a, "Q_TS": b, "Q_SS": c}) for a, b, c in zip(
+        (pT.square() * lam).sum(-1).tolist(), (pT * pS * lam).sum(-1).tolist(), (pS.square() * lam).sum(-1).tolist())]
+    want = LF.risk_eq2(X, tS, tT, lam).tolist()
+    assert max(abs(a - b) / b for a, b in zip(got, want)) < 1e-12
+
+
+def test_thm42_event_judges_the_stated_bound_and_a_tighter_wrong_bound_fails():
+    """shachaf2021.thm4.2.event reads bound (3) (its stated form) on every draw: with (3) the check passes, with
+    the top-span term dropped (a bound the draws violate) it fails and refutes."""
+    import dataclasses
+
+    from verify import api
+    from verify.claims.shachaf2021 import linear
+    from verify.stated import reads
+
+    claim = next(c for c in linear.CLAIMS if c.id == "shachaf2021.thm4.2.event")
+    assert claim.stated == LFD.bound3_stated() and claim.stated_bound == "upper"
+    ctx = api.make_context("quick", 0, progress=False)
+    pts = [{"n": 5, "d": 40, "spectrum": 1, "delta": 1.0}]
+    with reads() as rec:
+        ev = linear._event_and_cstar(claim, ctx, pts)
+    assert claim.id in rec.ids and ev.checks[0].passed
+    bad = dataclasses.replace(claim, stated=2 * LFD.g * LFD.bot2)
+    ev = linear._event_and_cstar(bad, ctx, pts)
+    assert ev.checks[0].passed is False and ev.checks[0].refutes
+
+
+def test_every_value_key_is_the_evidence_one():
+    from verify.claims.shachaf2021 import linear
+    from verify.evidence import EVERY_VALUE
+
+    assert linear.EVERY_VALUE == EVERY_VALUE
