@@ -17,7 +17,7 @@ from __future__ import annotations
 # --- the claim model: what is stated, where, over which domain
 from .claim import Claim, Constraint, Domain, DomainError, Kind, Param, Source, Verdict
 # --- evidence a custom check returns
-from .evidence import Check, Evidence, StatTest
+from .evidence import EVERY_VALUE, Check, Evidence, StatTest
 # --- run context: profile, seeds, per-profile values, compute budgets
 from .context import Context, Profile, derive_seed, pick
 from .budget import chunk_for, per_profile, raised, trials_for_budget, trials_to_decide_at
@@ -36,7 +36,7 @@ __all__ = [
     # claim model
     "Claim", "Constraint", "Domain", "DomainError", "Kind", "Param", "Source", "Verdict",
     # evidence
-    "Check", "Evidence", "StatTest",
+    "Check", "Evidence", "StatTest", "EVERY_VALUE",
     # context and budgets
     "Context", "Profile", "derive_seed", "pick", "chunk_for", "per_profile", "trials_for_budget",
     "trials_to_decide_at", "raised",

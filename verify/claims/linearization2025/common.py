@@ -261,8 +261,7 @@ def judge_bound(name, lhs, rhs_low, rhs_up, rel_tol, detail="", extra=None):
     between rhs_low (computed with lower estimates of the constants) and rhs_up (rigorous upper constants):
     passed if lhs <= rhs_low (1 + rel_tol) everywhere (rigorous: the true bound is >= rhs_low); failed if
     lhs > rhs_up (1 + rel_tol) somewhere (rigorous: the true bound is <= rhs_up); undecided otherwise."""
-    from verify.evidence import EVERY_VALUE
-    from verify.kit import Check
+    from verify.kit import EVERY_VALUE, Check
 
     slack = 1 + rel_tol
     viol_up = lhs > rhs_up * slack + 1e-12
