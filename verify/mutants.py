@@ -103,7 +103,7 @@ def mutants(expr: sp.Expr, limit: int = MAX_MUTANTS) -> dict[str, sp.Expr]:
         except Exception:  # noqa: BLE001
             return
         k = _key(new)
-        if k not in seen and new.free_symbols <= expr.free_symbols and new != sp.nan:
+        if k not in seen and new.free_symbols <= expr.free_symbols and not new.has(sp.nan, sp.zoo, sp.oo, -sp.oo):
             seen.add(k)
             out[name] = new
 
@@ -137,7 +137,37 @@ def mutants(expr: sp.Expr, limit: int = MAX_MUTANTS) -> dict[str, sp.Expr]:
     for p in sorted({x for x in nodes if isinstance(x, sp.Pow) and x.exp == -1}, key=str):
         add(f"exponent of {p} -1", lambda: expr.xreplace({p: sp.Pow(p.base, -2)}))
         add(f"exponent of {p} +1", lambda: expr.xreplace({p: sp.Integer(1)}))
+    # a bare symbol's exponent 1 (a factor d, not the base of a power: those are above): d -> d^2 and d -> 1
+    for x in syms:
+        if _has_bare(expr, x):
+            add(f"exponent of {x} +1", lambda: _bare(expr, x, x**2))
+            add(f"exponent of {x} -1", lambda: _bare(expr, x, sp.Integer(1)))
     return dict(itertools.islice(out.items(), limit))
+
+
+def _has_bare(e, x) -> bool:
+    """Whether the symbol ``x`` occurs in ``e`` other than as the base of a power (or inside a condition)."""
+    if e == x:
+        return True
+    if isinstance(e, sp.Pow):
+        return e.base != x and _has_bare(e.base, x) or _has_bare(e.exp, x)
+    if isinstance(e, sp.Piecewise):
+        return any(_has_bare(a.expr, x) for a in e.args)
+    return any(_has_bare(a, x) for a in e.args)
+
+
+def _bare(e, x, new):
+    """``e`` with the occurrences of ``x`` that are not the base of a power replaced by ``new`` (conditions of a
+    Piecewise are kept)."""
+    if e == x:
+        return new
+    if isinstance(e, sp.Pow):
+        return sp.Pow(e.base if e.base == x else _bare(e.base, x, new), _bare(e.exp, x, new))
+    if isinstance(e, sp.Piecewise):
+        return sp.Piecewise(*[(_bare(a.expr, x, new), a.cond) for a in e.args])
+    if not e.args:
+        return e
+    return e.func(*[_bare(a, x, new) for a in e.args])
 
 
 # ------------------------------------------------------------------ judging
@@ -402,6 +432,20 @@ def _implied_by_derived(claim, m: sp.Expr, pts: list[dict], sign: int) -> bool:
     return all(_finite(a) and _finite(b) and sign * (a - b) >= -1e-12 * max(abs(a), abs(b)) for a, b in pairs)
 
 
+def _rescales_terms(m: sp.Expr, stated: sp.Expr, limit_vars) -> bool:
+    """Whether the mutant ``m`` of a stated order that is a sum of terms is the same sum with each term multiplied
+    by a positive factor free of the limit variables (so bounded above and below on a finite grid of the other
+    symbols): the same O-statement as the limit variables go to their limits."""
+    if not isinstance(stated, sp.Add) or not isinstance(m, sp.Add) or len(m.args) != len(stated.args):
+        return False
+    lim = {s for s in stated.free_symbols | m.free_symbols if str(s) in limit_vars}
+    for a, b in zip(sp.Add.make_args(m), sp.Add.make_args(stated)):
+        q = sp.simplify(sp.powsimp(a / b, force=True))
+        if q.free_symbols & lim or q.is_positive is not True and not (q.is_number and q > 0):
+            return False
+    return True
+
+
 def _unchanged(ev, ev0) -> bool:
     """Whether a mutant's evidence has every test (predicted value and estimate) and check of the control's."""
     return (len(ev.tests) == len(ev0.tests) and len(ev.checks) == len(ev0.checks)
@@ -543,6 +587,10 @@ def _whole_claim_power(claim, ctx, family: int, alpha: float) -> dict | None:
                              f"verifies) at every point the check reads: true, not counted")
             continue
         limit_vars = claim.stated_order if isinstance(claim.stated_order, tuple) else ()
+        if limit_vars and _rescales_terms(m, claim.stated, limit_vars):
+            row["status"] = ("equivalent as an order on the tested domain (each term of the sum rescaled by a positive "
+                             "factor free of " + ", ".join(limit_vars) + ": O(c1 f1 + c2 f2) = O(f1 + f2))")
+            continue
         if limit_vars and changed and not set(changed) & set(limit_vars):
             # O(.) here is as limit_vars go to their limits; the other symbols take finitely many values on any
             # grid, and a factor of them alone is bounded above and below there: the same O-statement
