@@ -132,10 +132,3 @@ def test_thm42_event_judges_the_stated_bound_and_a_tighter_wrong_bound_fails():
     bad = dataclasses.replace(claim, stated=2 * LFD.g * LFD.bot2)
     ev = linear._event_and_cstar(bad, ctx, pts)
     assert ev.checks[0].passed is False and ev.checks[0].refutes
-
-
-def test_every_value_key_is_the_evidence_one():
-    from verify.claims.shachaf2021 import linear
-    from verify.evidence import EVERY_VALUE
-
-    assert linear.EVERY_VALUE == EVERY_VALUE
