@@ -256,3 +256,21 @@ def test_order_and_domain_equivalences_and_tighter_bounds_the_data_satisfy():
     assert _equal_on_integers((-1) ** (k / 2 - 1) * even * g, (-1) ** (-k / 2 - 1) * even * g)
     assert not _equal_on_integers((-1) ** (k / 2) * even * g, (-1) ** (-k / 2 - 1) * even * g)
     assert not _equal_on_integers(g, 2 * g)
+
+
+def test_bare_symbol_exponents_and_rescaled_terms_of_an_order():
+    """A bare symbol's exponent 1 is mutated (d -> d^2, d -> 1; not the base of a power, not a condition); a sum
+    whose terms are each rescaled by a positive factor free of the limit variables is the same O-statement."""
+    from verify.mutants import _rescales_terms
+
+    d, n, m_, k = sp.symbols("d n m kappa", positive=True)
+    mut = mutants(d)
+    assert mut["exponent of d +1"] == d**2 and mut["exponent of d -1"] == 1
+    pw = mutants(sp.Piecewise((n / d, n < d), (d, True)))
+    assert pw["exponent of d +1"] == sp.Piecewise((n / d, n < d), (d**2, True))   # 1/d and the condition kept
+    assert not any(e.has(sp.zoo) for e in mutants((1 + n) ** 2 / (1 - n)).values())
+    stated = n * k + n**2 / (m_ ** sp.Rational(1, 4) * sp.sqrt(k))
+    assert _rescales_terms(n**2 * k + n / (m_ ** sp.Rational(1, 4) * sp.sqrt(k)), stated, ("m", "kappa"))
+    assert not _rescales_terms(n * k + n**2 / (m_ ** sp.Rational(1, 2) * sp.sqrt(k)), stated, ("m", "kappa"))
+    assert not _rescales_terms(-n * k + n**2 / (m_ ** sp.Rational(1, 4) * sp.sqrt(k)), stated, ("m", "kappa"))
+    assert not _rescales_terms(n**2 / (m_ ** sp.Rational(1, 4) * sp.sqrt(k)), stated, ("m", "kappa"))
