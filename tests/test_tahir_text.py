@@ -201,3 +201,20 @@ def test_fig6_finite_form_and_rows():
         want = S3._fig6_finite({"gamma": 2.0, "theta": th})
         assert abs(want + math.sin(th) ** 2 * 39 / 38) < 1e-12
         assert abs(float(x[:, j].mean()) - want) < 5 * float(x[:, j].std()) / math.sqrt(4000)
+
+
+@pytest.mark.parametrize("which", ["mercer", "projection"])
+def test_appc_checks_read_their_stated_forms(which):
+    """App. C: the Monte Carlo of (157) and of (158)-(159) judge the claim's stated sympy form (read through
+    verify.kit.stated_value): (150)'s lambda_l for the eigenvalue lambda_l^2, or (158) without its 1/m*, is refuted
+    at quick."""
+    import dataclasses
+
+    from verify import api
+    from verify.claim import Verdict
+    from verify.claims.tahir2024 import appC
+
+    claim, wrong = {"mercer": (appC.MERCER, appC.LAMBDA_L * appC.PSI_L),
+                    "projection": (appC.PROJECTION, appC.Q_PROJ)}[which]
+    v, why, ok = api.judge_alone(dataclasses.replace(claim, stated=wrong), api.make_context("quick", 0, progress=False))
+    assert ok and v == Verdict.REFUTED, why

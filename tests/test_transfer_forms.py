@@ -340,3 +340,22 @@ def test_linear_transfer_risk_variance_against_monte_carlo():
     r = rank_one_transfer_risk(200000, n, 6, theta_, sigma_, _gen(3))
     want = float(T.linear_transfer_risk_variance_derived().subs({T.n: n, T.theta: theta_, T.sigma: sigma_}))
     assert abs(float(r.var()) / want - 1) < 0.05
+
+
+def test_under_threshold_is_the_zero_of_the_gamma_gt_1_branch_of_eq13():
+    """The stated threshold of eq13.under, sigma^2/sin^2 theta, is where (13) vanishes for gamma > 1."""
+    branch = T.transferability_stated().args[1][0]
+    assert sp.simplify(branch.subs(T.gamma, 1 + T.under_threshold_stated())) == 0
+
+
+@pytest.mark.parametrize("factor, passes", [(1, True), (sp.Rational(11, 10), False), (sp.Rational(9, 10), False)])
+def test_eq13_under_searches_read_the_stated_threshold(factor, passes):
+    """eq13.under's searches judge the claim's stated threshold: a threshold off by 10 % is refuted at quick."""
+    import dataclasses
+
+    from verify import api
+    from verify.claims.tahir2024.eq13 import EQ13_UNDER
+
+    claim = dataclasses.replace(EQ13_UNDER, stated=factor * T.under_threshold_stated())
+    ev = claim.check.run(claim, api.make_context("quick", 0, progress=False))
+    assert all(c.passed for c in ev.checks) is passes
