@@ -69,11 +69,13 @@ _P3 = {"phi": round(math.pi / 6, 6), "c": 0.5, "n_P": 6, "n_Q": 4, "d": 8}
 _P4 = {"phi": round(2 * math.pi / 3, 6), "c": 0.7, "n_P": 3, "n_Q": 6, "d": 5}
 POINTS = per_profile([_P2, _P1, _P4], [_P1, _P2, _P4], [_P1, _P2, _P3, _P4])
 #: widths (at least a decade) and trials; kappa_m = KAPPA0 (m / WIDTHS[0])^(-1/4)
-#: quick: 1.5 decades and 32 networks decide the Thm 1/2 slope tests at each of seeds 0-9 (95% CI upper ends -0.09
-#: to -0.37); 1.2 decades and 16 networks left 2 of 6 seeds undecided (benchmarks/liu2019.md)
+#: quick: 1.5 decades and 32 networks decided the Thm 1/2 slope tests at each of seeds 0-9 at one task point (95% CI
+#: upper ends -0.09 to -0.37); 1.2 decades and 16 networks left 2 of 6 seeds undecided (benchmarks/liu2019.md).  With
+#: three task points at quick (issue 13), 32 networks left one of the six slope tests undecided at 4 of 20 seeds
+#: (upper ends 0.007-0.042): 48 networks at quick
 WIDTHS = per_profile([256, 512, 1024, 2048, 4096, 8192], [256, 512, 1024, 2048, 4096, 8192, 16384],
                      [256, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536])
-TRIALS = per_profile(32, 32, 48)
+TRIALS = per_profile(48, 32, 48)
 KAPPA0 = 0.3
 KAPPA_EXPONENT = -0.25
 SCHEDULE = ("width m over at least a decade with kappa_m = 0.3 (m/m_0)^(-1/4) shrinking (m_0 = 256): the "
