@@ -202,8 +202,24 @@ def _lemma1(claim, ctx, pts):
                            "Lip(grad f) = 1): sampled Lip(k) <= bound (a sampled quotient above it is a violation)",
                            est <= bound * (1 + 1e-9), f"sampled ||k(a) - k(b)||/||a - b|| = {est:.6f} vs the stated bound "
                            f"{bound:.6g}"))
+    # the same tight family f = c ||theta||^2/2 on the r-ball around 0 where Lip(f) = c r and Lip(grad f) = c are not 1
+    # (k = c^2 ||theta||^2, Lip(k) = 2 c^2 r = 2 Lip(f) Lip(grad f)): there a bound that mistakes how the two
+    # constants enter (e.g. 2 Lip(grad f) alone) is violated, which the unit ball (both constants 1) cannot show
+    for c, r in TIGHT_LEMMA1:
+        a, bpt = r * v / v.norm(), r * (1 - 1e-6) * v / v.norm()
+        est_cr = float((c * c * ((a ** 2).sum() - (bpt ** 2).sum())).abs() / (a - bpt).norm())
+        b_cr = float(stated_tensor(claim, Lip_f=c * r, Lip_grad_f=c))
+        ev.checks.append(Check(f"the stated bound on the tight example f = {c:g} ||theta||^2/2, ball of radius {r:g} (exact "
+                               f"constants Lip(f) = {c * r:g}, Lip(grad f) = {c:g}, Lip(k) = {2 * c * c * r:g})",
+                               est_cr <= b_cr * (1 + 1e-9), f"sampled ||k(a) - k(b)||/||a - b|| = {est_cr:.6f} vs the "
+                               f"stated bound {b_cr:.6g}"))
     ev.seeds.append(seed)
     return ev
+
+
+#: (c, r) of the tight examples f = c ||theta||^2/2 on the r-ball whose constants Lip(f) = c r, Lip(grad f) = c are not
+#: both 1 (issue 13: the unit ball alone could not tell 2 Lip(f) Lip(grad f) from 2 Lip(f) or 2 Lip(grad f))
+TIGHT_LEMMA1 = ((1.0, 3.0), (2.0, 0.5), (0.5, 2.0))
 
 
 def _unit_ball(B, p, gen, dtype):
