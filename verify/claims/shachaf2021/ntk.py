@@ -142,7 +142,7 @@ def _cor62_instance(p):
         E[:, 0] = np.array(p["signs"][:n], dtype=float)
         Z = E + p["eps"] * Z
     X = _unit_rows(Z)
-    return X, np.array(p["delta"], dtype=float)
+    return X, p.get("scale", 1.0) * np.array(p["delta"], dtype=float)
 
 
 def _cor62_points():
@@ -157,7 +157,10 @@ def _cor62_points():
             "eps": st.one_of(st.just(1e-6), st.floats(1e-7, 2.0)),
             "signs": st.lists(st.sampled_from([-1, 1]), min_size=n, max_size=n),
             "z": st.lists(f, min_size=n * d, max_size=n * d),
-            "delta": st.lists(f, min_size=d, max_size=d)})
+            "delta": st.lists(f, min_size=d, max_size=d),
+            # ||theta_T - theta_S|| over decades (the statement is for any teacher difference; the ratio is
+            # scale-free, a bound that mistakes how it scales with ||Delta|| is not)
+            "scale": st.sampled_from([1.0, 0.01, 100.0])})
 
     def ok(p):
         X, dl = _cor62_instance(p)
@@ -265,7 +268,7 @@ def _cor62_search(claim, ctx) -> Evidence:
     f = stated_value(claim)
 
     def holds(p):
-        dn = float(np.linalg.norm(np.array(p["delta"], dtype=float)))
+        dn = float(np.linalg.norm(_cor62_instance(p)[1]))     # ||theta_T - theta_S|| (scaled)
         bound = f({"Delta": dn})
         return _ratio(p, limit=bound / dn) * dn <= bound
     return PropertySearch("sqrt(y~^T (H^inf)^{-1} y~) <= 3 ||theta_T - theta_S||", strategy=_cor62_points,
