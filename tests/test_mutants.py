@@ -274,3 +274,10 @@ def test_bare_symbol_exponents_and_rescaled_terms_of_an_order():
     assert not _rescales_terms(n * k + n**2 / (m_ ** sp.Rational(1, 2) * sp.sqrt(k)), stated, ("m", "kappa"))
     assert not _rescales_terms(-n * k + n**2 / (m_ ** sp.Rational(1, 4) * sp.sqrt(k)), stated, ("m", "kappa"))
     assert not _rescales_terms(n**2 / (m_ ** sp.Rational(1, 4) * sp.sqrt(k)), stated, ("m", "kappa"))
+
+
+def test_a_check_of_our_derivation_alone_is_listed_not_counted():
+    """A claim whose check cannot refute (our derivation, refutes=False) only makes mutants inconclusive: it is
+    covered, marked can_refute False, and left out of the power totals."""
+    r = claim_mutation_power(select(["dayi2024.prop1.relu"])[0], api.make_context("quick", 0, progress=False))
+    assert r["covered"] and r["can_refute"] is False and r["refuted"] == 0 and r["detected"] == r["judged"] > 0

@@ -627,7 +627,12 @@ def _whole_claim_power(claim, ctx, family: int, alpha: float) -> dict | None:
             row["status"] = ("survived: every test and check of the claim came out as for the stated form (the "
                              "check does not see this change)")
         del evs[1:]    # the control's evidence is kept; a mutant's is not needed past its status
-    return dict(_summary(rows, ["whole check"]), control_verdict=v0.value, control_refuted=v0 is Verdict.REFUTED,
+    ev0 = evs[0]
+    # a check made only of our derivation's tests and checks (target 'derived', refutes=False) cannot refute a
+    # mutant, only make it inconclusive: its claim is listed with what it caught, not counted in the power
+    can_refute = any(t.target == "stated" for t in ev0.tests) or any(c.refutes for c in ev0.checks)
+    return dict(_summary(rows, ["whole check"]), can_refute=can_refute, control_verdict=v0.value,
+                control_refuted=v0 is Verdict.REFUTED,
                 control_detected=ok0 and v0 is not Verdict.CONFIRMED)
 
 
@@ -784,7 +789,8 @@ def mutation_power(patterns=None, profile: str = "quick", seed: int = 0, out: Pa
     reviewed = reviewed_verdicts()
     for k, v in covered.items():
         v["claim_refuted"] = v["control_refuted"] or reviewed.get(k) == "refuted"
-    counted = {k: v for k, v in covered.items() if not v["claim_refuted"]}
+    # nor does a claim whose check cannot refute (our own derivation, refutes=False): listed with what it caught
+    counted = {k: v for k, v in covered.items() if not v["claim_refuted"] and v.get("can_refute", True)}
     judged = sum(v["judged"] for v in counted.values())
     killed = sum(v["refuted"] for v in counted.values())
     caught = killed + sum(v.get("detected", 0) for v in counted.values())
@@ -803,8 +809,9 @@ def mutation_power(patterns=None, profile: str = "quick", seed: int = 0, out: Pa
                          for r in v["mutants"] if r["status"].startswith("survived")) or "-"
         pw = f"{v['power']:.0%}" if v["power"] is not None else "-"
         table.append(f"| `{cid}` | {', '.join(v.get('judged_by', []))} | {v['judged']} | {v['refuted']} "
-                     f"| {v.get('detected', 0)} | {pw}{' ⚠' if (v['power'] or 0) < 0.8 else ''} "
-                     f"| {'yes' if v['claim_refuted'] else 'no'} | {surv} |")
+                     f"| {v.get('detected', 0)} | {pw}{' ⚠' if cid in counted and (v['power'] or 0) < 0.8 else ''} "
+                     f"| {'yes' if v['claim_refuted'] else 'no' if v.get('can_refute', True) else 'cannot (ours)'} "
+                     f"| {surv} |")
     doc = {"profile": profile, "seed": seed, "family": family, "claims": per, "table": table,
            "covered": len(covered), "counted": len(counted), "selected": len(per), "judged": judged,
            "refuted": killed, "caught": caught, "power": killed / judged if judged else None,
@@ -814,7 +821,8 @@ def mutation_power(patterns=None, profile: str = "quick", seed: int = 0, out: Pa
     print("\n".join(table))
     print("\nnot judged (counted claims): " + "; ".join(f"{k}: {n}" for k, n in sorted(set_aside.items())))
     print(f"\n{killed}/{judged} mutants refuted ({caught} refuted or detected) over {len(counted)} covered claims "
-          f"that are not refuted (by their stated form or another part of the check) ({len(covered)} covered, {len(per)} selected)")
+          f"that are not refuted (by their stated form or another part of the check) and can refute ({len(covered)} "
+          f"covered, {len(per)} selected)")
     if out is not None:
         Path(out).mkdir(parents=True, exist_ok=True)
         path = Path(out) / f"mutants_{profile}.json"
