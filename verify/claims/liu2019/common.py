@@ -19,8 +19,8 @@ Reading of §6.1 and App. C (encoded everywhere below):
   and ||dL/dX^1||^2 = ||u_Q - y_Q||^2 (a_r^2 = 1), u_Q(P), u_Q(0) the outputs on X_Q at W(P), W(0).
 
 Synthetic tasks (ours; the paper's P and Q are image datasets): inputs of both tasks uniform on the unit sphere S^{d-1}
-(independent samples, n_P = n_Q = 4, d = 8), labels y = c tanh(2 theta . x) with unit teachers theta_P, theta_Q at angle
-phi (phi = 0: same task, pi/2: unrelated tasks), 0 < c <= 1 so that |y| <= 1.  Step sizes eta_P = 1/lambda_max(H^inf_P),
+(independent samples, n_P = n_Q = 4, d = 8, and a point with n_P = 3, n_Q = 6, d = 5), labels y = c tanh(2 theta . x)
+with unit teachers theta_P, theta_Q at angle phi (phi = 0: same task, pi/2: unrelated tasks), 0 < c <= 1 so that |y| <= 1.  Step sizes eta_P = 1/lambda_max(H^inf_P),
 eta_Q = 1/lambda_max(H^inf_Q) (the paper's eta = O(lambda_P/n_P^2), O(lambda_Q/n_Q) hide their constants; ours keeps
 eta lambda_max = 1, inside the stable range of the linearised dynamics).
 """
@@ -49,7 +49,7 @@ SETTING = ("two-layer ReLU net f(x) = (1/sqrt m) a^T relu(W^T x), a_r = +-1 fixe
            "||x|| = 1, |y| <= 1, loss (1/2)||y - f(X)||^2, full-batch GD on W (002 §6.1); pretrained on n_P samples of P "
            "from W(0) to W(P), fine-tuned on n_Q samples of Q from W(P) to W(Q).")
 SYNTHETIC = ("Synthetic P, Q (ours): inputs uniform on S^{d-1} for both tasks (independent samples), n_P = n_Q = 4, "
-             "d = 8; labels c tanh(2 theta . x) with unit teachers theta_P, theta_Q at angle phi; eta = 1/lambda_max(H^inf) "
+             "d = 8 (and n_P = 3, n_Q = 6, d = 5 at a third task point); labels c tanh(2 theta . x) with unit teachers theta_P, theta_Q at angle phi; eta = 1/lambda_max(H^inf) "
              "per phase; each phase run to loss <= 1e-10.")
 NO_IMAGENET = ("The ImageNet / ResNet-50 experiments of §3-§5 and App. B cannot be run here (no data, no GPU, no network "
                "at run time); only arithmetic the text states between table columns is checked.")

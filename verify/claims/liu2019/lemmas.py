@@ -249,6 +249,7 @@ CLAIMS = [
               "probability O(R'/kappa)) gives the sharper m^(-1/4) kappa^(-1/2) and m^(-1/2) kappa^(-1), i.e. "
               "m^(-1/8) and m^(-1/4) along the schedule: tested as 'derived' upper slopes, which the stated bound "
               "does not need (H's entries sum signed flips, which partly cancel, so H may vanish faster: measured "
-              "about m^(-0.4) at quick).  The n, lambda, delta factors are not tested (one n_P, n_Q per point).",
+              "about m^(-0.4) at quick).  The n, lambda factors are tested only as far as the task points differ (n_P, n_Q = 4, 4 and 3, 6), delta "
+              "not at all (0.1).",
         check=Custom(_lemma6, points=POINTS)),
 ]
