@@ -18,6 +18,17 @@ Which claims: those whose ``stated`` is a sympy expression and whose check judge
   literal cross-check) are not run again.  For a claim whose stated form is a bound (``stated_bound``), mutants
   that only weaken the bound at every evaluated point are set aside: no test can refute a true weaker bound.
 
+  A mutant that is not refuted is told apart (each reason is in its row's ``status``, totalled in ``set_aside``):
+  set aside, because it is true where the check looks or the same statement there: a tighter bound that the data
+  themselves satisfy (a violation count of 0, a passed ``Check`` with ``extra[EVERY_VALUE]``, or the control's
+  estimate with its whole CI inside the mutant's bound), on a grid that varies every symbol it changes; a tighter
+  bound implied by the claim's ``derived`` (our verified sharper) bound; for an order, a constant factor, or with
+  ``stated_order=(limit variables)`` a factor free of them (or each term of a sum rescaled so); a change of a symbol
+  the statement fixes (``stated_at``); a parity rewrite equal at every integer.  Otherwise it is a survivor, named
+  "the grid holds X fixed" when every symbol it changes (found by moving one symbol at a time at the points the
+  check read) has one value there, or "no test changes".  A claim whose check cannot refute (only our derivation's
+  tests and ``refutes=False`` checks) is listed with what it caught and not counted in the totals.
+
 Otherwise, a part of the check that judges the stated form itself:
 
 * an ``Expectation`` whose prediction *is* the stated form at every grid point (checked numerically before any
