@@ -69,7 +69,7 @@ def _run_one(claim, ctx, alpha=api.ALPHA):
 def strategies_of(claim) -> list[str]:
     """The judge strategies a claim's check is built from (AllOf unpacked), e.g. ['Expectation', 'Identity']; a
     claims package's subclass of a strategy counts as that strategy, and so does a wrapper that says which one it
-    runs (class attribute ``judged_as``, e.g. linearization2025's StatedSearch: 'PropertySearch')."""
+    runs (class attribute ``judged_as``, e.g. verify.kit.StatedSearch: 'PropertySearch')."""
     from .kit import STRATEGIES
 
     def name(p):

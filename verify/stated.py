@@ -18,6 +18,7 @@ Symbols are matched to point keys by name (``lambda`` is spelled ``lam`` in poin
 from __future__ import annotations
 
 import contextvars
+import dataclasses
 import functools
 import math
 from typing import Any, Callable
@@ -125,6 +126,33 @@ class _Stated:
 STATED = _Stated()
 
 
+@dataclasses.dataclass
+class StatedSearch:
+    """A :class:`~verify.judge.PropertySearch` whose predicate reads the claim's stated form: ``holds(stated, p)``
+    (and ``show(stated, p)``) with ``stated = stated_value(claim, precise=True)`` (mpmath at the working precision:
+    a search that compares at 1e-35 cannot use a double, and ``verify mutants`` can substitute a perturbed form).
+    The search itself (name and so seed, examples, strategy, bounds) is the PropertySearch's, so the evidence is the
+    same as with a numeric copy of the form; calibration counts it as a PropertySearch (``judged_as``)."""
+
+    judged_as = "PropertySearch"   # the strategy it runs (verify.calibration.strategies_of)
+    name: str
+    holds: Callable[[Callable, dict], bool]
+    strategy: Callable[[], Any] | None = None
+    show: Callable[[Callable, dict], dict] | None = None
+    bounds: Any = None
+    examples: Any = None
+    refutes: bool = True
+
+    def run(self, claim, ctx):
+        from .judge import PropertySearch   # judge imports this module
+
+        f = stated_value(claim, precise=True)
+        show = self.show
+        return PropertySearch(self.name, strategy=self.strategy, holds=lambda p: self.holds(f, p),
+                              show=None if show is None else (lambda p: show(f, p)), bounds=self.bounds,
+                              examples=self.examples, refutes=self.refutes).run(claim, ctx)
+
+
 def resolve(f, claim):
     """``f`` itself, or the claim's stated form where ``f`` is :data:`STATED`."""
     return stated_value(claim) if f is STATED else f
@@ -153,4 +181,5 @@ class reads:
             outer.points += self._rec.points
 
 
-__all__ = ["STATED", "stated_value", "stated_slope", "function_of", "mp_function_of", "resolve", "reads", "ALIASES"]
+__all__ = ["STATED", "StatedSearch", "stated_value", "stated_slope", "function_of", "mp_function_of", "resolve", "reads",
+           "ALIASES"]

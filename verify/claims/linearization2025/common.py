@@ -2,7 +2,6 @@
 helper, the assumption texts, the random PSD matrices of the property searches, and the slides' readings."""
 from __future__ import annotations
 
-import dataclasses
 import math
 from typing import Any, Callable
 
@@ -10,7 +9,7 @@ import mpmath
 import numpy as np
 import sympy as sp  # noqa: F401 - used by the doctest of stated_mp
 
-from verify.kit import Param, PropertySearch, Source, stated_value
+from verify.kit import Param, Source, stated_value
 
 PAPER = "linearization2025"
 INF = math.inf
@@ -57,28 +56,6 @@ def stated_tensor(claim, **values):
     with mpmath.workdps(30):
         out = [_real(f(dict(zip(keys, vals)))) for vals in zip(*flat)]
     return torch.tensor(out, dtype=torch.float64).reshape(ts[0].shape)
-
-
-@dataclasses.dataclass
-class StatedSearch:
-    """A :class:`~verify.kit.PropertySearch` whose predicate reads the claim's stated form: ``holds(stated, p)``
-    with ``stated = stated_mp(claim)``; ``show(stated, p)`` likewise.  The search itself (seed, examples,
-    strategy) is the PropertySearch's, so the evidence is the same as with the numeric copy of the form."""
-
-    judged_as = "PropertySearch"   # the strategy it runs (verify.calibration.strategies_of)
-    name: str
-    holds: Callable[[Callable, dict], bool]
-    strategy: Callable[[], Any] | None = None
-    show: Callable[[Callable, dict], dict] | None = None
-    refutes: bool = True
-    examples: Any = None
-
-    def run(self, claim, ctx):
-        f = stated_mp(claim)
-        show = self.show
-        return PropertySearch(self.name, strategy=self.strategy, holds=lambda p: self.holds(f, p),
-                              show=None if show is None else (lambda p: show(f, p)), refutes=self.refutes,
-                              examples=self.examples).run(claim, ctx)
 
 
 # ------------------------------------------------------------------ assumptions (in words)

@@ -22,9 +22,9 @@ from derivations import kernel_ridge as KR
 from numerics import NotConverged
 from numerics.proximal import linearized, make_problem, regularized_gd
 from verify.kit import (AllOf, Check, Claim, Constraint, Custom, Domain, Evidence, Identity, Kind, Param,
-                        PropertySearch, label_of, per_profile, pick, stated_value)
+                        PropertySearch, StatedSearch, label_of, per_profile, pick, stated_value)
 
-from .common import (DPS, KRR, LOGK, N, SCALE, SEED, SIGMA, StatedSearch, as_list, orthogonal_mp, points, psd,
+from .common import (DPS, KRR, LOGK, N, SCALE, SEED, SIGMA, as_list, orthogonal_mp, points, psd,
                      spectrum, src, vector)
 
 ROOT_N = ("normalization: the slides' R~ is a sum over the n samples (Problem Formulation) but Section 4 writes the "

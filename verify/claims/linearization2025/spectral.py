@@ -24,9 +24,9 @@ import sympy as sp
 
 from derivations import kernel_ridge as KR
 from verify.kit import (AllOf, Check, Claim, Constraint, Custom, Domain, Evidence, Identity, Kind, Param,
-                        PropertySearch, per_profile)
+                        PropertySearch, StatedSearch, per_profile)
 
-from .common import (DPS, KRR, LOGK, N, SCALE, SEED, SIGMA, StatedSearch, as_list, eigvals_sym, orthogonal_mp, points,
+from .common import (DPS, KRR, LOGK, N, SCALE, SEED, SIGMA, as_list, eigvals_sym, orthogonal_mp, points,
                      spectrum, src)
 
 INF = math.inf

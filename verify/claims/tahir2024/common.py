@@ -130,31 +130,3 @@ def stated_agrees(claim, name: str, ours, points, rel: float = 1e-12) -> Check:
     return Check(name, not bad, (f"agree at all {len(points)} points (largest relative difference {worst:.2g})"
                                  if not bad else f"differ at {len(bad)} of {len(points)} points, e.g. "
                                  f"{bad[0][0]}: stated {bad[0][1]:.12g} vs {bad[0][2]:.12g}"))
-
-
-# ------------------------------------------------------------------ a property search that reads the stated form
-import dataclasses as _dc  # noqa: E402
-from typing import Any as _Any, Callable as _Callable  # noqa: E402
-
-from verify.kit import PropertySearch  # noqa: E402
-
-
-@_dc.dataclass
-class StatedSearch:
-    """A :class:`~verify.kit.PropertySearch` whose predicate reads the claim's stated form: ``holds(stated, p)`` with
-    ``stated = verify.kit.stated_value(claim, precise=True)`` (mpmath at the working precision, so ``verify mutants``
-    can substitute a perturbed form).  The search itself (name and so seed, examples, strategy, bounds) is the
-    PropertySearch's, so the evidence is the same as with a numeric copy of the form (as linearization2025's)."""
-
-    judged_as = "PropertySearch"   # the strategy it runs (verify.calibration.strategies_of)
-    name: str
-    holds: _Callable[[_Callable, dict], bool]
-    strategy: _Callable[[], _Any] | None = None
-    bounds: _Any = None
-    examples: _Any = None
-    refutes: bool = True
-
-    def run(self, claim, ctx):
-        f = stated_value(claim, precise=True)
-        return PropertySearch(self.name, strategy=self.strategy, holds=lambda p: self.holds(f, p),
-                              bounds=self.bounds, examples=self.examples, refutes=self.refutes).run(claim, ctx)

@@ -27,10 +27,10 @@ from derivations import transfer as T
 from derivations import wishart as W
 from numerics.transfer import transferability_trials
 from verify.kit import (AllOf, Asymptotic, Check, Claim, Constraint, Custom, Domain, Evidence, Figure, FigureSweep,
-                        Identity, Kind, Param, PropertySearch, label_of, per_profile, pick, stated_value)
+                        Identity, Kind, Param, PropertySearch, StatedSearch, label_of, per_profile, pick, stated_value)
 
-from .common import (FIG_D, GAMMA, HALF_PI, INF, LINEAR_TRANSFER_ASYM, SIGMA, THETA, TRANSFER_CHUNK, StatedSearch,
-                     lattice, src, stated_agrees)
+from .common import (FIG_D, GAMMA, HALF_PI, INF, LINEAR_TRANSFER_ASYM, SIGMA, THETA, TRANSFER_CHUNK, lattice, src,
+                     stated_agrees)
 
 PI = math.pi
 GAMMA_LT_1 = Param("gamma", 0, 1, lower_open=True, upper_open=True, doc="gamma = n/d < 1 (overparameterized)")
