@@ -243,6 +243,8 @@ def test_order_and_domain_equivalences_and_tighter_bounds_the_data_satisfy():
     assert _holds_on_the_data(tighter, ev0, 1)
     assert not _holds_on_the_data(Evidence(tests=[t0, dataclasses.replace(s0, predicted=-0.3)]), ev0, 1)
     assert not _holds_on_the_data(Evidence(tests=[dataclasses.replace(t0, extra={"violations": 1}), s0]), ev0, 1)
+    few = dataclasses.replace(t0, estimate=0.02, ci=(0.005, 0.06), extra={"violations": 4})   # CI under delta 0.1
+    assert _holds_on_the_data(Evidence(tests=[few, s0]), ev0, 1)
     moved = Evidence(tests=[t0, dataclasses.replace(s0, estimate=-0.2, ci=(-0.3, -0.1), predicted=0.0)])
     assert not _holds_on_the_data(moved, ev0, 1)          # the mutant changed the data: not direct evidence
     c0 = Check("bound", True, "max 0.1")

@@ -20,7 +20,8 @@ Which claims: those whose ``stated`` is a sympy expression and whose check judge
 
   A mutant that is not refuted is told apart (each reason is in its row's ``status``, totalled in ``set_aside``):
   set aside, because it is true where the check looks or the same statement there: a tighter bound that the data
-  themselves satisfy (a violation count of 0, a passed ``Check`` with ``extra[EVERY_VALUE]``, or the control's
+  themselves satisfy (a violation count of 0 or, for a probability bound, a violation frequency whose CI lies under
+  delta, a passed ``Check`` with ``extra[EVERY_VALUE]``, or the control's
   estimate with its whole CI inside the mutant's bound), on a grid that varies every symbol it changes; a tighter
   bound implied by the claim's ``derived`` (our verified sharper) bound; for an order, a constant factor, or with
   ``stated_order=(limit variables)`` a factor free of them (or each term of a sum rescaled so); a change of a symbol
@@ -467,7 +468,8 @@ def _unchanged(ev, ev0) -> bool:
 def _holds_on_the_data(ev, ev0, sign: int) -> bool:
     """Whether a surviving mutant of a bound is satisfied by the simulated data themselves, not merely not
     rejected: every test of its evidence that differs from the control's is either a violation count with no
-    violation at all, or the same estimate as the control's (the same data) whose whole CI lies on the bound's side
+    violation at all (or a violation frequency whose whole CI lies under the stated failure probability delta: a
+    probability bound the data satisfy as stated), or the same estimate as the control's (the same data) whose whole CI lies on the bound's side
     of the mutant's value (no tolerance used); and every deterministic check that differs is a passed comparison
     with every recorded value (``Check.extra[EVERY_VALUE]``).  A test whose estimate the
     mutant changes in any other way (an excess over the bound whose slope is tested, say) is not direct evidence."""
@@ -483,8 +485,10 @@ def _holds_on_the_data(ev, ev0, sign: int) -> bool:
             return False
     for t, t0 in zip(ev.tests, ev0.tests):
         same_est = t.estimate == t0.estimate or (math.isnan(t.estimate) and math.isnan(t0.estimate))
-        if t.target == "stated" and "violations" in t.extra:   # every draw satisfies the mutant, or not
-            if t.extra["violations"] != 0:
+        if t.target == "stated" and "violations" in t.extra:
+            # every draw satisfies the mutant, or the violation frequency's whole CI lies under the statement's
+            # failure probability (a probability bound the data satisfy as the statement it is)
+            if t.extra["violations"] != 0 and not t.ci[1] <= t.predicted:
                 return False
             moved += 1
             continue
