@@ -69,7 +69,7 @@ import sympy as sp
 
 from . import api
 from .judge import AllOf, Asymptotic, Expectation, Identity, _points, point_tests, stat_test
-from .stated import ALIASES, function_of, reads
+from .stated import ALIASES, function_of, mp_function_of, reads
 from .stats import holm, student_q, two_sided_p
 
 FAMILY = 550     # about the number of Monte Carlo tests of a full quick run
@@ -313,30 +313,36 @@ def _judge(exp: Expectation, claim, ctx, forms: dict, family: int, alpha: float)
     return out
 
 
-def _differs_numerically(a: sp.Expr, b: sp.Expr, ratio: bool = False) -> bool:
-    """Whether a - b (or a / b, with ``ratio``) is visibly not 0 (a constant) at 6 random points (each symbol in
-    (0.1, 2), an integer one in 1..12), in 30-digit mpmath.  True rules equivalence out without sympy's simplify, which can take
-    minutes on small trigonometric / radical forms (tahir2024.eq13.roots: 40 mutants, about 8 minutes); False (equal
-    wherever both are defined, or nowhere defined) leaves the question to simplify."""
-    import random
-
+def _mp_pairs(a: sp.Expr, b: sp.Expr, points: list[dict]) -> list:
+    """(a, b) in 30-digit mpmath at each point (symbol name -> value) where both are defined and finite."""
     import mpmath
 
-    syms = sorted(a.free_symbols | b.free_symbols, key=str)
-    fa, fb = (sp.lambdify(syms, e, modules="mpmath") for e in (a, b))
-    rng, vals = random.Random(0), []
+    fa, fb = mp_function_of(a), mp_function_of(b)
+    out = []
     with mpmath.workdps(30):
-        for _ in range(6):
-            x = [mpmath.mpf(rng.randint(1, 12) if s.is_integer else rng.uniform(0.1, 2.0)) for s in syms]
+        for p in points:
             try:
-                u, v = mpmath.mpmathify(fa(*x)), mpmath.mpmathify(fb(*x))
-                q = u / v if ratio else u - v
+                u, v = mpmath.mpmathify(fa(p)), mpmath.mpmathify(fb(p))
             except (ZeroDivisionError, ValueError, TypeError, OverflowError):
                 continue
-            if mpmath.isfinite(q):
-                vals.append(q)
-    ref = 0 if not ratio else (vals[0] if vals else 0)
-    return any(abs(q - ref) > mpmath.mpf(10) ** -20 * (1 + abs(ref)) for q in vals)
+            if mpmath.isfinite(u) and mpmath.isfinite(v):
+                out.append((u, v))
+    return out
+
+
+def _differs_numerically(a: sp.Expr, b: sp.Expr, ratio: bool = False) -> bool:
+    """Whether a - b (or a / b, with ``ratio``) is visibly not 0 (a constant) at 6 random points (each symbol in
+    (0.1, 2), an integer one in 1..12), in 30-digit mpmath.  True rules equivalence out without sympy's simplify,
+    which can take minutes on small trigonometric / radical forms (tahir2024.eq13.roots: 40 mutants, about 8
+    minutes); False (equal wherever both are defined, or nowhere defined) leaves the question to simplify."""
+    import random
+
+    syms = sorted(a.free_symbols | b.free_symbols, key=str)
+    rng = random.Random(0)
+    pts = [{str(s): rng.randint(1, 12) if s.is_integer else rng.uniform(0.1, 2.0) for s in syms} for _ in range(6)]
+    qs = [u / v if ratio else u - v for u, v in _mp_pairs(a, b, pts) if not (ratio and v == 0)]
+    ref = qs[0] if ratio and qs else 0
+    return any(abs(q - ref) > 1e-20 * (1 + abs(ref)) for q in qs)
 
 
 def _equal_on_integers(a: sp.Expr, b: sp.Expr) -> bool:
@@ -345,29 +351,17 @@ def _equal_on_integers(a: sp.Expr, b: sp.Expr) -> bool:
     (or neither is defined anywhere)."""
     import random
 
-    import mpmath
-
     syms = sorted(a.free_symbols | b.free_symbols, key=str)
     ints = [s for s in syms if s.is_integer]
     if not ints or len(ints) > 2:
         return False
-    fa, fb = (sp.lambdify(syms, e, modules="mpmath") for e in (a, b))
-    rng, seen = random.Random(1), 0
-    with mpmath.workdps(30):
-        for _ in range(3):
-            reals = {s: mpmath.mpf(rng.uniform(0.1, 2.0)) for s in syms if not s.is_integer}
-            for ks in itertools.product(range(41), repeat=len(ints)):
-                x = [mpmath.mpf(ks[ints.index(s)]) if s in ints else reals[s] for s in syms]
-                try:
-                    u, v = mpmath.mpmathify(fa(*x)), mpmath.mpmathify(fb(*x))
-                except (ZeroDivisionError, ValueError, TypeError, OverflowError):
-                    continue
-                if not (mpmath.isfinite(u) and mpmath.isfinite(v)):
-                    continue
-                seen += 1
-                if abs(u - v) > mpmath.mpf(10) ** -20 * (1 + abs(v)):
-                    return False
-    return seen > 0
+    rng, pts = random.Random(1), []
+    for _ in range(3):
+        reals = {str(s): rng.uniform(0.1, 2.0) for s in syms if not s.is_integer}
+        pts += [{**reals, **{str(s): k for s, k in zip(ints, ks)}}
+                for ks in itertools.product(range(41), repeat=len(ints))]
+    pairs = _mp_pairs(a, b, pts)
+    return bool(pairs) and all(abs(u - v) <= 1e-20 * (1 + abs(v)) for u, v in pairs)
 
 
 def _equivalent(m: sp.Expr, claim) -> str | None:
@@ -469,10 +463,10 @@ def _holds_on_the_data(ev, ev0, sign: int) -> bool:
     """Whether a surviving mutant of a bound is satisfied by the simulated data themselves, not merely not
     rejected: every test of its evidence that differs from the control's is either a violation count with no
     violation at all (or a violation frequency whose whole CI lies under the stated failure probability delta: a
-    probability bound the data satisfy as stated), or the same estimate as the control's (the same data) whose whole CI lies on the bound's side
-    of the mutant's value (no tolerance used); and every deterministic check that differs is a passed comparison
-    with every recorded value (``Check.extra[EVERY_VALUE]``).  A test whose estimate the
-    mutant changes in any other way (an excess over the bound whose slope is tested, say) is not direct evidence."""
+    probability bound the data satisfy as stated), or the control's estimate (the same data) with its whole CI on
+    the bound's side of the mutant's value (no tolerance used); and every deterministic check that differs is a
+    passed comparison with every recorded value (``Check.extra[EVERY_VALUE]``).  A test whose estimate the mutant
+    changes in any other way (an excess over the bound whose slope is tested, say) is not direct evidence."""
     from .evidence import EVERY_VALUE
 
     if len(ev.tests) != len(ev0.tests) or len(ev.checks) != len(ev0.checks):
@@ -495,15 +489,9 @@ def _holds_on_the_data(ev, ev0, sign: int) -> bool:
         if same_est and t.predicted == t0.predicted:
             continue
         moved += 1
-        if t.target != "stated":
-            return False
-        elif same_est and t.sided == "upper" and sign > 0:
-            if not t.ci[1] <= t.predicted:
-                return False
-        elif same_est and t.sided == "lower" and sign < 0:
-            if not t.ci[0] >= t.predicted:
-                return False
-        else:
+        inside = (t.sided == "upper" and sign > 0 and t.ci[1] <= t.predicted
+                  or t.sided == "lower" and sign < 0 and t.ci[0] >= t.predicted)
+        if not (t.target == "stated" and same_est and inside):
             return False
     return moved > 0
 
@@ -542,7 +530,8 @@ class _Part:
             ev = self.part.run(claim, ctx)
         if self.claim_id in rec.ids:
             self.reads_stated = True
-            self.points += rec.points
+            if not self.frozen:   # the control run's points; a mutant's reads are not needed
+                self.points += rec.points
         if not self.reads_stated:
             self.memo[key] = copy.deepcopy(ev)
         return ev
@@ -561,6 +550,7 @@ def _whole_claim_power(claim, ctx, family: int, alpha: float) -> dict | None:
     claim = dataclasses.replace(claim, check=AllOf(parts))
     evs: list = []
     v0, why0, ok0 = api.judge_alone(claim, mctx, alpha, family, evidence=evs)
+    ev0 = evs[0]
     if not any(p.reads_stated for p in parts):
         return None
     for p in parts:
@@ -623,7 +613,8 @@ def _whole_claim_power(claim, ctx, family: int, alpha: float) -> dict | None:
                              f"holds {', '.join(fixed)} fixed)")
             row["fixed"] = fixed
             continue
-        r = _status_of(*api.judge_alone(dataclasses.replace(claim, stated=m), mctx, alpha, family, evidence=evs),
+        mev: list = []
+        r = _status_of(*api.judge_alone(dataclasses.replace(claim, stated=m), mctx, alpha, family, evidence=mev),
                        v0)
         row["status"] = ("check raised an error (not judged)" if r.get("error") else "refuted" if r["refuted"]
                          else "detected (inconclusive)" if r.get("detected") else "survived")
@@ -631,18 +622,16 @@ def _whole_claim_power(claim, ctx, family: int, alpha: float) -> dict | None:
             # the grid cannot see the change: a survivor, with the symbol the check should vary named
             row["status"] = f"survived: the grid holds {', '.join(fixed)} fixed"
             row["fixed"] = fixed
-        elif row["status"] == "survived" and sign and v0 is Verdict.CONFIRMED and _holds_on_the_data(evs[-1], evs[0], sign):
+        elif row["status"] == "survived" and sign and v0 is Verdict.CONFIRMED and _holds_on_the_data(mev[0], ev0, sign):
             # a bound tighter than the stated one somewhere, which the simulated data themselves satisfy (no draw
             # violates it; a measured slope whose whole CI lies under its exponent) on a grid that varies every
             # symbol it changes: a true statement wherever the check looks, so no sound test refutes it there
             row["status"] = ("tighter bound the data satisfy (no violation / CI inside it, on a grid that varies "
                              + (", ".join(changed) if changed else "nothing it changes: a constant")
                              + "): true where tested, not counted")
-        elif row["status"] == "survived" and _unchanged(evs[-1], evs[0]):
+        elif row["status"] == "survived" and _unchanged(mev[0], ev0):
             row["status"] = ("survived: every test and check of the claim came out as for the stated form (the "
                              "check does not see this change)")
-        del evs[1:]    # the control's evidence is kept; a mutant's is not needed past its status
-    ev0 = evs[0]
     # a check made only of our derivation's tests and checks (target 'derived', refutes=False) cannot refute a
     # mutant, only make it inconclusive: its claim is listed with what it caught, not counted in the power
     can_refute = any(t.target == "stated" for t in ev0.tests) or any(c.refutes for c in ev0.checks)
@@ -658,8 +647,7 @@ def _summary(rows: list[dict], judged_by: list[str]) -> dict:
     killed = sum(r["status"] == "refuted" for r in judged)
     return {"covered": True, "mutants": rows, "judged": len(judged), "refuted": killed,
             "detected": sum(r["status"] == "detected (inconclusive)" for r in judged), "judged_by": judged_by,
-            "power": killed / len(judged) if judged else None,
-            "tighter_true": sum(r["status"].startswith("tighter bound") for r in rows)}
+            "power": killed / len(judged) if judged else None}
 
 
 def claim_mutation_power(claim, ctx, family: int = FAMILY, alpha: float = api.ALPHA) -> dict:
