@@ -130,7 +130,8 @@ STATED = _Stated()
 class StatedSearch:
     """A :class:`~verify.judge.PropertySearch` whose predicate reads the claim's stated form: ``holds(stated, p)``
     (and ``show(stated, p)``) with ``stated = stated_value(claim, precise=True)`` (mpmath at the working precision:
-    a search that compares at 1e-35 cannot use a double, and ``verify mutants`` can substitute a perturbed form).
+    a search that compares at 1e-35 cannot use a double; ``precise=False`` for one that compares doubles), so that
+    ``verify mutants`` can substitute a perturbed form.
     The search itself (name and so seed, examples, strategy, bounds) is the PropertySearch's, so the evidence is the
     same as with a numeric copy of the form; calibration counts it as a PropertySearch (``judged_as``)."""
 
@@ -142,11 +143,12 @@ class StatedSearch:
     bounds: Any = None
     examples: Any = None
     refutes: bool = True
+    precise: bool = True   # False: the stated form in double precision (a predicate that compares doubles)
 
     def run(self, claim, ctx):
         from .judge import PropertySearch   # judge imports this module
 
-        f = stated_value(claim, precise=True)
+        f = stated_value(claim, precise=self.precise)
         show = self.show
         return PropertySearch(self.name, strategy=self.strategy, holds=lambda p: self.holds(f, p),
                               show=None if show is None else (lambda p: show(f, p)), bounds=self.bounds,

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from derivations import lowrank as LR
 from verify.kit import (AllOf, Check, Claim, Custom, Domain, Evidence, Expectation, Kind, Param, ProbabilityBound,
-                        PropertySearch, per_profile, stated_value)
+                        StatedSearch, per_profile, stated_value)
 
 from . import common as CM
 from .common import ACT_DOC, SETTING, src
@@ -52,28 +52,16 @@ _COND3 = per_profile(
 
 
 # ------------------------------------------------------------------ Prop. 6
-def _prop6_holds(p, bound_of=None):
-    """|phi(m)| <= the bound at p: ``bound_of(p)`` (the claim's stated form, derivations.lowrank.prop6_bound_stated,
-    read by :func:`_prop6_search`), by default its numeric copy 2 xi^2 k E[relu'(r Z)^2] = xi^2 k (E[step^2] = 1/2)."""
+def _prop6_holds(bound_of, p):
+    """|phi(m)| <= the bound at p: ``bound_of(p)``, the claim's stated form (derivations.lowrank.prop6_bound_stated,
+    2 xi^2 k E[relu'(r Z)^2] = xi^2 k for ReLU), read by the claim's StatedSearch."""
     k, xi, m = int(p["k"]), float(p["xi"]), float(p["m"])
     rng = np.random.default_rng(int(p["seed"]))
     c, ch = rng.choice([-1.0, 1.0], k) / math.sqrt(k), rng.choice([-1.0, 1.0], k) / math.sqrt(k)
     r = math.sqrt(1 + xi * xi / k)
     G = CM.gram_separated(k) if int(p["sep"]) else np.eye(k)
     phi = float(LR.phi_value(m, G, c, ch, xi, LR.kprime_function("relu", r)))
-    bound = 2 * xi * xi * k * 0.5 if bound_of is None else bound_of(p)
-    return abs(phi) <= bound * (1 + 1e-12)
-
-
-_PROP6_NAME = "|phi(m)| <= 2 xi^2 k E[relu'(rZ)^2] (ReLU)"
-
-
-def _prop6_search(claim, ctx) -> Evidence:
-    """The PropertySearch of Prop. 6 with the bound read from the claim's stated form (verify.stated), so that
-    ``verify mutants`` judges perturbed bounds by the same search (same name, hence the same hypothesis seed)."""
-    f = stated_value(claim)
-    return PropertySearch(_PROP6_NAME, holds=lambda p: _prop6_holds(p, f),
-                          bounds={"k": (3, 30), "xi": (0.05, 10.0)}).run(claim, ctx)
+    return abs(phi) <= bound_of(p) * (1 + 1e-12)
 
 
 # ------------------------------------------------------------------ Claim 4
@@ -132,24 +120,19 @@ def _claim4_ineq(claim, ctx) -> Evidence:
 
 
 # ------------------------------------------------------------------ Thm 9
-def _thm9_holds(p, bound_of=None):
-    """E(f_cand - f*)^2 <= the bound at p: ``bound_of(p)`` (the claim's stated form, derivations.lowrank.
-    thm9_bound_stated, read by :func:`_thm9_search`), by default its numeric copy LR.thm9_bound_relu."""
+def _thm9_holds(bound_of, p):
+    """E(f_cand - f*)^2 <= the bound at p: ``bound_of(p)``, the claim's stated form (derivations.lowrank.
+    thm9_bound_stated, = LR.thm9_bound_relu for ReLU), read by the claim's StatedSearch and grid."""
+    v = _thm9_show(bound_of, p)
+    return v["error"] <= v["bound"] * (1 + 1e-9) + 1e-12
+
+
+def _thm9_show(bound_of, p):
     k, xi, m = int(p["k"]), float(p["xi"]), float(p["m"])
     rng = np.random.default_rng(int(p["seed"]))
     c = rng.choice([-1.0, 1.0], k) / math.sqrt(k)
     G = CM.gram_separated(k) if int(p["sep"]) else np.eye(k)
-    bound = LR.thm9_bound_relu(k, xi, m) if bound_of is None else bound_of(p)
-    return LR.thm9_error_relu(G, c, xi, m) <= bound * (1 + 1e-9) + 1e-12
-
-
-def _thm9_show(p, bound_of=None):
-    k, xi, m = int(p["k"]), float(p["xi"]), float(p["m"])
-    rng = np.random.default_rng(int(p["seed"]))
-    c = rng.choice([-1.0, 1.0], k) / math.sqrt(k)
-    G = CM.gram_separated(k) if int(p["sep"]) else np.eye(k)
-    return {"error": LR.thm9_error_relu(G, c, xi, m),
-            "bound": LR.thm9_bound_relu(k, xi, m) if bound_of is None else bound_of(p)}
+    return {"error": LR.thm9_error_relu(G, c, xi, m), "bound": bound_of(p)}
 
 
 def _thm9_strategy():
@@ -158,16 +141,6 @@ def _thm9_strategy():
 
 
 _THM9_NAME = "E(f_cand - f*)^2 <= 2 k xi^2 (1 - m) E[relu'^2]"
-
-
-def _thm9_search(claim, ctx) -> Evidence:
-    """The PropertySearch of Thm 9 with the bound read from the claim's stated form (verify.stated), so that
-    ``verify mutants`` judges perturbed bounds by the same search (same name, hence the same hypothesis seed)."""
-    f = stated_value(claim)
-    ev = PropertySearch(_THM9_NAME, holds=lambda p: _thm9_holds(p, f), show=lambda p: _thm9_show(p, f),
-                        strategy=_thm9_strategy).run(claim, ctx)
-    ev.checks.append(_thm9_grid(f))
-    return ev
 
 
 #: a fixed grid inside the search's range that reaches m -> 1, where the bound is tight to first order in 1 - m
@@ -179,7 +152,7 @@ _THM9_GRID = [{"k": k, "xi": xi, "m": m, "sep": sep, "seed": seed} for k in (2, 
 
 
 def _thm9_grid(bound_of) -> Check:
-    rows = [(p, _thm9_show(p, bound_of)) for p in _THM9_GRID]
+    rows = [(p, _thm9_show(bound_of, p)) for p in _THM9_GRID]
     bad = [p for p, v in rows if not v["error"] <= v["bound"] * (1 + 1e-9) + 1e-12]     # as _thm9_holds
     worst, w = max(rows, key=lambda pv: pv[1]["error"] / pv[1]["bound"] if pv[1]["bound"] > 0 else math.inf)
     return Check(f"{_THM9_NAME} on a fixed grid of {len(_THM9_GRID)} points (k <= 12, both row types, xi <= 4, "
@@ -253,7 +226,8 @@ CLAIMS = [
                 "||grad^S L|| = |phi| sqrt(1 - m^2) <= |phi|.  Searched for ReLU over random instances (seed).  The search "
                 "reads the bound from the stated form (derivations.lowrank.prop6_bound_stated, xi^2 k for ReLU).",
           stated=LR.prop6_bound_stated(), stated_bound="upper",
-          check=Custom(_prop6_search)),
+          check=StatedSearch("|phi(m)| <= 2 xi^2 k E[relu'(rZ)^2] (ReLU)", holds=_prop6_holds,
+                             bounds={"k": (3, 30), "xi": (0.05, 10.0)}, precise=False)),
     Claim(id="dayi2024.claim4", kind=Kind.EXACT, source=src("Claim 4 (L406-412), Eq. (11) (L401-404)"),
           statement=r"\mathbb E[(\hat c^TMc)^2]=\frac{\|M\|_F^2}{k^2},\quad\frac{M_{11}^2}{k}\le\frac{\|M\|_F^2}{k^2}\le M_{11}^2",
           assumptions="xi = 1; c, c^ independent uniform on {+-1/sqrt k}^k; M of Eq. (11)",
@@ -278,7 +252,9 @@ CLAIMS = [
                 "with the ReLU arc-cosine kernel; searched over k, xi, m, orthonormal and separated rows.  The search reads "
                 "the bound from the stated form (derivations.lowrank.thm9_bound_stated, k xi^2 (1 - m) for ReLU).",
           stated=LR.thm9_bound_stated(), stated_bound="upper",
-          check=Custom(_thm9_search)),
+          check=AllOf([StatedSearch(_THM9_NAME, holds=_thm9_holds, show=_thm9_show, strategy=_thm9_strategy,
+                                    precise=False),
+                       Custom(lambda claim, ctx: Evidence(checks=[_thm9_grid(stated_value(claim))]))])),
     Claim(id="dayi2024.example1", kind=Kind.EXACT, source=src("Example 1 (App. C.1, L595-597)"),
           statement=r"\exists\,\Delta_1\ne\Delta_2\ \text{rank 1},\ \|\Delta_1\|_F=\|\Delta_2\|_F:\ f_{W+\Delta_1}\equiv f_{W+\Delta_2}"
                     r"\ \ (u\in\mathrm{span}(W))",
