@@ -16,8 +16,8 @@ import sympy as sp
 from derivations import hermite as H
 from derivations import kernels as kn
 from numerics import hermite as NH
-from verify.kit import (AllOf, Check, Claim, Custom, Domain, Evidence, Expectation, Figure, Kind, Param, PropertySearch,
-                        per_profile, pick, STATED, stated_slope, stated_value)
+from verify.kit import (AllOf, Check, Claim, Custom, Domain, Evidence, Expectation, Figure, Kind, Param,
+                        StatedSearch, per_profile, pick, STATED, stated_slope, stated_value)
 
 from .common import SMOOTH, coeffs, exact_coeffs, mp_coeffs, second_moment, src
 
@@ -425,7 +425,7 @@ CLAIMS.append(Claim(
 def _trunc_holds(p, bound_of=None):
     """|k_exact(rho) - S_K(rho)| <= bound(K, rho) for relu-relu (arc-cosine degree 1), step-step (degree 0) and
     abs-abs (E|g1||g2| = (2/pi)(sqrt(1-rho^2) + rho arcsin rho)).  The bound: ``bound_of`` (the claim's stated form
-    |rho|^(K+1) R at the working precision, R = the activation's Parseval remainder, read by :func:`_trunc_search`),
+    |rho|^(K+1) R at the working precision, R = the activation's Parseval remainder, read by the claim's StatedSearch),
     by default derivations.hermite.dual_tail_bound."""
     K, rho = int(p["K"]), mpmath.mpf(p["rho"])
     with mpmath.workdps(40):
@@ -446,14 +446,6 @@ def _trunc_holds(p, bound_of=None):
 _TRUNC_NAME = "truncation bound"
 
 
-def _trunc_search(claim, ctx) -> Evidence:
-    """The PropertySearch of the truncation bound with the bound read from the claim's stated form at 40 digits
-    (verify.stated, precise=True: at rho = +-1 the bound is attained, so a double would make a false counterexample);
-    same name, hence the same hypothesis seed, for every mutant ``verify mutants`` substitutes."""
-    f = stated_value(claim, precise=True)
-    return PropertySearch(_TRUNC_NAME, holds=lambda p: _trunc_holds(p, f), examples=per_profile(30, 200, 600)).run(claim, ctx)
-
-
 CLAIMS.append(Claim(
     id="hermite.dual.truncation",
     kind=Kind.BOUND,
@@ -466,5 +458,7 @@ CLAIMS.append(Claim(
           "(there the bound is the whole Parseval remainder).  The search reads the bound from the stated form "
           "(derivations.hermite.dual_truncation_bound_stated, |rho|^(K+1) R with each activation's remainder R).",
     stated=H.dual_truncation_bound_stated(), stated_bound="upper",
-    check=Custom(_trunc_search),
+    # the bound read from the stated form at 40 digits: at rho = +-1 it is attained, so a double would make a false
+    # counterexample
+    check=StatedSearch(_TRUNC_NAME, holds=lambda f, p: _trunc_holds(p, f), examples=per_profile(30, 200, 600)),
 ))

@@ -31,8 +31,7 @@ from derivations import ntk_bounds as NB
 from numerics import NotConverged
 from numerics.ntk_finetune import finetune_trials, kernel_finetune_trials
 from verify.kit import (AllOf, Check, Claim, Constraint, Custom, Domain, Evidence, Identity, Kind, Param,
-                        PropertySearch, Source, StatTest, Tol, label_of, ordering_test, per_profile, pick,
-                        stated_value)
+                        PropertySearch, Source, StatedSearch, StatTest, Tol, label_of, ordering_test, per_profile, pick)
 
 PAPER = "shachaf2021"
 SETTING = ("Two-layer ReLU network f(x) = m^{-1/2} sum_r a_r relu(w_r^T x), a_r uniform in {-1, 1} and fixed, "
@@ -262,18 +261,12 @@ def _pair_figure() -> dict:
                        {"kind": "line", "label": "stated constant 3", "group": "3", "x": [-1, 1], "y": [3, 3], "dash": True}]}
 
 
-def _cor62_search(claim, ctx) -> Evidence:
-    """The hypothesis search of sqrt(y~^T (H^inf)^{-1} y~) <= the claim's stated bound (read through
-    verify.kit.stated_value, a function of Delta = ||theta_T - theta_S||: 3 Delta as stated)."""
-    f = stated_value(claim)
-
-    def holds(p):
-        dn = float(np.linalg.norm(_cor62_instance(p)[1]))     # ||theta_T - theta_S|| (scaled)
-        bound = f({"Delta": dn})
-        return _ratio(p, limit=bound / dn) * dn <= bound
-    return PropertySearch("sqrt(y~^T (H^inf)^{-1} y~) <= 3 ||theta_T - theta_S||", strategy=_cor62_points,
-                          holds=holds, show=lambda p: {"ratio": float(_ratio(p))},
-                          examples=per_profile(200, 1000, 5000)).run(claim, ctx)
+def _cor62_holds(bound_of, p) -> bool:
+    """sqrt(y~^T (H^inf)^{-1} y~) <= the claim's stated bound (``bound_of``, a function of Delta = ||theta_T - theta_S||:
+    3 Delta as stated) at the search point ``p``."""
+    dn = float(np.linalg.norm(_cor62_instance(p)[1]))     # ||theta_T - theta_S|| (scaled)
+    bound = bound_of({"Delta": dn})
+    return _ratio(p, limit=bound / dn) * dn <= bound
 
 
 def _u_mp():
@@ -304,7 +297,9 @@ COR62 = Claim(
            "Assumption 3.2, y~ carries the pretraining error and the ratio is unbounded as ||theta_T - theta_S|| "
            "-> 0 (see thm6.1's details): the corollary needs the assumption."),
     check=AllOf([
-        Custom(_cor62_search),
+        StatedSearch("sqrt(y~^T (H^inf)^{-1} y~) <= 3 ||theta_T - theta_S||", strategy=_cor62_points,
+                     holds=_cor62_holds, show=lambda f, p: {"ratio": float(_ratio(p))},
+                     examples=per_profile(200, 1000, 5000), precise=False),
         PropertySearch("derived: sqrt(y~^T (H^inf)^{-1} y~) <= 2 ||P_par (theta_T - theta_S)||",
                        strategy=_cor62_points, holds=lambda p: _ratio(p, projected=True, limit=2.0) <= 2,
                        show=lambda p: {"ratio": float(_ratio(p, projected=True))}, refutes=False,
