@@ -97,6 +97,23 @@ def projection_norms_stated(W: torch.Tensor, Ws: torch.Tensor, cs: torch.Tensor)
     return f2, p2, f2 - p2
 
 
+#: the symbols of the stated values below: the instance's quadratic form Q = c*^T K~^T K^{-1} K~ c* and m*; the l-th
+#: eigenvalue lambda_l^2 of K (154) through lambda_l, and the stated eigenfunction's value psi_l(x)
+Q_PROJ, M_STAR = sp.Symbol("Q", positive=True), sp.Symbol("m_star", positive=True, integer=True)
+LAMBDA_L, PSI_L = sp.symbols("lambda_l psi_l", real=True)
+
+
+def projection_158_stated() -> sp.Expr:
+    """(158) as a value: ||P f_*||^2 = (1/m*) c*^T K~^T K^{-1} K~ c* = Q/m*, with the instance's quadratic form Q
+    (the point key ``Q``; :func:`projection_norms_stated` computes the same number from the matrices)."""
+    return Q_PROJ / M_STAR
+
+
+def mercer_157_stated() -> sp.Expr:
+    """(157) as a value: (T_k psi_l)(x) = lambda_l^2 psi_l(x), at the instance's lambda_l and psi_l(x)."""
+    return LAMBDA_L ** 2 * PSI_L
+
+
 def projection_identity():
     """The finite-form argument behind (158), for every m, m* (sympy matrix symbols).
 

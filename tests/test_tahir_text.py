@@ -214,7 +214,8 @@ def test_appc_checks_read_their_stated_forms(which):
     from verify.claim import Verdict
     from verify.claims.tahir2024 import appC
 
-    claim, wrong = {"mercer": (appC.MERCER, appC.LAMBDA_L * appC.PSI_L),
-                    "projection": (appC.PROJECTION, appC.Q_PROJ)}[which]
+    from derivations import kernels as kn
+
+    claim, wrong = {"mercer": (appC.MERCER, kn.LAMBDA_L * kn.PSI_L), "projection": (appC.PROJECTION, kn.Q_PROJ)}[which]
     v, why, ok = api.judge_alone(dataclasses.replace(claim, stated=wrong), api.make_context("quick", 0, progress=False))
     assert ok and v == Verdict.REFUTED, why

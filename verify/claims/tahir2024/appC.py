@@ -14,7 +14,6 @@ import dataclasses
 import math
 
 import mpmath
-import sympy as sp
 import torch
 
 from derivations import kernels as kn
@@ -127,13 +126,6 @@ def _projection_finite_form(claim, ctx):
               "sympy reduces the difference to the zero matrix" if ok2 else "the two forms differ")])
 
 
-#: (158) as a value: ||P f_*||^2 = (1/m*) Q with the instance's quadratic form Q = c*^T K~^T K^{-1} K~ c* (K, K~ of
-#: (154), (156)), given to the stated form as the point key Q
-Q_PROJ = sp.Symbol("Q", positive=True)
-M_STAR = sp.Symbol("m_star", positive=True, integer=True)
-PROJECTION_STATED = Q_PROJ / M_STAR
-
-
 def _projection_point(p, W, Ws, cs) -> dict:
     """The point with the instance's Q = c*^T K~^T K^{-1} K~ c* (K^{-1} K~ c* by a solve, as
     derivations.kernels.projection_norms_stated)."""
@@ -202,7 +194,7 @@ PROJECTION = Claim(
                 "onto span{relu(w_i^T x)}_{i<=m}; K, K*, K~ of (154)-(156) with (153); w_i, w*_j on S^{d-1}, "
                 "c* ~ N(0, 1); ablated=1: w = the teacher's features outside a random A, |A| = mu m* (19)-(20)",
     domain=PROJ_DOMAIN,
-    stated=PROJECTION_STATED,
+    stated=kn.projection_158_stated(),
     derived=r"\|Pf_*\|^2=b^TG^{-1}b,\ b_i=\langle\sigma(w_i^Tx),f_*\rangle_{L_2(p)},\ G=mK,\ \tilde G=\sqrt{mm_*}\tilde K",
     check=AllOf([Custom(_projection_finite_form), Custom(_projection_mc, points=PROJ_GRID)]),
     notes="The population projection is the N -> oo limit of least-squares regression of f_* on the m features over "
@@ -213,7 +205,7 @@ PROJECTION = Claim(
           "m, m*. At mu = 0 in the ablated setting f_* lies in the span and (159) is 0: checked deterministically. "
           "Each point draws its own instance from the run seed (teacher c* ~ N(0, 1): the source does not say how "
           "c* is drawn). Points: independent features (d, m, m*) in {(5,3,3), (5,8,6), (7,5,4), (10,4,5), (10,8,3)} "
-          "and the ablated teacher m* = 10, mu in {0, 0.3, 0.6}. The stated form (sympy, PROJECTION_STATED) is (158) "
+          "and the ablated teacher m* = 10, mu in {0, 0.3, 0.6}. The stated form (derivations.kernels.projection_158_stated) is (158) "
           "as a value, Q/m* with the instance's quadratic form Q = c*^T K~^T K^{-1} K~ c* as its symbol; the checks "
           "read it (||P_perp f*||^2 = ||f*||^2 - (158), and (158) itself where f* is in the span).",
 )
@@ -260,12 +252,6 @@ def _mercer_instance(p, gen, ctx) -> dict:
     return {"W": W, "a": A[l], "x0": x0, "lam2": float(lam2[l]), "psi_x0": float(eigenfunction_values(x0, W, A)[l])}
 
 
-#: (157) as a value: (T_k psi_l)(x) = lambda_l^2 psi_l(x), lambda_l^2 the l-th eigenvalue of K (154) and psi_l(x) the
-#: stated eigenfunction at x (instance quantities, given to the stated form as the point keys lambda_l, psi_l)
-LAMBDA_L, PSI_L = sp.symbols("lambda_l psi_l", real=True)
-MERCER_STATED = LAMBDA_L ** 2 * PSI_L
-
-
 def _mercer_op_predicted(f):
     """The stated (157) ``f`` (the claim's stated form, read through verify.kit.stated_value) at the instance's
     eigenvalue lambda_l^2 of K and psi_l(x0)."""
@@ -294,7 +280,7 @@ MERCER = Claim(
     assumptions="p = N(0, I_d); k(x, x') = (1/m) sum_i relu(w_i^T x) relu(w_i^T x') (the model kernel of Sec. 4); "
                 "T_k of (149); K of (154) with (153); unit eigenvectors z_l; w_i on S^{d-1}",
     domain=MERCER_DOMAIN,
-    stated=MERCER_STATED,
+    stated=kn.mercer_157_stated(),
     check=AllOf([
         Custom(_mercer_exact, points=MERCER_GRID),
         Expectation(points=MERCER_GRID, predicted=lambda p, inst: 1.0, instance=_mercer_instance,
@@ -309,7 +295,7 @@ MERCER = Claim(
           "written in App. C; Sec. 4 gives k(x, x') = (1/m) sum_i relu(w_i^T x) relu(w_i^T x'), for which the "
           "eigenvalue is lambda_l^2 (without the 1/m it would be m lambda_l^2). Unit norm and orthogonality hold "
           "in exact arithmetic (60-digit check); the Monte Carlo uses fresh Gaussian inputs with psi_l built "
-          "from K as stated, at the largest and smallest eigenvalue. The stated form (sympy, MERCER_STATED) is the "
+          "from K as stated, at the largest and smallest eigenvalue. The stated form (derivations.kernels.mercer_157_stated) is the "
           "eigenvalue relation as a value, (T_k psi_l)(x0) = lambda_l^2 psi_l(x0), with the instance's eigenvalue "
           "lambda_l^2 of K and psi_l(x0) as its symbols; the Monte Carlo of (T_k psi_l)(x0) reads it (so a misprint "
           "such as (150)'s lambda_l would be tested); the norm ||psi_l|| = 1 is the second, numeric, test.",
