@@ -283,3 +283,17 @@ def test_a_check_of_our_derivation_alone_is_listed_not_counted():
     covered, marked can_refute False, and left out of the power totals."""
     r = claim_mutation_power(select(["dayi2024.prop1.relu"])[0], api.make_context("quick", 0, progress=False))
     assert r["covered"] and r["can_refute"] is False and r["refuted"] == 0 and r["detected"] == r["judged"] > 0
+
+
+def test_a_mutant_equal_in_the_statements_limit_is_the_same_limit_statement():
+    """liu2019.thm1 says LHS -> G_0 - yTy + rTr with G_0 -> yTy: swapping G_0 and yTy changes nothing in the limit
+    (set aside), a constant factor does (judged)."""
+    import types
+
+    from verify.mutants import _equivalent
+
+    g, y, r = sp.symbols("G_0 yTy rTr", positive=True)
+    claim = types.SimpleNamespace(stated=g + r - y, stated_order=False, stated_limit={"G_0": "yTy"})
+    assert _equivalent(-g + r + y, claim).startswith("equivalent in the statement's limit")
+    assert _equivalent(sp.Rational(11, 10) * (g + r - y), claim) is None
+    assert _equivalent(g**2 + r - y, claim) is None

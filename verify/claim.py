@@ -243,6 +243,10 @@ class Claim:
     stated_at:   values the statement itself gives to symbols of ``stated`` (``{"L": 1}`` for "(5) at L = 1";
                  ``{"s_S": 1}`` in a setting of unit teachers): ``verify mutants`` counts a mutant that changes only
                  the dependence on these as equivalent on the claim's domain.
+    stated_limit: for a limit statement (``Kind.LIMIT``), symbols of ``stated`` that tend to a value in the limit
+                 the statement is about (``{"G_0": "yTy"}`` in liu2019.thm1: the initial squared gradient tends to
+                 y_Q^T y_Q as kappa -> 0): ``verify mutants`` counts a mutant equal to the stated form there as the
+                 same limit statement (the two differ by a term that vanishes in the limit).
     """
 
     id: str
@@ -262,6 +266,7 @@ class Claim:
     stated_bound: str | None = None
     stated_order: bool | tuple[str, ...] = False
     stated_at: dict = field(default_factory=dict)
+    stated_limit: dict = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         from .context import PROFILES

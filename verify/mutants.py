@@ -25,7 +25,9 @@ Which claims: those whose ``stated`` is a sympy expression and whose check judge
   estimate with its whole CI inside the mutant's bound), on a grid that varies every symbol it changes; a tighter
   bound implied by the claim's ``derived`` (our verified sharper) bound; for an order, a constant factor, or with
   ``stated_order=(limit variables)`` a factor free of them (or each term of a sum rescaled so); a change of a symbol
-  the statement fixes (``stated_at``); a parity rewrite equal at every integer.  Otherwise it is a survivor, named
+  the statement fixes (``stated_at``); for a limit statement, a mutant equal to the stated form where the symbols
+  of ``stated_limit`` take their limits (the two differ by a term that vanishes there); a parity rewrite equal at
+  every integer.  Otherwise it is a survivor, named
   "the grid holds X fixed" when every symbol it changes (found by moving one symbol at a time at the points the
   check read) has one value there, or "no test changes".  A claim whose check cannot refute (only our derivation's
   tests and ``refutes=False`` checks) is listed with what it caught and not counted in the totals.
@@ -376,6 +378,12 @@ def _equivalent(m: sp.Expr, claim) -> str | None:
             if _equal_on_integers(m, claim.stated):
                 return ("equivalent on the integers (equal to 30 digits at every integer value 0..40 of its integer "
                         "symbols, others random: a parity or sign rewrite sympy does not prove)")
+        if getattr(claim, "stated_limit", None):
+            syms = {str(x): x for x in claim.stated.free_symbols | m.free_symbols}
+            at = {syms.get(k, sp.Symbol(k)): sp.sympify(v, locals=syms) for k, v in claim.stated_limit.items()}
+            if sp.simplify((m - claim.stated).subs(at)) == 0:
+                return ("equivalent in the statement's limit (equal at " + ", ".join(
+                    f"{k} = {v}" for k, v in claim.stated_limit.items()) + ": the two differ by a term that vanishes there)")
         if (claim.stated_order and not _differs_numerically(m, claim.stated, ratio=True)
                 and sp.simplify(m / claim.stated).is_number):
             return "equivalent as an order (a constant factor: O(c f) = O(f))"
@@ -751,7 +759,7 @@ def _reason(status: str) -> str:
     """The category of a mutant that was not judged (for the totals)."""
     for key in ("equivalent (sympy)", "equivalent on the integers", "equivalent as an order (a constant",
                 "equivalent as an order on the tested domain", "equivalent as an order on the tested grid",
-                "equivalent on the claim's domain", "weaker bound", "tighter bound implied by our derived",
+                "equivalent on the claim's domain", "equivalent in the statement's limit", "weaker bound", "tighter bound implied by our derived",
                 "tighter bound the data satisfy", "undefined", "check raised"):
         if status.startswith(key):
             return key.rstrip(" (")
