@@ -297,3 +297,21 @@ def test_a_mutant_equal_in_the_statements_limit_is_the_same_limit_statement():
     assert _equivalent(-g + r + y, claim).startswith("equivalent in the statement's limit")
     assert _equivalent(sp.Rational(11, 10) * (g + r - y), claim) is None
     assert _equivalent(g**2 + r - y, claim) is None
+
+
+def test_a_weaker_order_in_the_limit_is_set_aside_and_a_tighter_one_is_not():
+    """O(n^2/(sqrt(m) kappa delta^(3/2))) as m -> oo, kappa -> 0 (liu2019.lemma3): swapping delta and kappa gives
+    (delta/kappa)^(1/2) times the stated order, unbounded as kappa -> 0 whatever delta: a weaker O-statement; dropping
+    1/kappa gives kappa times it, a tighter one; a sum that turns negative is not weaker."""
+    from verify.mutants import _weaker_in_the_limit
+
+    m, k, d, n = sp.symbols("m kappa delta n_P", positive=True)
+    stated = n**2 / (sp.sqrt(m) * k * d ** sp.Rational(3, 2))
+    lim = {"m": "oo", "kappa": "0"}
+    pts = [{"m": 256.0, "kappa": 0.3, "delta": 0.1, "n_P": 4}, {"m": 8192.0, "kappa": 0.13, "delta": 0.1, "n_P": 3}]
+    assert _weaker_in_the_limit(n**2 / (sp.sqrt(m) * k ** sp.Rational(3, 2) * d), stated, lim, pts, 1)
+    assert not _weaker_in_the_limit(n**2 / (sp.sqrt(m) * d ** sp.Rational(3, 2)), stated, lim, pts, 1)
+    assert not _weaker_in_the_limit(n**2 / (sp.sqrt(m) * k * d ** sp.Rational(3, 2)) * m ** -1, stated, lim, pts, 1)
+    s2 = k * n / d + n**2 / (d * sp.sqrt(k) * m ** sp.Rational(1, 4))
+    assert not _weaker_in_the_limit(-k * n / d + n**2 / (d * sp.sqrt(k) * m ** sp.Rational(1, 4)), s2, lim, pts, 1)
+    assert _weaker_in_the_limit(d * n / k + n**2 / (sp.sqrt(d) * k * m ** sp.Rational(1, 4)), s2, lim, pts, 1)

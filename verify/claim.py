@@ -238,8 +238,10 @@ class Claim:
                  whenever the stated bound is, so no test could refute them).
     stated_order: True when ``stated`` is an order of growth, O(stated): constant factors carry no meaning there, so
                  ``verify mutants`` counts a mutant that only rescales the form by a constant as equivalent.  A tuple
-                 of symbol names says in which variables the order is asymptotic (``("m", "kappa")``: as m -> oo,
-                 kappa -> 0); a factor in the other symbols alone is then a constant on any finite grid of them.
+                 of symbol names says in which variables the order is asymptotic, each tending to oo unless written
+                 ``"name->0"`` (``("m", "kappa->0")``: as m -> oo, kappa -> 0); a factor in the other symbols alone is
+                 then a constant on any finite grid of them, and a mutant at least a constant times the stated
+                 order along every path into that limit is a weaker O-statement.
     stated_at:   values the statement itself gives to symbols of ``stated`` (``{"L": 1}`` for "(5) at L = 1";
                  ``{"s_S": 1}`` in a setting of unit teachers): ``verify mutants`` counts a mutant that changes only
                  the dependence on these as equivalent on the claim's domain.

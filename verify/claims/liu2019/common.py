@@ -127,15 +127,30 @@ _CACHE: dict = {}
 def simulation(ctx, p):
     """(instance, [per-width results], seed) of the shared literal simulation at task point p, or raises
     NotConverged.  Seeded from ("liu2019.transfer", point) only: every liu2019 claim sees the same networks."""
+    return _sweep(ctx, p, "liu2019.transfer", None)
+
+
+#: the initial scale of the fixed-kappa sweep (eq. (6) as m -> oo at fixed kappa: issue 13)
+FIXED_KAPPA = KAPPA0
+
+
+def fixed_kappa_simulation(ctx, p, kappa: float = FIXED_KAPPA):
+    """As :func:`simulation`, the widths of the profile at one fixed initial scale ``kappa`` (every width's W(0) =
+    kappa Z): the statements' orders in m at fixed kappa.  Its own seed stream ("liu2019.transfer.fixed_kappa")."""
+    return _sweep(ctx, p, "liu2019.transfer.fixed_kappa", float(kappa))
+
+
+def _sweep(ctx, p, stream: str, kappa: float | None):
     widths = list(pick(ctx.profile, WIDTHS))
     B = int(pick(ctx.profile, TRIALS))
     lab = label_of(p)
-    gen, seed = ctx.generator("liu2019.transfer", lab)
-    key = (seed, lab, tuple(widths), B, KAPPA0, str(ctx.dtype))
+    gen, seed = ctx.generator(stream, lab)
+    key = (stream, seed, lab, tuple(widths), B, KAPPA0 if kappa is None else kappa, str(ctx.dtype))
+    ks = kappas(widths) if kappa is None else [kappa] * len(widths)
     if key not in _CACHE:
         inst = instance(p, gen, ctx.dtype)
         try:
-            runs = TL.transfer_sweep(B, widths, kappas(widths), inst["XP"], inst["yP"], inst["XQ"], inst["yQ"], gen,
+            runs = TL.transfer_sweep(B, widths, ks, inst["XP"], inst["yP"], inst["XQ"], inst["yQ"], gen,
                                      lr_P=1.0 / inst["lmaxP"], lr_Q=1.0 / inst["lmaxQ"], steps=STEPS, tol=TOL,
                                      vP=inst["vP"], dtype=ctx.dtype)
             _CACHE[key] = (inst, runs, seed)

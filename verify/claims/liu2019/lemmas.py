@@ -4,7 +4,7 @@ Lemma 1 (eq. (7)), Lemma 3 (eq. (8)), eq. (6), Theorem 3 (eq. (32)), Lemma 4 (eq
 Probability statements ("with probability at least 1 - delta") are tested as such: violation indicators per network,
 exact binomial test against delta = 0.1 (stated), the networks of every width of the sweep pooled (per-width counts
 in the evidence).  Order statements O(m^p kappa^q) are
-tested along the schedule kappa_m ~ m^(-1/4) as log-log slopes in m (a bound: slope <= the stated exponent + 0.1).
+tested along the schedule kappa_m ~ m^(-1/4) as log-log slopes in m (a bound: slope <= the stated exponent + SLOPE_TOL).
 """
 from __future__ import annotations
 
@@ -12,15 +12,27 @@ import numpy as np
 import torch
 
 from derivations import liu_appendix as A
-from verify.kit import Claim, Custom, Kind, label_of, slope_upper_test, stated_slope, stated_value
+from numerics import NotConverged
+from verify.kit import Check, Claim, Custom, Kind, label_of, slope_upper_test, stated_slope, stated_value
 
-from .common import (DOMAIN, KAPPA_EXPONENT, POINTS, SCHEDULE, SETTING, SYNTHETIC, binomial_bound_test, each_point,
-                     loglog_figure, mean_abs_ci, src)
+from .common import (DOMAIN, FIXED_KAPPA, KAPPA_EXPONENT, POINTS, SCHEDULE, SETTING, SYNTHETIC, binomial_bound_test,
+                     each_point, fixed_kappa_simulation, loglog_figure, mean_abs_ci, src)
 
 DELTA = 0.1
+#: allowance of the order slope tests for finite-size curvature (slope <= exponent + SLOPE_TOL).  Every measured slope
+#: of these quantities lies *below* its asymptotic exponent where we know it (our derivation of Lemma 6: Z -0.13 to
+#: -0.19 against -1/8, H -0.29 to -0.40 against -1/4, quick and standard): 0.05 keeps a margin of >= 0.05 over the
+#: closest CI upper end (Z, -0.126 at standard).  It was 0.1 until issue 13's mutants showed that 0.1 let an order
+#: m^(-1/4) along the schedule pass for a quantity measured at m^(-0.14) (liu2019.lemma6, 'constant -1/4 x 2').
+SLOPE_TOL = 0.05
+#: eq. (6) at fixed kappa: the measured slope sits at the stated exponent 0 itself (epsilon is flat in m there) and its
+#: bootstrap CI half-width is about 0.045 at quick (48 networks): 0.1, about 4 standard errors, keeps the CI's upper
+#: end under 0 + tol at nearly every seed when the truth is flat; a vanishing form (slope -1/4 + tol) is still
+#: rejected by about 6 standard errors
+FIXED_KAPPA_TOL = 0.1
 #: the stated orders O(...) are asymptotic in the width and the initial scale (m -> oo, kappa -> 0); their factors in
 #: n_P, n_Q, lambda_P, lambda_Q, delta are tested only as far as a finite grid of those can (verify mutants)
-ORDER_IN = ("m", "kappa")
+ORDER_IN = ("m", "kappa->0")
 NOTES = f"{SETTING} {SYNTHETIC} {SCHEDULE}"
 PROB_NOTE = (f"Read with delta = {DELTA}: the violation frequency over the networks at each width is tested against "
              f"delta (exact binomial).  The conditions on m (Omega(poly)) and eta (O(lambda/n^2)) have unstated constants; "
@@ -115,31 +127,52 @@ def _thm3(claim, ctx, points):
 _FAR = (1e120, 1e130)
 
 
-def _stated_order(claim, p, inst, runs, **keys):
+def _stated_order(claim, p, inst, runs, *, fixed_kappa=None, **keys):
     """The claim's stated O-form (read through verify.kit.stated_value) as a function of the width m along the sweep's
-    schedule kappa_m = kappa_0 (m/m_0)^KAPPA_EXPONENT (common.kappas), with n_P, n_Q of the point, lambda_P and
-    lambda_Q of its instance, delta = DELTA and ``keys``; and its order in m there: the log-log slope between two
-    widths far out on the schedule (the m -> oo exponent; rounded to 12 digits)."""
+    schedule kappa_m = kappa_0 (m/m_0)^KAPPA_EXPONENT (common.kappas), or at ``fixed_kappa``, with n_P, n_Q of the
+    point, lambda_P and lambda_Q of its instance, delta = DELTA and ``keys``; and its order in m there: the log-log
+    slope between two widths far out (the m -> oo exponent; rounded to 12 digits)."""
     f = stated_value(claim)
     m_0, kappa_0 = runs[0]["m"], runs[0]["kappa"]
 
     def point(m):
-        return {"m": m, "kappa": kappa_0 * (m / m_0) ** KAPPA_EXPONENT, "n_P": int(p["n_P"]), "n_Q": int(p["n_Q"]),
+        kappa = fixed_kappa if fixed_kappa is not None else kappa_0 * (m / m_0) ** KAPPA_EXPONENT
+        return {"m": m, "kappa": kappa, "n_P": int(p["n_P"]), "n_Q": int(p["n_Q"]),
                 "lambda_P": inst["lamP"], "lambda_Q": inst["lamQ"], "delta": DELTA, **keys}
     return (lambda m: f(point(m))), stated_slope(claim, _FAR, point)
+
+
+def _order_of(ev, claim, p, inst, runs, what, **kw):
+    """:func:`_stated_order`, or None after a failing check when the stated form is not positive far out (a norm
+    that is O(a quantity that turns negative) is no statement a norm can satisfy: refuted, not an error)."""
+    f = stated_value(claim)
+    m_0, kappa_0 = runs[0]["m"], runs[0]["kappa"]
+    far = {}
+    for m in _FAR:
+        kappa = kw.get("fixed_kappa") or kappa_0 * (m / m_0) ** KAPPA_EXPONENT
+        far[m] = f({"m": m, "kappa": kappa, "n_P": int(p["n_P"]), "n_Q": int(p["n_Q"]), "lambda_P": inst["lamP"],
+                    "lambda_Q": inst["lamQ"], "delta": DELTA, **{k: v for k, v in kw.items() if k != "fixed_kappa"}})
+    if all(v > 0 for v in far.values()):
+        return _stated_order(claim, p, inst, runs, **kw)
+    ev.checks.append(Check(f"{what}: the stated order is positive as m -> oo ({label_of(p)})", False,
+                           "the stated form far out: " + ", ".join(f"{v:.3g} at m = {m:.0e}" for m, v in far.items())
+                           + ": a norm cannot be O(a quantity that is not positive)"))
+    return None
 
 
 def _order(key, what, target="stated"):
     def fn(claim, ctx, points):
         def body(ev, p, inst, runs, seed):
             ms = [r["m"] for r in runs]
-            order, exponent = _stated_order(claim, p, inst, runs)
+            if (stated := _order_of(ev, claim, p, inst, runs, what)) is None:
+                return
+            order, exponent = stated
             if key == "HPQ":
                 Y = _stack(runs, lambda r: (r["HPQ_P"] - inst["HPQ"]).flatten(1).norm(dim=-1))
             else:
                 Y = _stack(runs, lambda r: r[key])
             t = slope_upper_test(f"{what}: log-log slope in m along kappa ~ m^(-1/4) <= {exponent:g} ({label_of(p)})",
-                                 p, ms, Y, exponent, seed, tol=0.1, target=target)
+                                 p, ms, Y, exponent, seed, tol=SLOPE_TOL, target=target)
             ev.tests.append(t)
             m_, e_ = mean_abs_ci(Y)
             # the stated order at the simulated widths, scaled to the measured mean at the first width (its constant
@@ -150,6 +183,36 @@ def _order(key, what, target="stated"):
                                             ms))
         return each_point(claim, ctx, points, body)
     return fn
+
+
+def _eq6(claim, ctx, points):
+    """eq. (6) along the schedule at every point (:func:`_order`) and, at the first point, as m -> oo at fixed kappa:
+    there the stated order is its first term O(n_P kappa/(lambda_P delta)), constant in m, so the remainder must not
+    grow with m; a form without that term (or with it flipped) says it vanishes like m^(-1/4), which along the
+    schedule, where kappa ~ m^(-1/4) too, no slope can tell apart."""
+    ev = _order("eps", "||epsilon||_2 of eq. (6)")(claim, ctx, points)
+    p = points[0]
+    try:
+        inst, runs, seed = fixed_kappa_simulation(ctx, p)
+    except NotConverged as e:
+        ev.checks.append(Check(f"simulation at fixed kappa = {FIXED_KAPPA:g} {label_of(p)}", None, f"not converged: {e}",
+                               refutes=False))
+        return ev
+    ev.seeds.append(seed)
+    ms = [r["m"] for r in runs]
+    what = f"||epsilon||_2 of eq. (6) at fixed kappa = {FIXED_KAPPA:g}"
+    if (stated := _order_of(ev, claim, p, inst, runs, what, fixed_kappa=FIXED_KAPPA)) is None:
+        return ev
+    order, exponent = stated
+    Y = _stack(runs, lambda r: r["eps"])
+    t = slope_upper_test(f"{what}: log-log slope in m <= {exponent:g} ({label_of(p)})", p, ms, Y, exponent, seed,
+                         tol=FIXED_KAPPA_TOL, extra={"epsilon / kappa": list(map(float, Y.mean(0) / FIXED_KAPPA))})
+    ev.tests.append(t)
+    m_, e_ = mean_abs_ci(Y)
+    so = np.array([order(m) for m in ms])
+    ev.figures.append(loglog_figure(f"{claim.id}: {what} vs m ({label_of(p)})", what,
+                                    [(what, m_, e_, t), ("stated order (scaled)", so * m_[0] / so[0], None, None)], ms))
+    return ev
 
 
 # ------------------------------------------------------------------ Lemma 6: movement of Z_Q and H_Q while fine-tuning
@@ -170,13 +233,15 @@ def _lemma6(claim, ctx, points):
         ms = [r["m"] for r in runs]
         curves = []
         for i, (key, what, ours) in enumerate(LEMMA6):
-            _, stated = _stated_order(claim, p, inst, runs, which=i)
+            if (order := _order_of(ev, claim, p, inst, runs, f"Lemma 6: {what}", which=i)) is None:
+                continue
+            stated = order[1]
             Y = _stack(runs, lambda r: r[key])
             t = slope_upper_test(f"Lemma 6: max_k {what}, log-log slope in m along kappa ~ m^(-1/4) <= {stated:g} "
-                                 f"({label_of(p)})", p, ms, Y, stated, seed, tol=0.1)
+                                 f"({label_of(p)})", p, ms, Y, stated, seed, tol=SLOPE_TOL)
             ev.tests.append(t)
             ev.tests.append(slope_upper_test(f"ours: max_k {what}, slope <= {ours:g} ({label_of(p)})",
-                                             p, ms, Y, ours, seed, tol=0.1, target="derived"))
+                                             p, ms, Y, ours, seed, tol=SLOPE_TOL, target="derived"))
             m_, e_ = mean_abs_ci(Y)
             curves.append((what, m_, e_, t))
         ev.figures.append(loglog_figure(f"{claim.id}: Z_Q and H_Q movement vs m ({label_of(p)})", "max over k",
@@ -218,7 +283,7 @@ CLAIMS = [
         domain=DOMAIN,
         notes=NOTES + "  'lambda_{P kappa}' in the extracted text read as lambda_P kappa (eq. (9)'s R has kappa in the "
               "denominator).  Along kappa ~ m^(-1/4) the stated order is m^(-1/2) kappa^(-1) ~ m^(-1/4): tested as slope <= -1/4 "
-              "(+0.1).",
+              "(+0.05).",
         stated=A.lemma3_stated(), stated_bound="upper", stated_order=ORDER_IN,
         check=Custom(_order("HPQ", "||H_PQ(P) - H_PQ^inf||_F"), points=POINTS)),
     Claim(
@@ -229,9 +294,15 @@ CLAIMS = [
         assumptions="the conditions of Lemma 1, K -> oo pretraining steps (the sum of eq. (5) taken to its limit H^-1 y)",
         domain=DOMAIN,
         notes=NOTES + "  epsilon computed as vec(W(P) - W(0)) - Z_P(0) H_P^-1 y_P (eq. (5) summed to K = oo).  Along "
-              "kappa ~ m^(-1/4) the stated orders are m^(-1/4) and m^(-1/4) m^(1/8) = m^(-1/8): tested as slope <= -1/8 (+0.1).",
+              "kappa ~ m^(-1/4) the stated orders are m^(-1/4) and m^(-1/4) m^(1/8) = m^(-1/8): tested as slope <= -1/8 (+0.05).  "
+              "At fixed kappa = 0.3 (the first task point, its own networks) the stated order as m -> oo is its first "
+              "term, constant in m: tested as slope <= 0 (+0.1: the measured slope sits at 0 itself).  Measured there: epsilon is proportional to kappa "
+              "(epsilon/kappa about 1.8 at kappa = 0.3 and 1, flat in m within a few %), i.e. the O(kappa) term "
+              "(the output at initialization, u_P(0) = O(kappa), left out of Z_P(0) H^-1 y_P) is all the data show: "
+              "the second term's m^(-1/4) kappa^(-1/2) is below resolution at every simulated width, so forms that "
+              "change only it cannot be told apart (verify mutants).",
         stated=A.eq6_stated(), stated_bound="upper", stated_order=ORDER_IN,
-        check=Custom(_order("eps", "||epsilon||_2 of eq. (6)"), points=POINTS)),
+        check=Custom(_eq6, points=POINTS)),
     Claim(
         id="liu2019.lemma6",
         kind=Kind.ASYMPTOTIC,
@@ -244,7 +315,7 @@ CLAIMS = [
               "corollary of lemma 4', which measures from w_r(0), and eq. (36) uses it to replace H_Q(k) by H_Q^inf); "
               "Z_Q(k), H_Q(k) at the k-th fine-tuning iterate W_Q(k) (W_Q(0) = W(P)); the maximum over every k of the "
               "run is tested.  Stated orders m^(-1/4) kappa^(-1) and m^(-1/2) kappa^(-2): along kappa ~ m^(-1/4) both "
-              "are m^0, tested as slope <= 0 (+0.1): a weak statement (it only says the movement does not grow "
+              "are m^0, tested as slope <= 0 (+0.05): a weak statement (it only says the movement does not grow "
               "with m along the schedule).  Our own derivation (pattern flips at |w_r(0) . x| < R' = O(1/sqrt m), "
               "probability O(R'/kappa)) gives the sharper m^(-1/4) kappa^(-1/2) and m^(-1/2) kappa^(-1), i.e. "
               "m^(-1/8) and m^(-1/4) along the schedule: tested as 'derived' upper slopes, which the stated bound "
