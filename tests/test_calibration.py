@@ -49,3 +49,28 @@ def test_a_claims_package_subclass_of_a_strategy_counts_as_that_strategy():
     from verify.registry import select
 
     assert strategies_of(select(["linearization2025.thm7.eta_le_1"])[0]) == ["PropertySearch"]
+
+
+def test_stability_runs_merge_into_one_document(tmp_path):
+    """`verify stability --merge`: the seeds of two runs of one profile pooled (a repeated seed once), every count
+    and the run-wide first-stage bound recomputed; a file of another profile or not a stability document is a
+    one-line error."""
+    import json
+
+    from verify.calibration import merge_stability, stability_doc
+
+    strategies = {"a": ["Expectation"], "b": ["Custom"]}
+    runs = [{"seed": k, "verdicts": {"a": "confirmed", "b": "refuted" if k == 3 else "confirmed"},
+             "first_stage_rejections": ["b"] if k == 3 else []} for k in range(5)]
+    for name, part in (("x", runs[:3]), ("y", runs[2:])):
+        (tmp_path / f"{name}.json").write_text(json.dumps(stability_doc(part, strategies, "standard", ["a", "b"])))
+    doc = merge_stability([tmp_path / "x.json", tmp_path / "y.json"], tmp_path / "out")
+    assert doc["seeds"] == [0, 1, 2, 3, 4] and doc["counts"]["b"] == {"confirmed": 4, "refuted": 1}
+    assert json.loads((tmp_path / "out" / "stability_standard.json").read_text())["seeds"] == [0, 1, 2, 3, 4]
+    assert doc["stable_claims"] == 1                       # b: 4 of 5 is below 95 %
+    (tmp_path / "q.json").write_text(json.dumps(stability_doc(runs[:1], strategies, "quick", ["a"])))
+    with pytest.raises(ValueError, match="different profiles"):
+        merge_stability([tmp_path / "x.json", tmp_path / "q.json"])
+    (tmp_path / "bad.json").write_text("{")
+    with pytest.raises(ValueError, match="not a stability document"):
+        merge_stability([tmp_path / "bad.json"])

@@ -27,7 +27,7 @@ TOKENS = st.sampled_from([
     "99999999999999999999999", "--seeds", "0", "two", "--at", "--out", "--bogus", "--fail-on-refuted", "--device",
     "cuda:7", "nope", *CHEAP, "tahir2024.thm3.6", "nosuch.*", "", "*", "[", "n=", "gamma=nan", "gamma=inf",
     "gamma=1e999", "sigma=-0", "x=1", "gamma=((", "gamma=0.5,gamma=0.6", "gamma=9**9**9", "gamma=0.5", "theta=pi/3",
-    "lam=1,theta=0.1,sigma=0", "=", ",,,", "-", "--", "BADDIR", "FILEDIR"])
+    "lam=1,theta=0.1,sigma=0", "=", ",,,", "-", "--", "BADDIR", "FILEDIR", "--merge"])
 
 
 @pytest.fixture(scope="module")

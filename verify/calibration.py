@@ -166,14 +166,17 @@ def verdict_stability(patterns, profile: str = "quick", seeds: int = 20, first_s
     A pinned verdict that holds only for a lucky seed is a test that passes by chance: the target
     is the same verdict at >= 19 of 20 seeds.  The same runs give the false-refutation rate per judge
     strategy (:func:`strategy_calibration`, against the reviewed verdicts of tests/expected_verdicts.json,
-    or the first seed's verdicts for claims not pinned there).  Writes ``<name>_<profile>.json`` and prints
-    markdown tables (claim, verdict counts, agreement with the reference verdict; per strategy).
+    or the first seed's verdicts for claims not pinned there).  Writes ``<name>_<profile>.json`` after every
+    seed (atomically; ``"complete": false`` until the last), so an interrupted run keeps the seeds it finished,
+    and prints markdown tables (claim, verdict counts, agreement with the reference verdict; per strategy).
+    Runs of the same profile are combined by :func:`merge_stability`.
     """
     from .registry import select
 
-    counts: dict[str, dict[str, int]] = {}
     per_seed = []
     t0 = time.time()
+    strategies = {c.id: strategies_of(c) for c in select(patterns)}
+    doc: dict = {}
     for k in range(first_seed, first_seed + seeds):
         res = api.run(patterns, profile=profile, seed=k, progress=False, jobs=jobs)
         row = {r.claim.id: r.verdict.value for r in res.claims}
@@ -182,45 +185,111 @@ def verdict_stability(patterns, profile: str = "quick", seeds: int = 20, first_s
         first = sorted({r.claim.id for r in res.claims for t in r.evidence.tests
                         if t.target == "stated" and t.status in ("rejected", "not replicated")})
         per_seed.append({"seed": k, "verdicts": row, "first_stage_rejections": first})
-        for cid, v in row.items():
+        counts = {v: sum(1 for x in row.values() if x == v) for v in set(row.values())}
+        print(f"seed {k}: " + ", ".join(f"{n} {v}" for v, n in sorted(counts.items())), flush=True)
+        doc = stability_doc(per_seed, strategies, profile, patterns, seconds=time.time() - t0,
+                            complete=k == first_seed + seeds - 1)
+        if out is not None:
+            _write_json(doc, Path(out) / f"{name}_{profile}.json")
+    _print_stability(doc)
+    if out is not None:
+        print(f"wrote {Path(out) / f'{name}_{profile}.json'}")
+    return doc
+
+
+def stability_doc(per_seed: list[dict], strategies: dict[str, list[str]], profile: str, patterns,
+                  seconds: float = 0.0, complete: bool = True) -> dict:
+    """The stability document (verdict counts per claim, the table, per-strategy calibration) of the runs
+    ``per_seed`` (one {"seed", "verdicts", "first_stage_rejections"} per seed)."""
+    counts: dict[str, dict[str, int]] = {}
+    for run in per_seed:
+        for cid, v in run["verdicts"].items():
             counts.setdefault(cid, {}).setdefault(v, 0)
             counts[cid][v] += 1
-        print(f"seed {k}: " + ", ".join(f"{n} {v}" for v, n in sorted(
-            {v: sum(1 for x in row.values() if x == v) for v in set(row.values())}.items())), flush=True)
     # stability: against the reviewed verdict at quick, the most frequent verdict at other profiles;
     # calibration: claims believed true are those whose reviewed (quick) verdict is 'confirmed'
     pinned = reviewed_verdicts()
     if profile == "quick":
         ref = {cid: pinned.get(cid, v) for cid, v in per_seed[0]["verdicts"].items()}
+        for cid, c in counts.items():
+            ref.setdefault(cid, pinned.get(cid, max(c, key=c.get)))
     else:
         ref = {cid: max(c, key=c.get) for cid, c in counts.items()}
     truth = {cid: pinned.get(cid, ref[cid]) for cid in ref}
+    same = {cid: sum(1 for r in per_seed if r["verdicts"].get(cid) == ref.get(cid)) for cid in counts}
     table = ["| claim | confirmed | inconclusive | refuted | same as reference |", "|---|---|---|---|---|"]
     for cid in sorted(counts):
         c = counts[cid]
-        same = sum(1 for r in per_seed if r["verdicts"].get(cid) == ref.get(cid))
+        runs = sum(c.values())
         table.append(f"| `{cid}` | {c.get('confirmed', 0)} | {c.get('inconclusive', 0)} | {c.get('refuted', 0)} | "
-                     f"{same}/{seeds} {ref.get(cid)}{'' if same >= 0.95 * seeds else ' ⚠'} |")
-    strategies = {c.id: strategies_of(c) for c in select(patterns)}
+                     f"{same[cid]}/{runs} {ref.get(cid)}{'' if same[cid] >= 0.95 * runs else ' ⚠'} |")
     cal = strategy_calibration(per_seed, strategies, truth)
-    stable = sum(1 for cid in counts if sum(1 for r in per_seed if r["verdicts"].get(cid) == ref.get(cid))
-                 >= 0.95 * seeds)
-    doc = {"profile": profile, "seeds": list(range(first_seed, first_seed + seeds)), "patterns": list(patterns or []),
-           "reference": ("stability: the reviewed quick verdicts of tests/expected_verdicts.json" if profile == "quick"
-                         else "stability: each claim's most frequent verdict")
-                        + "; calibration: claims whose reviewed verdict is 'confirmed'",
-           "counts": counts, "per_seed": per_seed, "table": table, "stable_claims": stable, "claims": len(counts),
-           "calibration": cal, "calibration_table": calibration_table(cal), "strategies": strategies,
-           "seconds": round(time.time() - t0, 1), "versions": api.versions()}
-    print("\n".join(table))
-    print(f"\n{stable} of {len(counts)} claims reproduce their reference verdict at >= 95 % of {seeds} seeds\n")
-    print("\n".join(doc["calibration_table"]))
+    stable = sum(1 for cid in counts if same[cid] >= 0.95 * sum(counts[cid].values()))
+    return {"profile": profile, "seeds": [r["seed"] for r in per_seed], "complete": complete,
+            "patterns": list(patterns or []),
+            "reference": ("stability: the reviewed quick verdicts of tests/expected_verdicts.json" if profile == "quick"
+                          else "stability: each claim's most frequent verdict")
+                         + "; calibration: claims whose reviewed verdict is 'confirmed'",
+            "counts": counts, "per_seed": per_seed, "table": table, "stable_claims": stable, "claims": len(counts),
+            "calibration": cal, "calibration_table": calibration_table(cal), "strategies": strategies,
+            "seconds": round(seconds, 1), "versions": api.versions()}
+
+
+def merge_stability(paths, out: Path | None = None, name: str = "stability") -> dict:
+    """One stability document from several runs of the same profile (``verify stability --merge``): their
+    per-seed verdicts pooled (a seed that appears twice counts once, from the first file), every table and
+    calibration row recomputed.  Raises ValueError with a one-line message on a file that is not a stability
+    document or a mix of profiles."""
+    per_seed: dict[int, dict] = {}
+    strategies: dict[str, list[str]] = {}
+    profiles, patterns, seconds = set(), set(), 0.0
+    for p in paths:
+        try:
+            d = json.loads(Path(p).read_text())
+            runs, prof = d["per_seed"], d["profile"]
+            strategies.update(d["strategies"])
+            seconds += float(d.get("seconds", 0.0))
+        except (OSError, ValueError, KeyError, TypeError) as e:
+            raise ValueError(f"{p} is not a stability document of this tool ({type(e).__name__}: {e})") from None
+        profiles.add(prof)
+        patterns.update(d.get("patterns") or [])
+        for run in runs:
+            per_seed.setdefault(int(run["seed"]), run)
+    if len(profiles) != 1:
+        raise ValueError(f"cannot merge runs of different profiles ({', '.join(sorted(profiles))})")
+    profile = profiles.pop()
+    doc = stability_doc([per_seed[k] for k in sorted(per_seed)], strategies, profile, sorted(patterns), seconds)
+    doc["merged_from"] = [str(p) for p in paths]
+    _print_stability(doc)
     if out is not None:
-        Path(out).mkdir(parents=True, exist_ok=True)
-        path = Path(out) / f"{name}_{profile}.json"
-        path.write_text(json.dumps(doc, indent=1))
-        print(f"wrote {path}")
+        _write_json(doc, Path(out) / f"{name}_{profile}.json")
+        print(f"wrote {Path(out) / f'{name}_{profile}.json'}")
     return doc
+
+
+def _print_stability(doc: dict) -> None:
+    if not doc:
+        return
+    print("\n".join(doc["table"]))
+    print(f"\n{doc['stable_claims']} of {doc['claims']} claims reproduce their reference verdict at >= 95 % of "
+          f"{len(doc['seeds'])} seeds\n")
+    print("\n".join(doc["calibration_table"]))
+
+
+def _write_json(doc: dict, path: Path) -> None:
+    """Write ``doc`` to ``path`` atomically (a temporary file in the same folder, then renamed)."""
+    import os
+    import tempfile
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        with os.fdopen(fd, "w") as f:
+            f.write(json.dumps(doc, indent=1))
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
 
 
 def _with_predicted(claim, predicted):

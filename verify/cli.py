@@ -118,14 +118,25 @@ def build_parser() -> argparse.ArgumentParser:
     st.add_argument("--seed", type=int, default=0, help="first seed")
     st.add_argument("--out", default="benchmarks/results", help="folder for stability_<profile>.json")
     st.add_argument("--jobs", type=int, default=1, metavar="N", help="worker processes per run (as for run)")
+    st.add_argument("--merge", nargs="+", metavar="FILE", help="pool the seeds of earlier stability_<profile>.json "
+                    "files of one profile into one document in --out (no simulation)")
     return p
 
 
 def _cmd_stability(args) -> int:
-    from .calibration import verdict_stability
+    from .calibration import merge_stability, verdict_stability
     from .registry import select
     from .report import check_writable
 
+    if args.merge:
+        if args.patterns:
+            raise UsageError("--merge pools finished runs: give no claim patterns with it")
+        check_writable(Path(args.out))
+        try:
+            merge_stability(args.merge, Path(args.out))
+        except ValueError as e:
+            raise UsageError(str(e)) from None
+        return EXIT_OK
     if args.seeds < 1:
         raise UsageError(f"--seeds must be at least 1, not {args.seeds}")
     if args.jobs < 1:
