@@ -24,7 +24,8 @@ Which claims: those whose ``stated`` is a sympy expression and whose check judge
   delta, a passed ``Check`` with ``extra[EVERY_VALUE]``, or the control's
   estimate with its whole CI inside the mutant's bound), on a grid that varies every symbol it changes; a tighter
   bound implied by the claim's ``derived`` (our verified sharper) bound; for an order, a constant factor, or with
-  ``stated_order=(limit variables)`` a factor free of them (or each term of a sum rescaled so); a change of a symbol
+  ``stated_order=(limit variables)`` a factor free of them (or each term of a sum rescaled so), or a weaker
+  O-statement (mutant / stated bounded away from 0 along every path into the limit); a change of a symbol
   the statement fixes (``stated_at``); for a limit statement, a mutant equal to the stated form where the symbols
   of ``stated_limit`` take their limits (the two differ by a term that vanishes there); a parity rewrite equal at
   every integer.  Otherwise it is a survivor, named
@@ -652,11 +653,6 @@ def _whole_claim_power(claim, ctx, family: int, alpha: float) -> dict | None:
             continue
         limit = _limit_vars(claim)
         limit_vars = tuple(limit)
-        if limit and sign and _weaker_in_the_limit(m, claim.stated, limit, pts, sign):
-            row["status"] = ("weaker bound as an order (mutant / stated bounded away from 0 along every path into the "
-                             "limit " + ", ".join(f"{k} -> {v}" for k, v in limit.items())
-                             + ", at the other symbols' values: true whenever the stated order is)")
-            continue
         if limit_vars and _rescales_terms(m, claim.stated, limit_vars):
             row["status"] = ("equivalent as an order on the tested domain (each term of the sum rescaled by a positive "
                              "factor free of " + ", ".join(limit_vars) + ": O(c1 f1 + c2 f2) = O(f1 + f2))")
@@ -677,6 +673,11 @@ def _whole_claim_power(claim, ctx, family: int, alpha: float) -> dict | None:
             row["status"] = (f"equivalent as an order on the tested grid (a constant factor there: the check "
                              f"holds {', '.join(fixed)} fixed)")
             row["fixed"] = fixed
+            continue
+        if limit and sign and _weaker_in_the_limit(m, claim.stated, limit, pts, sign):
+            row["status"] = ("weaker bound as an order (mutant / stated bounded away from 0 along every path into the "
+                             "limit " + ", ".join(f"{k} -> {v}" for k, v in limit.items())
+                             + ", at the other symbols' values: true whenever the stated order is)")
             continue
         mev: list = []
         r = _status_of(*api.judge_alone(dataclasses.replace(claim, stated=m), mctx, alpha, family, evidence=mev),
@@ -816,7 +817,8 @@ def _reason(status: str) -> str:
     """The category of a mutant that was not judged (for the totals)."""
     for key in ("equivalent (sympy)", "equivalent on the integers", "equivalent as an order (a constant",
                 "equivalent as an order on the tested domain", "equivalent as an order on the tested grid",
-                "equivalent on the claim's domain", "equivalent in the statement's limit", "weaker bound", "tighter bound implied by our derived",
+                "equivalent on the claim's domain", "equivalent in the statement's limit", "weaker bound as an order",
+                "weaker bound", "tighter bound implied by our derived",
                 "tighter bound the data satisfy", "undefined", "check raised"):
         if status.startswith(key):
             return key.rstrip(" (")
