@@ -175,13 +175,19 @@ def _limsup(claim, ctx, points):
     return ev
 
 
+#: random linear problems searched for a counterexample to the printed step: about 60 % of draws violate it, so with
+#: the 4 of before no draw did at 1 of 12 standard seeds (issue 13: the erratum came out confirmed at seed 3011);
+#: with 32 the chance of none is 0.4^32 ~ 2e-13
+PROOF_STEPS_DRAWS = 32
+
+
 def _proof_steps(claim, ctx):
     """The printed '||f_theta_t(x*)|| <= Lip(f)' (the function value, where the Jacobian is meant) and the correct
     step -u^T grad f^T (y - y*) <= ||grad f|| ||y - y*|| <= Lip(f) ||y - y*||."""
     ev = Evidence()
     gen, seed = ctx.generator(claim.id, "linear")
     ev.seeds.append(seed)
-    prob = problem("linear", 4, gen, ctx)
+    prob = problem("linear", PROOF_STEPS_DRAWS, gen, ctx)
     fn = prob.f(prob.theta0).norm(dim=1)
     L = torch.linalg.matrix_norm(prob.data["X"], ord=2)        # Lip(f) of a linear model, exact on every ball
     b = int(torch.argmax(fn / L))
