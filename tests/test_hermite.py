@@ -183,3 +183,20 @@ def test_dual_truncation_stated_bound_equals_dual_tail_bound():
                     assert abs(f({"K": K, "rho": rho, "R": rem}) - want) <= mpmath.mpf(10) ** -35 * (1 + abs(want))
     for p in ({"K": 0, "rho": 1.0}, {"K": 5, "rho": -0.7}, {"K": 40, "rho": 0.95}):
         assert HC._trunc_holds(p) and HC._trunc_holds(p, f)
+
+
+def test_cached_second_moments_do_not_depend_on_the_callers_precision():
+    """A per-process cache filled at the precision of whichever claim asked first made a later claim's digits depend
+    on the claims run before it in the same worker (hermite.parseval.erf, full run against --resume)."""
+    import mpmath
+
+    from verify.claims.hermite.common import second_moment
+
+    for name in ("erf", "relu", "tanh"):
+        second_moment.cache_clear()
+        with mpmath.workdps(15):
+            low = second_moment(name)
+        second_moment.cache_clear()
+        with mpmath.workdps(60):
+            high = second_moment(name)
+        assert low == high, name

@@ -37,13 +37,17 @@ def coeffs(name: str, K: int) -> tuple:
 
 @lru_cache(maxsize=None)
 def second_moment(name: str):
-    """E[act(g)^2]: exact (sympy) where sympy integrates it, else mpmath quadrature (30 digits)."""
-    if name in ("relu", "abs", "step"):
-        return mpmath.mpf(str(sp.N(H.second_moment(name), 45)))
-    if name == "erf":
-        # E[erf(g)^2] = (2/pi) arcsin(2/3) (the dual of erf at rho = 1, Williams 1997); checked against quadrature
-        return +(2 / mpmath.pi * mpmath.asin(mpmath.mpf(2) / 3))
-    return H.second_moment_mp(name)
+    """E[act(g)^2]: exact (sympy) where sympy integrates it, else mpmath quadrature (30 digits).  Computed at 45
+    working digits whatever the caller's precision: the value is cached per process, and one computed at the
+    precision of whichever claim asked first made a later claim's digits depend on the claims run before it in the
+    same worker (hermite.parseval.erf's remainder at 1e-41 differed between a full run and a --resume)."""
+    with mpmath.workdps(45):
+        if name in ("relu", "abs", "step"):
+            return mpmath.mpf(str(sp.N(H.second_moment(name), 45)))
+        if name == "erf":
+            # E[erf(g)^2] = (2/pi) arcsin(2/3) (the dual of erf at rho = 1, Williams 1997); checked against quadrature
+            return +(2 / mpmath.pi * mpmath.asin(mpmath.mpf(2) / 3))
+        return H.second_moment_mp(name)
 
 
 def fl(v) -> float:
