@@ -465,7 +465,8 @@ def _limit_vars(claim) -> dict[str, str]:
     """The limit variables of a stated order (``stated_order=("m", "kappa->0")``): name -> "oo" or "0"."""
     if not isinstance(claim.stated_order, tuple):
         return {}
-    return {v.split("->")[0].strip(): (v.split("->")[1].strip() if "->" in v else "oo") for v in claim.stated_order}
+    parts = [v.partition("->") for v in claim.stated_order]
+    return {name.strip(): (to.strip() or "oo") for name, _, to in parts}
 
 
 #: how far out a mutant of an order is compared with the stated order (t -> oo along each path into the limit)
