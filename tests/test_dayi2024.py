@@ -290,3 +290,32 @@ def test_thm9_grid_reaches_where_the_bound_is_tight_and_refutes_a_tighter_one():
     assert C._thm9_grid(f).passed is True
     tighter = _stated_fn(LR.k_ * LR.xi_ ** sp.Rational(9, 5) * (1 - LR.m))
     assert C._thm9_grid(tighter).passed is False
+
+
+def test_prop1_trials_sized_from_the_instance_pilot():
+    """Issue 13: at standard the Monte Carlo of Prop. 1 sizes each point's trials from a pilot of the drawn
+    instance (two-stage design) so the 2 % tolerance sits 5 standard errors from the prediction; the count never
+    goes below the profile's base nor above the cap; quick keeps its fixed count and draws no pilot.  The
+    kit passes the instance to a three-argument trials function and not to a two-argument one."""
+    from verify.api import make_context
+    from verify.claims.dayi2024 import prop1 as P
+    from verify.context import PROFILES
+    from verify.judge import _trials
+    from verify.kit import label_of, pick
+
+    p = P._S[-1]                                              # ReLU, k = 6, xi = 2.45, m = 0.8
+    for profile in ("quick", "standard"):
+        ctx = make_context(profile, 3019)
+        gen, _ = ctx.generator("dayi2024.prop1", P._MC_NAME, "instance", label_of(p))
+        inst = P._instance(p, gen, ctx)
+        n = _trials(P._MC.trials, PROFILES[profile], p, (inst,))
+        base, cap = pick(PROFILES[profile], P._BASE_TRIALS), pick(PROFILES[profile], P._TRIALS_CAP)
+        assert base <= n <= cap
+        if profile == "quick":
+            assert "pilot_sd" not in inst and n == base
+        else:
+            tol = P._MC.tol.of(P._predicted(p, inst))
+            assert n == min(cap, max(base, math.ceil((P._SIZE_Z * inst["pilot_sd"] / tol) ** 2)))
+            assert n > 5 * base                                   # this draw (prediction -0.543) needs ~1e8
+    assert _trials(lambda profile, q: 7, PROFILES["quick"], p, (object(),)) == 7
+    assert _trials(lambda profile, q, inst: inst, PROFILES["quick"], p, (9,)) == 9

@@ -144,15 +144,31 @@ def _monte_carlo(sampler, params, trials, ctx, keys, chunk):
     return np.concatenate(out), seed
 
 
-def _trials(spec, profile, point) -> int:
-    """Trials for a point: the profile default, a number, a per-profile dict, or a function."""
+def _trials(spec, profile, point, inst: tuple = ()) -> int:
+    """Trials for a point: the profile default, a number, a per-profile dict, or a function
+    ``f(profile, point)``; a check with an ``instance`` may give ``f(profile, point, inst)``, which sizes the
+    trials from the drawn instance (its prediction, or a pilot's variance drawn apart from the trials: a
+    two-stage design, whose sample mean and interval stay those of a fixed count)."""
     if spec is None:
         return profile.trials
     if isinstance(spec, (int, float)):
         return int(spec)
     if callable(spec):
-        return int(spec(profile, point))
+        return int(spec(profile, point, *inst) if inst and _takes_instance(spec) else spec(profile, point))
     return int(pick(profile, spec))
+
+
+def _takes_instance(f) -> bool:
+    """Whether a trials function accepts a third argument (the point's instance)."""
+    import inspect
+
+    try:
+        inspect.signature(f).bind(None, None, None)
+        return True
+    except TypeError:
+        return False
+    except ValueError:     # no signature (a builtin): the two-argument form
+        return False
 
 
 def simulate_points(sampler: Sampler, fps: list[Point], ctx: Context, keys: tuple, trials, chunk,
@@ -235,7 +251,7 @@ class Expectation:
     predicted: Callable[[Point], float]
     sampler: Sampler
     tol: Tol = Tol()
-    trials: Any = None  # per-profile dict, or f(profile, point) -> int; default profile.trials
+    trials: Any = None  # per-profile dict, or f(profile, point[, inst]) -> int; default profile.trials
     target: str = "stated"
     chunk: Any = 2048
     figure: Figure | None = None
@@ -315,7 +331,7 @@ def _instance_runs(strategy, make, pts: list[Point], ctx: Context, claim):
         sampler = lambda q, m, g, c, _inst=inst: strategy.sampler(q, m, g, c, _inst)  # noqa: E731
         sampler.__wrapped__ = strategy.sampler   # what the memo of Monte Carlo draws keys on (monte_carlo)
         try:
-            x, seed = monte_carlo(sampler, p, _trials(strategy.trials, ctx.profile, p), ctx,
+            x, seed = monte_carlo(sampler, p, _trials(strategy.trials, ctx.profile, p, (inst,)), ctx,
                                   (claim.id, strategy.name, label_of(p)), _chunk(strategy.chunk, p))
         except NotConverged as e:
             yield i, e, None, (inst,)
