@@ -20,7 +20,6 @@ import dataclasses
 import math
 import random
 
-import mpmath
 import numpy as np
 import sympy as sp
 import torch
@@ -28,7 +27,7 @@ import torch
 from derivations import hermite as H
 from derivations import lowrank as LR
 from numerics import spherical_sgd as S
-from verify.kit import (STATED, AllOf, Check, Claim, Custom, Domain, Evidence, Expectation, Identity, Kind, Param,
+from verify.kit import (AllOf, Check, Claim, Custom, Domain, Evidence, Expectation, Identity, Kind, Param,
                         label_of, per_profile, pick, stated_value)
 
 from .common import ACT_DOC, NORMALIZATION, PROP1_READING, SETTING, activation, gram_separated, src
