@@ -121,8 +121,10 @@ def _instance(p, gen, ctx):
         if abs(inst["phi"]) * math.sqrt(1 - m * m) >= _MIN_PRED:
             break
     inst["act"] = S.Activation(name, inner)
-    if pick(ctx.profile, _TRIALS_CAP) > pick(ctx.profile, _BASE_TRIALS):
-        # the pilot for _trials: drawn from the instance's generator, after the instance, apart from the trials
+    if pick(ctx.profile, _TRIALS_CAP) > pick(ctx.profile, _BASE_TRIALS) and int(p["act"]) not in _POLY_ACTS:
+        # the pilot for _trials (Monte Carlo points only; polynomial activations are integrated exactly, and their
+        # quadrature draws its off-V check from this generator next): from the instance's generator, after the
+        # instance, apart from the trials
         inst["pilot_sd"] = float(_sampler(p, _PILOT, gen, ctx, inst).std())
     return inst
 
