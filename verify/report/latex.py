@@ -8,7 +8,9 @@ MAX_ROWS = 30
 SUMMARY_ROWS = 22   # rows wrap to 2-3 lines (long sources): 22 fit a page with its footer
 _ESC = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
         "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}", "<": r"$<$", ">": r"$>$",
-        "|": r"\textbar{}"}
+        "|": r"\textbar{}",
+        # a long sympy form or number list may break after an operator instead of running past the margin
+        "*": r"*\allowbreak{}", "/": r"/\allowbreak{}", ",": r",\allowbreak{}"}
 _UNICODE = {"θ": r"$\theta$", "σ": r"$\sigma$", "γ": r"$\gamma$", "λ": r"$\lambda$", "α": r"$\alpha$",
             "β": r"$\beta$", "≤": r"$\le$", "≥": r"$\ge$", "→": r"$\to$", "∞": r"$\infty$", "—": "---",
             "–": "--", "χ": r"$\chi$", "²": r"$^2$", "−": "-", "…": r"\dots{}", "π": r"$\pi$", "δ": r"$\delta$",
@@ -44,10 +46,11 @@ def render_latex(doc: dict, figs: dict[str, list[str]]) -> str:
     meta, timing = doc.get("meta", {}), doc.get("timing", {})
     counts = meta.get("counts", {})
     L = [r"\documentclass[10pt]{article}",
-         r"\usepackage{amsmath,amssymb,graphicx}", r"\usepackage[hidelinks]{hyperref}",
+         r"\usepackage{amsmath,amssymb,graphicx,array}", r"\newcolumntype{P}[1]{>{\raggedright\arraybackslash}p{#1}}", r"\usepackage[hidelinks]{hyperref}",
          r"\setlength{\parindent}{0pt}\setlength{\parskip}{4pt}",
          r"\addtolength{\textwidth}{3cm}\addtolength{\oddsidemargin}{-1.5cm}",
          r"\title{Verification report}", r"\date{" + esc(timing.get("started", "")) + "}", r"\begin{document}",
+         r"\sloppy",   # long number lists and sympy forms stretch a line rather than run past the margin
          r"\maketitle",
          esc(f"Profile {meta.get('profile')}, seed {meta.get('seed')}, device {meta.get('device')}, "
              f"{meta.get('n_tests', 0)} Monte Carlo tests, family-wise level {meta.get('alpha_familywise')} "
@@ -57,7 +60,7 @@ def render_latex(doc: dict, figs: dict[str, list[str]]) -> str:
     # a tabular cannot break across pages (longtable needs texlive-latex-recommended): one table per
     # SUMMARY_ROWS claims; ids in a column wide enough for the longest, sources shortened
     rows = summary_rows(doc)
-    head = [r"{\scriptsize\begin{tabular}{p{6.4cm}p{2.2cm}p{1.5cm}p{5.4cm}}", r"claim & kind & verdict & source\\\hline"]
+    head = [r"{\scriptsize\setlength{\tabcolsep}{3pt}\begin{tabular}{P{6.2cm}P{2.0cm}P{1.3cm}P{4.8cm}}", r"claim & kind & verdict & source\\\hline"]
     for k in range(0, len(rows), SUMMARY_ROWS):
         L += head
         for r in rows[k:k + SUMMARY_ROWS]:
@@ -121,7 +124,7 @@ def _claim(c: dict, figs: list[str]) -> list[str]:
         L += ["\\textit{What the evidence rules out:} " + esc(c["rules_out"]) + ".", ""]
     ev = c["evidence"]
     if ev.get("checks"):
-        L.append(r"{\footnotesize\begin{tabular}{p{4.5cm}p{1.5cm}p{9cm}}check & result & detail\\\hline")
+        L.append(r"{\footnotesize\setlength{\tabcolsep}{3pt}\begin{tabular}{P{4.3cm}P{1.4cm}P{8.7cm}}check & result & detail\\\hline")
         for ch in ev["checks"]:
             res = {True: "passed", False: "failed", None: "undecided"}[ch["passed"]]
             L.append(f"{esc(ch['name'])} & {res} & {esc(ch['detail'][:400])}\\\\")
@@ -132,7 +135,7 @@ def _claim(c: dict, figs: list[str]) -> list[str]:
         L += ["\\textit{Set aside:} " + esc(aside), ""]
     rows = point_rows(ev)
     if rows:
-        L.append(r"{\scriptsize\begin{tabular}{p{4.6cm}lllp{3.2cm}llll}point & vs & pred. & est. & 95\% CI & tol & "
+        L.append(r"{\scriptsize\setlength{\tabcolsep}{3pt}\begin{tabular}{P{3.9cm}lllP{2.8cm}llll}point & vs & pred. & est. & 95\% CI & tol & "
                  r"trials & Holm $p$ & status\\\hline")
         for r in rows[:MAX_ROWS]:
             L.append(" & ".join(esc(x) for x in r) + r"\\")
