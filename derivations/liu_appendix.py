@@ -128,10 +128,14 @@ def lemma3_stated() -> sp.Expr:
     return EQ11_STATED
 
 
+def eq6_second_term() -> sp.Expr:
+    """The second term of eq. (6), n_P^2/(m^(1/4) lambda_P^(3/2) kappa^(1/2) delta)."""
+    return n_P**2 / (m**sp.Rational(1, 4) * lam_P**sp.Rational(3, 2) * sp.sqrt(kappa) * delta)
+
+
 def eq6_stated() -> sp.Expr:
     """Eq. (6): ||epsilon||_2 = O(n_P kappa/(lambda_P delta)) + O(n_P^2/(m^(1/4) lambda_P^(3/2) kappa^(1/2) delta))."""
-    return (n_P * kappa / (lam_P * delta)
-            + n_P**2 / (m**sp.Rational(1, 4) * lam_P**sp.Rational(3, 2) * sp.sqrt(kappa) * delta))
+    return n_P * kappa / (lam_P * delta) + eq6_second_term()
 
 
 # ----------------------------------------------------------------------------- Lemma 6

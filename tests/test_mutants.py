@@ -315,3 +315,34 @@ def test_a_weaker_order_in_the_limit_is_set_aside_and_a_tighter_one_is_not():
     s2 = k * n / d + n**2 / (d * sp.sqrt(k) * m ** sp.Rational(1, 4))
     assert not _weaker_in_the_limit(-k * n / d + n**2 / (d * sp.sqrt(k) * m ** sp.Rational(1, 4)), s2, lim, pts, 1)
     assert _weaker_in_the_limit(d * n / k + n**2 / (sp.sqrt(d) * k * m ** sp.Rational(1, 4)), s2, lim, pts, 1)
+
+
+def test_a_declared_unresolved_term_sets_aside_only_mutants_of_that_term():
+    """liu2019.eq6 declares its second term unresolved (benchmarks/README.md §13): a mutant that keeps the first term
+    and drops or reshapes the second (non-negatively) is set aside; one that changes the first term, or makes the
+    second negative, is not; a claim without the declaration sets aside nothing; the declaration must name a term of
+    the stated sum."""
+    import dataclasses
+
+    from derivations import liu_appendix as A
+    from verify.mutants import _changes_only_unresolved
+
+    claim = select(["liu2019.eq6"])[0]
+    T = claim.unresolved_term
+    assert T == A.eq6_second_term()
+    first = claim.stated - T
+    pts = [{"m": m, "kappa": k, "n_P": 4, "lambda_P": 0.2, "delta": 0.1} for m, k in ((256, 0.3), (4096, 0.15))]
+    ms = mutants(claim.stated)
+    by = {name: m for name, m in ms.items()}
+    dropped = [m for name, m in by.items() if name.startswith("term n_P**2") and "dropped" in name]
+    assert dropped and all(_changes_only_unresolved(m, claim, pts) for m in dropped)
+    assert _changes_only_unresolved(first + T / A.m, claim, pts)
+    assert not _changes_only_unresolved(first - T, claim, pts)                 # a negative second term
+    assert not _changes_only_unresolved(2 * first + T, claim, pts)             # the first term changed
+    assert not _changes_only_unresolved(T, claim, pts)                         # the first term dropped
+    assert not _changes_only_unresolved(first, dataclasses.replace(claim, unresolved_term=None), pts)
+    # every declaration names one term of its claim's stated sum (checked here, not in Claim: verify mutants
+    # substitutes mutants for the stated form, which need not contain it)
+    for c in select(None):
+        if c.unresolved_term is not None:
+            assert isinstance(c.stated, sp.Add) and c.unresolved_term in sp.Add.make_args(c.stated), c.id

@@ -249,6 +249,12 @@ class Claim:
                  the statement is about (``{"G_0": "yTy"}`` in liu2019.thm1: the initial squared gradient tends to
                  y_Q^T y_Q as kappa -> 0): ``verify mutants`` counts a mutant equal to the stated form there as the
                  same limit statement (the two differ by a term that vanishes in the limit).
+    unresolved_term: one term of a stated sum that the data cannot resolve anywhere the statement applies and this
+                 machine can simulate (the notes say why, with the measurement: liu2019.eq6's second term, benchmarks/
+                 README.md §13).  A declaration, not a computation: ``verify mutants`` counts a mutant that keeps
+                 every other term of the sum, changes only this one, stays at least those other terms at every point
+                 the check reads, and is not refuted, as "equivalent on the tested domain (declared by the claim)",
+                 shown as such; a mutant of any other term is judged as usual.
     """
 
     id: str
@@ -269,9 +275,11 @@ class Claim:
     stated_order: bool | tuple[str, ...] = False
     stated_at: dict = field(default_factory=dict)
     stated_limit: dict = field(default_factory=dict)
+    unresolved_term: Any = None
 
     def __post_init__(self) -> None:
         from .context import PROFILES
+
 
         if self.stated_bound not in (None, "upper", "lower"):
             raise ValueError(f"claim {self.id!r}: stated_bound must be 'upper', 'lower' or None, not {self.stated_bound!r}")

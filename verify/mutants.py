@@ -699,12 +699,35 @@ def _whole_claim_power(claim, ctx, family: int, alpha: float) -> dict | None:
         elif row["status"] == "survived" and _unchanged(mev[0], ev0):
             row["status"] = ("survived: every test and check of the claim came out as for the stated form (the "
                              "check does not see this change)")
+        if row["status"] in ("survived", "detected (inconclusive)") and _changes_only_unresolved(m, claim, pts):
+            row["status"] = ("equivalent on the tested domain (declared by the claim: it keeps every other term and "
+                             "changes only " + sp.sstr(claim.unresolved_term) + ", which the data do not resolve "
+                             "where the statement applies; see the claim's notes)")
     # a check made only of our derivation's tests and checks (target 'derived', refutes=False) cannot refute a
     # mutant, only make it inconclusive: its claim is listed with what it caught, not counted in the power
     can_refute = any(t.target == "stated" for t in ev0.tests) or any(c.refutes for c in ev0.checks)
     return dict(_summary(rows, ["whole check"]), can_refute=can_refute, control_verdict=v0.value,
                 control_refuted=v0 is Verdict.REFUTED,
                 control_detected=ok0 and v0 is not Verdict.CONFIRMED)
+
+
+def _changes_only_unresolved(m: sp.Expr, claim, pts: list[dict]) -> bool:
+    """Whether a mutant keeps every term of the stated sum but the claim's ``unresolved_term`` and is at least the sum
+    of those kept terms at every point the check reads (it drops or replaces only that term by a non-negative one)."""
+    T = getattr(claim, "unresolved_term", None)
+    if T is None:
+        return False
+    kept = sp.Add.make_args(sp.expand(claim.stated - T))
+    if not set(kept) <= set(sp.Add.make_args(sp.expand(m))):
+        return False
+    rest = sp.expand(m - (claim.stated - T))
+    if rest == 0:
+        return True
+    f = _fn(rest)
+    try:
+        return all(f(p) >= 0 for p in pts)
+    except Exception:  # noqa: BLE001
+        return False
 
 
 def _summary(rows: list[dict], judged_by: list[str]) -> dict:
@@ -817,6 +840,7 @@ def claim_mutation_power(claim, ctx, family: int = FAMILY, alpha: float = api.AL
 def _reason(status: str) -> str:
     """The category of a mutant that was not judged (for the totals)."""
     for key in ("equivalent (sympy)", "equivalent on the integers", "equivalent as an order (a constant",
+                "equivalent on the tested domain (declared by the claim",
                 "equivalent as an order on the tested domain", "equivalent as an order on the tested grid",
                 "equivalent on the claim's domain", "equivalent in the statement's limit", "weaker bound as an order",
                 "weaker bound", "tighter bound implied by our derived",
