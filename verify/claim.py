@@ -280,7 +280,6 @@ class Claim:
     def __post_init__(self) -> None:
         from .context import PROFILES
 
-
         if self.stated_bound not in (None, "upper", "lower"):
             raise ValueError(f"claim {self.id!r}: stated_bound must be 'upper', 'lower' or None, not {self.stated_bound!r}")
 
