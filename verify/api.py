@@ -34,6 +34,7 @@ class ClaimResult:
     seconds: float = 0.0
     corrected_verdict: Verdict | None = None  # our corrected form's own verdict (None: no corrected form)
     corrected_reason: str = ""
+    severity: dict | None = None   # verify.severity.assess: the class of a refutation and its measured support
 
     def to_json(self) -> dict:
         c = self.claim
@@ -52,7 +53,10 @@ class ClaimResult:
             "notes": c.notes,
             "tags": list(c.tags),
             "extension": c.extension,
-            "root_cause": c.root_cause,
+            "role": c.role,
+            "holds_by": list(c.holds_by),
+            "root_cause": None if c.root_cause is None else c.root_cause.to_json(),
+            "severity": self.severity,
             "verdict": self.verdict.value,
             "reason": self.reason,
             "rules_out": rules_out(self.evidence),
@@ -110,10 +114,13 @@ def make_context(profile: str = "standard", seed: int = 0, device: str = "cpu", 
 
 
 def verdict_of(claim: Claim, ev: Evidence, profile: str) -> tuple[Verdict, str]:
-    """:func:`verify.evidence.decide`, then the claim's ``decided_at``: below that profile a confirmation
+    """:func:`verify.evidence.decide`; a refuted extension (a reading beyond the source) 'does not extend'; then the
+    claim's ``decided_at``: below that profile a confirmation
     becomes 'inconclusive' (the profile's grid does not decide the claim at nearly every seed); refutations
     and undecided verdicts are kept."""
     v, why = decide(ev)
+    if v is Verdict.REFUTED and claim.extension:
+        return Verdict.DOES_NOT_EXTEND, why
     order = list(PROFILES)
     if v is Verdict.CONFIRMED and order.index(profile) < order.index(claim.decided_at):
         return Verdict.INCONCLUSIVE, (f"not decided at {profile}: its tests agree at this seed ({why}), but the "
@@ -337,6 +344,11 @@ def run(patterns=None, profile: str = "standard", seed: int = 0, device: str = "
         r.verdict, r.reason = verdict_of(r.claim, r.evidence, profile)
         if r.claim.corrected:
             r.corrected_verdict, r.corrected_reason = decide_corrected(r.evidence)
+    from .severity import assess
+
+    by_id = {r.claim.id: r for r in results}
+    for r in results:
+        r.severity = assess(r, by_id, ctx)
     meta = {"profile": profile, "seed": seed, "device": str(ctx.device), "dtype": str(ctx.dtype),
             "alpha_familywise": alpha, "multiple_testing": "Holm over all Monte Carlo tests of the run",
             "patterns": list(patterns or []), "at": at, "versions": versions(),

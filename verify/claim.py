@@ -45,9 +45,36 @@ class Kind(str, Enum):
 
 
 class Verdict(str, Enum):
+    """A claim's verdict.  ``DOES_NOT_EXTEND`` is the verdict of a claim that deliberately reads a statement beyond
+    the context its source gives it (``tags=("extension",)``) and fails there: a finding about the reading, never
+    an erratum of the source (not counted as refuted; ``--fail-on-refuted`` ignores it)."""
+
     CONFIRMED = "confirmed"
     REFUTED = "refuted"
+    DOES_NOT_EXTEND = "does not extend"
     INCONCLUSIVE = "inconclusive"
+
+
+#: what part of a source a claim reads; the severity of a refutation is derived from it (verify.severity)
+ROLES = ("statement", "proof step", "remark", "caption", "table")
+
+
+@dataclass(frozen=True)
+class RootCause:
+    """One reason for which several claims fail, reported as one erratum with its consequences.
+
+    ``key`` names it (unique across the suite), ``paper`` is the source whose erratum it is (a claim of another
+    paper that inherits it, e.g. 000's literal runs against 001's eq. (142), belongs to this group), ``summary``
+    says in one sentence what is wrong, and ``corrected`` gives the corrected form (LaTeX) that the group's claims
+    verify (their own ``corrected`` verdicts)."""
+
+    key: str
+    paper: str
+    summary: str
+    corrected: str | None = None
+
+    def to_json(self) -> dict:
+        return {"key": self.key, "paper": self.paper, "summary": self.summary, "corrected": self.corrected}
 
 
 class DomainError(ValueError):
@@ -194,6 +221,74 @@ class Domain:
             pts = pts.filter(lambda q: all(c.test(q) for c in self.constraints))
         return pts
 
+    def uniform(self, rng, n: int, bounds: Mapping[str, tuple[float, float]] | None = None,
+                max_tries: int | None = None) -> tuple[list[dict], dict]:
+        """``n`` points drawn uniformly from the domain (``rng`` a :class:`random.Random`), for measuring what
+        fraction of it a statement fails on.  Each parameter is uniform on its interval (integers uniform on
+        theirs); an infinite end is cut by ``bounds`` (the same box a property search uses) or, without one,
+        at lower + 10 / upper - 10 (0 +- 10 for the whole line).  Joint constraints by rejection.  Returns the
+        points and the box actually drawn from (name -> [lo, hi]) with the acceptance rate, to be recorded
+        beside the fraction (a fraction is of this box of the domain).
+
+        >>> import random
+        >>> pts, box = Domain((Param("k", 1, 3, integer=True), Param("s", 0))).uniform(random.Random(0), 4)
+        >>> box["box"]["s"], {p["k"] for p in pts} <= {1, 2, 3}
+        ([0.0, 10.0], True)
+        """
+        bounds = dict(bounds or {})
+        box = {}
+        for p in self.params:
+            lo, hi = p.lower, p.upper
+            blo, bhi = bounds.get(p.name, (-math.inf, math.inf))
+            lo, hi = max(lo, blo), min(hi, bhi)
+            if not math.isfinite(lo) and not math.isfinite(hi):
+                lo, hi = -10.0, 10.0
+            elif not math.isfinite(hi):
+                hi = lo + 10.0
+            elif not math.isfinite(lo):
+                lo = hi - 10.0
+            box[p.name] = [float(lo), float(hi)]
+        out, tries = [], 0
+        limit = max_tries or 200 * n
+        while len(out) < n and tries < limit:
+            tries += 1
+            q = {}
+            for p in self.params:
+                lo, hi = box[p.name]
+                if p.integer:
+                    ilo = math.floor(lo) + 1 if p.lower_open and lo == p.lower and lo == int(lo) else math.ceil(lo)
+                    ihi = math.ceil(hi) - 1 if p.upper_open and hi == p.upper and hi == int(hi) else math.floor(hi)
+                    q[p.name] = rng.randint(ilo, ihi)
+                else:
+                    v = rng.uniform(lo, hi)
+                    while (p.lower_open and v == p.lower) or (p.upper_open and v == p.upper):
+                        v = rng.uniform(lo, hi)
+                    q[p.name] = v
+            if all(c.test(q) for c in self.constraints):
+                out.append(q)
+        return out, {"box": box, "acceptance": len(out) / max(tries, 1)}
+
+    def depth(self, point: Mapping[str, float], box: Mapping[str, list] | None = None) -> float:
+        """How deep inside the domain a point lies: the least distance to a finite closed or open end of a
+        parameter's interval, as a fraction of that parameter's range (0 at an endpoint such as sigma = 0 or
+        theta = pi/2; 0.5 at the centre).  Integer parameters with fewer than three values count as interior.
+        A witness of a failure is the more convincing the deeper it lies (away from degenerate ends)."""
+        best = 0.5
+        for p in self.params:
+            if p.name not in point:
+                continue
+            lo, hi = (box or {}).get(p.name, (p.lower, p.upper))
+            if not (math.isfinite(lo) and math.isfinite(hi)) or hi <= lo:
+                continue
+            if p.integer and hi - lo < 2:
+                continue
+            v = float(point[p.name])
+            ends = [e for e in (p.lower, p.upper) if math.isfinite(e)]
+            if not ends:
+                continue
+            best = min(best, min(abs(v - e) for e in ends) / (hi - lo))
+        return best
+
     def describe(self) -> str:
         parts = []
         for p in self.params:
@@ -225,9 +320,16 @@ class Claim:
                  ``refutes=False``), printed as a candidate unless confirmed.
     notes:       how the source was read, ambiguities, garbling.
     tags:        ``"extension"`` marks a claim that deliberately reads a statement beyond its
-                 context: its refutation is reported as "does not extend", never as an erratum.
-    root_cause:  claims refuted for one reason share this text and are reported as one erratum
-                 with its consequences (e.g. a wrong end state and the risks that follow from it).
+                 context: its failure gets the verdict "does not extend", never "refuted" (no erratum).
+    role:        what part of the source the claim reads (:data:`ROLES`): ``"statement"`` (a theorem, lemma,
+                 equation or result stated as such), ``"proof step"`` (a displayed step or witness of a proof),
+                 ``"remark"`` (a sentence of the running text, the abstract or a discussion), ``"caption"`` (a
+                 figure and its caption) or ``"table"``.  The severity of a refutation is derived from it
+                 (:mod:`verify.severity`).
+    holds_by:    for a proof step: the ids of the claims that show the stated result itself holds (a failing
+                 step of a true result is a proof-step erratum, and the report names them beside it).
+    root_cause:  a :class:`RootCause` shared by the claims refuted for one reason (across papers too):
+                 they are reported as one erratum with its consequences.
     decided_at:  the lowest profile whose confirmation is trusted (default ``"quick"``).  A claim whose
                  quick grid agrees with the stated form at too few seeds (measured by ``verify
                  stability``) says ``"standard"``: below that profile a confirmation is reported as
@@ -269,7 +371,9 @@ class Claim:
     corrected: str | None = None
     notes: str = ""
     tags: tuple[str, ...] = field(default_factory=tuple)
-    root_cause: str | None = None
+    role: str = "statement"
+    holds_by: tuple[str, ...] = ()
+    root_cause: RootCause | None = None
     decided_at: str = "quick"
     stated_bound: str | None = None
     stated_order: bool | tuple[str, ...] = False
@@ -283,6 +387,15 @@ class Claim:
         if self.stated_bound not in (None, "upper", "lower"):
             raise ValueError(f"claim {self.id!r}: stated_bound must be 'upper', 'lower' or None, not {self.stated_bound!r}")
 
+        if self.role not in ROLES:
+            raise ValueError(f"claim {self.id!r}: role {self.role!r} is not one of {', '.join(ROLES)}")
+        if isinstance(self.holds_by, str):
+            self.holds_by = (self.holds_by,)
+        if self.holds_by and self.role != "proof step":
+            raise ValueError(f"claim {self.id!r}: holds_by names the claims that show a result holds despite a "
+                             "failing proof step; it needs role='proof step'")
+        if self.root_cause is not None and not isinstance(self.root_cause, RootCause):
+            raise ValueError(f"claim {self.id!r}: root_cause must be a RootCause (key, paper, summary, corrected)")
         if self.decided_at not in PROFILES:
             raise ValueError(f"claim {self.id!r}: decided_at {self.decided_at!r} is not a profile ({', '.join(PROFILES)})")
         paper = self.id.split(".", 1)[0]

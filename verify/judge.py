@@ -510,6 +510,16 @@ class PropertySearch:
     hypothesis strategy of dicts) is for searches that deliberately go inside or beyond the
     domain.  ``holds`` should evaluate in high precision (mpmath) so that a counterexample is not
     rounding.
+
+    When a counterexample is found, the search also measures how much of the domain fails: ``sweep``
+    points drawn uniformly from the domain (:meth:`~verify.claim.Domain.uniform`, the same ``bounds`` box;
+    per profile by default 200 / 1000 / 4000; 0 turns it off for an expensive predicate) are evaluated, and
+    the fraction that fails is recorded with its Clopper-Pearson interval (``extra['domain_draw']``).  Beside
+    the shrunk (minimal, often degenerate) counterexample, the *strongest witness* is recorded
+    (``extra['witness']``): the failing draw with the largest ``margin`` (a function of the point giving the
+    size of the violation in units of the stated value, > 0 where it fails) or, without one, the failing draw
+    deepest inside the domain (:meth:`~verify.claim.Domain.depth`).  A failure found only at an endpoint or
+    an exact tie shows as a zero fraction: a boundary erratum (:mod:`verify.severity`).
     """
 
     name: str
@@ -519,6 +529,10 @@ class PropertySearch:
     refutes: bool = True
     examples: Mapping[str, int] | None = None
     bounds: Mapping[str, tuple[float, float]] | None = None
+    margin: Callable[[Point], float] | None = None
+    sweep: Any = None   # points of the uniform draw: an int, a per-profile dict, or None for the default
+
+    SWEEP = {"quick": 200, "standard": 1000, "full": 4000}
 
     def __post_init__(self) -> None:
         if self.holds is None:
@@ -541,8 +555,68 @@ class PropertySearch:
         shown = dict(cx)
         if self.show:
             shown.update(self.show(cx))
+        extra = {"minimal_depth": claim.domain.depth(cx)} if self.strategy is None else {}
+        if self.margin is not None:
+            extra["minimal_margin"] = _margin_of(self.margin, cx)
+        extra.update(self.domain_draw(claim, ctx))
         return Evidence(checks=[Check(self.name, False, "counterexample " + label_of(shown), refutes=self.refutes,
-                                      counterexample={k: _num(v) for k, v in shown.items()})], seeds=[seed])
+                                      counterexample={k: _num(v) for k, v in shown.items()}, extra=extra)],
+                        seeds=[seed])
+
+    def domain_draw(self, claim, ctx: Context) -> dict:
+        """The fraction of a uniform draw over the stated domain that fails, and the strongest witness."""
+        from .stats import clopper_pearson
+
+        if self.strategy is not None:
+            return {"domain_draw": {"skipped": "the search uses its own strategy (not the stated domain)"}}
+        n = self.sweep if isinstance(self.sweep, int) else pick(ctx.profile, self.sweep or self.SWEEP)
+        if not n:
+            return {"domain_draw": {"skipped": "turned off by the claim (an expensive predicate)"}}
+        seed = ctx.seed_for(claim.id, self.name, "domain draw")
+        pts, info = claim.domain.uniform(random.Random(seed), n, self.bounds)
+        failed, errors = [], 0
+        for p in pts:
+            try:
+                ok = bool(self.holds(p))
+            except Exception:   # a point the predicate cannot evaluate is not counted either way
+                errors += 1
+                continue
+            if not ok:
+                failed.append(p)
+        m = len(pts) - errors
+        lo, hi = clopper_pearson(len(failed), m) if m else (math.nan, math.nan)
+        draw = {"n": m, "failed": len(failed), "fraction": len(failed) / m if m else math.nan,
+                "ci95": [lo, hi], "box": info["box"], "acceptance": info["acceptance"], "seed": seed,
+                "not_evaluable": errors}
+        out = {"domain_draw": draw}
+        if failed:
+            if self.margin is not None:
+                scored = [(_margin_of(self.margin, p), claim.domain.depth(p, info["box"]), p) for p in failed]
+                best = max(scored, key=lambda r: (r[0] if math.isfinite(r[0]) else -math.inf, r[1]))
+            else:
+                scored = [(math.nan, claim.domain.depth(p, info["box"]), p) for p in failed]
+                best = max(scored, key=lambda r: r[1])
+            w = dict(best[2])
+            if self.show:
+                try:
+                    w.update(self.show(best[2]))
+                except Exception:
+                    pass
+            out["witness"] = {"point": {k: _num(v) for k, v in w.items()}, "margin": best[0], "depth": best[1],
+                              "how": "largest margin among the failing draws" if self.margin is not None
+                              else "the failing draw deepest inside the domain"}
+            margins = [r[0] for r in scored if math.isfinite(r[0])]
+            if margins:
+                draw["largest_margin"] = max(margins)
+        return out
+
+
+def _margin_of(margin, p) -> float:
+    try:
+        v = float(margin(p))
+    except Exception:
+        return math.nan
+    return v
 
 
 def _num(v):

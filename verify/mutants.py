@@ -562,7 +562,7 @@ def _status_of(v, why, ok, control) -> dict:
 
     if not ok:
         return {"refuted": False, "error": True, "example": why[:120]}
-    if v is Verdict.REFUTED:
+    if v in (Verdict.REFUTED, Verdict.DOES_NOT_EXTEND):   # a refuted extension: its check rejected the form
         return {"refuted": True, "example": why[:160]}
     if control is Verdict.CONFIRMED and v is not Verdict.CONFIRMED:
         return {"refuted": False, "detected": True, "example": why[:160]}
@@ -707,7 +707,7 @@ def _whole_claim_power(claim, ctx, family: int, alpha: float) -> dict | None:
     # mutant, only make it inconclusive: its claim is listed with what it caught, not counted in the power
     can_refute = any(t.target == "stated" for t in ev0.tests) or any(c.refutes for c in ev0.checks)
     return dict(_summary(rows, ["whole check"]), can_refute=can_refute, control_verdict=v0.value,
-                control_refuted=v0 is Verdict.REFUTED,
+                control_refuted=v0 in (Verdict.REFUTED, Verdict.DOES_NOT_EXTEND),
                 control_detected=ok0 and v0 is not Verdict.CONFIRMED)
 
 

@@ -144,15 +144,19 @@ class StatedSearch:
     examples: Any = None
     refutes: bool = True
     precise: bool = True   # False: the stated form in double precision (a predicate that compares doubles)
+    margin: Callable[[Callable, dict], float] | None = None   # margin(stated, p): see PropertySearch.margin
+    sweep: Any = None
 
     def run(self, claim, ctx):
         from .judge import PropertySearch   # judge imports this module
 
         f = stated_value(claim, precise=self.precise)
-        show = self.show
+        show, margin = self.show, self.margin
         return PropertySearch(self.name, strategy=self.strategy, holds=lambda p: self.holds(f, p),
                               show=None if show is None else (lambda p: show(f, p)), bounds=self.bounds,
-                              examples=self.examples, refutes=self.refutes).run(claim, ctx)
+                              examples=self.examples, refutes=self.refutes,
+                              margin=None if margin is None else (lambda p: margin(f, p)),
+                              sweep=self.sweep).run(claim, ctx)
 
 
 def resolve(f, claim):

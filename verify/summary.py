@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from .report.tables import ORDER, summary_rows
 
-_MARK = {"confirmed": "✔ confirmed", "refuted": "✘ refuted", "inconclusive": "? inconclusive"}
+_MARK = {"confirmed": "✔ confirmed", "refuted": "✘ refuted", "does not extend": "↛ not extended", "inconclusive": "? inconclusive"}
 
 
 def print_summary(doc: dict) -> None:

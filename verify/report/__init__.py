@@ -68,7 +68,7 @@ def load_results(out: Path) -> dict:
         bad = [k for k, t in need.items() if not isinstance(c, dict) or not isinstance(c.get(k), t)]
         if bad:
             raise ValueError(f"{p}: claim {i} lacks {', '.join(bad)}; not a results document of this tool")
-        if c["verdict"] not in ("confirmed", "refuted", "inconclusive"):
+        if c["verdict"] not in ("confirmed", "refuted", "does not extend", "inconclusive"):
             raise ValueError(f"{p}: claim {c['id']} has an unknown verdict {c['verdict']!r}")
     if not isinstance(doc.get("meta", {}), dict):
         raise ValueError(f"{p}: 'meta' is not an object")

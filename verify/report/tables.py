@@ -1,7 +1,7 @@
 """Rows shared by the markdown and LaTeX renderers."""
 from __future__ import annotations
 
-ORDER = ["refuted", "inconclusive", "confirmed"]
+ORDER = ["refuted", "does not extend", "inconclusive", "confirmed"]
 
 
 def fmt(x) -> str:
@@ -53,16 +53,17 @@ def errata_groups(doc: dict) -> list[tuple[str | None, list[dict]]]:
     claims refuted for one reason form one erratum, listed with its consequences."""
     groups: dict = {}
     for c in sorted(doc["claims"], key=lambda c: c["id"]):
-        if c["verdict"] != "refuted" or c.get("extension"):
+        if c["verdict"] != "refuted":
             continue
-        key = c.get("root_cause") or ("", c["id"])
+        rc = c.get("root_cause")
+        key = (rc["summary"] if isinstance(rc, dict) else rc) or ("", c["id"])
         groups.setdefault(key, []).append(c)
     return [(k if isinstance(k, str) else None, v) for k, v in groups.items()]
 
 
 def extensions_refuted(doc: dict) -> list[dict]:
     """Refuted claims that read a statement beyond its context: "does not extend", not errata."""
-    return [c for c in doc["claims"] if c["verdict"] == "refuted" and c.get("extension")]
+    return [c for c in doc["claims"] if c["verdict"] == "does not extend"]
 
 
 def corrected_heading(c: dict) -> str:

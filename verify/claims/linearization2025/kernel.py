@@ -21,14 +21,15 @@ import torch
 from derivations import kernel_ridge as KR
 from numerics import NotConverged
 from numerics.proximal import linearized, make_problem, regularized_gd
-from verify.kit import (AllOf, Check, Claim, Constraint, Custom, Domain, Evidence, Identity, Kind, Param,
+from verify.kit import (RootCause, AllOf, Check, Claim, Constraint, Custom, Domain, Evidence, Identity, Kind, Param,
                         PropertySearch, StatedSearch, label_of, per_profile, pick, stated_value)
 
 from .common import (DPS, KRR, LOGK, N, SCALE, SEED, SIGMA, as_list, orthogonal_mp, points, psd,
                      spectrum, src, vector)
 
-ROOT_N = ("normalization: the slides' R~ is a sum over the n samples (Problem Formulation) but Section 4 writes the "
-          "objective and R(theta) with 1/n; alpha* = (K + sigma I)^{-1} y* and Theorem 5's bounds are those of the sum")
+ROOT_N = RootCause("linearization2025.normalization", "linearization2025", "normalization: the slides' R~ is a sum over the n samples (Problem Formulation) but Section 4 writes the "
+          "objective and R(theta) with 1/n; alpha* = (K + sigma I)^{-1} y* and Theorem 5's bounds are those of the sum",
+                   corrected=r"\alpha^*=(K+n\sigma I)^{-1}\tilde y\ \text{for the displayed }(1/n)\text{ objective, or drop the }1/n")
 SEC4 = src("Section 4, 'Fine-tuning can be defined as RKHS' (kernel ridge objective and its solution alpha*)")
 RANK = Param("rank", 0, 6, integer=True, doc="rank of K (0 <= rank <= n)")
 YSCALE = Param("log10_y", -3, 3, doc="log10 of the scale of y*")

@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 from derivations import transfer as T
 from derivations import wishart as W
 from numerics.transfer import transferability_trials
-from verify.kit import (AllOf, Asymptotic, Check, Claim, Constraint, Custom, Domain, Evidence, Figure, FigureSweep,
+from verify.kit import (RootCause, AllOf, Asymptotic, Check, Claim, Constraint, Custom, Domain, Evidence, Figure, FigureSweep,
                         Identity, Kind, Param, PropertySearch, StatedSearch, label_of, per_profile, pick, stated_value)
 
 from .common import (FIG_D, GAMMA, HALF_PI, INF, LINEAR_TRANSFER_ASYM, SIGMA, THETA, TRANSFER_CHUNK, lattice, src,
@@ -370,9 +370,10 @@ def _angle_show(p):
     return out
 
 
-ROOT_OPEN_INTERVAL = ("the negative-transfer regions after eq. (13) are stated with theta in an open interval ending "
+ROOT_OPEN_INTERVAL = RootCause("tahir2024.eq13.closed_at_pi_2", "tahir2024", "the negative-transfer regions after eq. (13) are stated with theta in an open interval ending "
                       "at pi/2, but at theta = pi/2 the transferability (13) is negative on the same gamma range: "
-                      "the interval must be closed at pi/2")
+                      "the interval must be closed at pi/2",
+                               corrected=r"\theta\in(\arccos(1-\sigma),\pi/2]")
 
 EQ13_ANGLE = Claim(
     id="tahir2024.eq13.angle",

@@ -27,7 +27,7 @@ import numerics.deep_linear as DL
 from numerics.least_squares import min_norm_solve
 from numerics.sampling import gaussian_design, teacher_pair
 from numerics.transfer import target_task
-from verify.kit import (raised, trials_to_decide_at, AllOf, Asymptotic, Check, Claim, Constraint, Custom, Domain, Evidence, Expectation, Figure,
+from verify.kit import (RootCause, raised, trials_to_decide_at, AllOf, Asymptotic, Check, Claim, Constraint, Custom, Domain, Evidence, Expectation, Figure,
                         FigureSweep, Kind, Param, PropertySearch, STATED, Tol, chunk_for, label_of, per_profile, pick,
                         stat_test, stated_value)
 
@@ -77,15 +77,16 @@ def derived_transfer(p) -> float:
     return DD.finetune_transfer_derived_value(p["gamma"], p["sigma"], p["theta"], int(p["L"]))
 
 
-ROOT_142 = ("eq. (142), the end state of fine-tuning, omits the rescaling s^{L-1} of the frozen component "
-            "(I - P) beta_s: the invariants (35) keep the network balanced, so s = 1 only when ||X^+ y|| = "
-            "||P beta_s||; eqs. (16)-(17) and the pi/3 boundary built on it hold only for noiseless labels")
 
 CORRECTED_FT = (r"\mathbb E\mathcal R_{ft}\to(1-\gamma)\,(1+k^2-2k\cos\theta)+\frac{\gamma\sigma^2}{1-\gamma}"
                 r"\ (\gamma<1),\quad k=s^{L-1},\ s^{2L}-(1-\gamma)s^{2L-2}=\gamma+\frac{\gamma\sigma^2}{1-\gamma};"
                 r"\ \text{eq. (16) is the case } k=1 \iff \sigma=0")
 CORRECTED_END = (r"\beta_{ft}=X^+y+s^{L-1}(I-P_{\mathrm{row}(X)})\beta_s,\quad s^{2L}-c^2s^{2L-2}=\|X^+y\|^2,\ "
                  r"c=\|(I-P_{\mathrm{row}(X)})\beta_s\|")
+ROOT_142 = RootCause("tahir2024.eq142", "tahir2024", "eq. (142), the end state of fine-tuning, omits the rescaling s^{L-1} of the frozen component "
+            "(I - P) beta_s: the invariants (35) keep the network balanced, so s = 1 only when ||X^+ y|| = "
+            "||P beta_s||; eqs. (16)-(17) and the pi/3 boundary built on it hold only for noiseless labels",
+                     corrected=CORRECTED_FT)
 
 
 # ------------------------------------------------------------------ simulation
