@@ -210,3 +210,17 @@ def eq12_stated() -> sp.Expr:
 def u0_stated() -> sp.Expr:
     """Proof of Lemma 4: ||y_Q - u_Q(0)||_2 = O(kappa sqrt(n_Q)/sqrt(delta))."""
     return kappa * sp.sqrt(n_Q) / sp.sqrt(delta)
+
+
+# ----------------------------------------------------------------------------- eq. (10): the small-ball bound
+R_ball = sp.Symbol("R", positive=True)
+
+
+def eq10_stated() -> sp.Expr:
+    """The bound of eqs. (10)/(17) on P(|N(0, kappa^2)| <= R), as printed: 2R/sqrt(2 pi kappa)."""
+    return BALL_STATED(R_ball)
+
+
+def eq10_derived() -> sp.Expr:
+    """The same bound with the density of N(0, kappa^2) at 0, 1/(sqrt(2 pi) kappa): 2R/(sqrt(2 pi) kappa) (ours)."""
+    return BALL_CORRECT(R_ball)
