@@ -371,7 +371,7 @@ class Claim:
     corrected: str | None = None
     notes: str = ""
     tags: tuple[str, ...] = field(default_factory=tuple)
-    role: str = "statement"
+    role: str | None = None   # None: a statement, not declared (every refuted claim declares its role)
     holds_by: tuple[str, ...] = ()
     root_cause: RootCause | None = None
     decided_at: str = "quick"
@@ -387,7 +387,7 @@ class Claim:
         if self.stated_bound not in (None, "upper", "lower"):
             raise ValueError(f"claim {self.id!r}: stated_bound must be 'upper', 'lower' or None, not {self.stated_bound!r}")
 
-        if self.role not in ROLES:
+        if self.role is not None and self.role not in ROLES:
             raise ValueError(f"claim {self.id!r}: role {self.role!r} is not one of {', '.join(ROLES)}")
         if isinstance(self.holds_by, str):
             self.holds_by = (self.holds_by,)
@@ -405,6 +405,11 @@ class Claim:
     @property
     def paper(self) -> str:
         return self.source.paper
+
+    @property
+    def reads(self) -> str:
+        """The claim's role, "statement" unless declared otherwise."""
+        return self.role or "statement"
 
     @property
     def extension(self) -> bool:

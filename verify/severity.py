@@ -47,14 +47,14 @@ def assess(result, by_id: dict, ctx) -> dict | None:
     if result.verdict not in (Verdict.REFUTED, Verdict.DOES_NOT_EXTEND):
         return None
     m = measure(claim, ev, ctx)
-    rec = {"role": claim.role, "measured": m}
+    rec = {"role": claim.reads, "measured": m}
     if result.verdict is Verdict.DOES_NOT_EXTEND:
         rec["class"] = None
         rec["why"] = "a reading beyond the source's context: not an erratum of the source"
         return rec
-    if claim.role in ("remark", "caption", "table"):
-        cls, why = "remark", f"the claim reads a {claim.role} of the source"
-    elif claim.role == "proof step":
+    if claim.reads in ("remark", "caption", "table"):
+        cls, why = "remark", f"the claim reads a {claim.reads} of the source"
+    elif claim.reads == "proof step":
         held = [{"id": h, "verdict": by_id[h].verdict.value if h in by_id else "not in this run"}
                 for h in claim.holds_by]
         rec["holds_by"] = held
