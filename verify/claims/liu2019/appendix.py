@@ -230,7 +230,7 @@ CLAIMS = [
                     "(not defined in 002, Du et al.'s notation); c 'some small positive constant'",
         domain=Domain((Param("n", 2, INF, integer=True), Param("d", 2, INF, integer=True),
                        Param("m", 1, INF, integer=True))),
-        tags=("extension",),
+        tags=("extension",), role="statement",
         corrected=r"\text{the same for }m\ge C\,n^2\log(n/\delta)/\lambda_0^2\ \text{(Du et al., Lemma 3.1)}",
         notes="Extension (issue 22): the printed lemma read without the width its context imposes (liu2019.lemma2 "
               "is the lemma read as meant).  Read with delta = 0.1 and c = sqrt(2 pi)/16, the largest c for which Du et al.'s Markov argument gives the "
@@ -319,7 +319,7 @@ CLAIMS = [
                     "kappa within Theorem 3's condition kappa = O(lambda_P^2 delta/(n_P^2 n_Q^(1/2))) (an upper bound only)",
         domain=Domain((Param("kappa_over_R", 0, INF, lower_open=True, doc="init scale kappa in units of R"),
                        Param("d", 2, INF, integer=True), Param("m", 1, INF, integer=True))),
-        stated=A.LEMMA5_STATED, derived=A.LEMMA5_MEAN, root_cause=ROOT_DENSITY,
+        stated=A.LEMMA5_STATED, derived=A.LEMMA5_MEAN, role="statement", root_cause=ROOT_DENSITY,
         corrected=r"\sum_i|\bar S_i|\le\frac{2\,m\,n_QR}{\sqrt{2\pi}\,\kappa\,\delta}\ \text{w.p.}\ge1-\delta\ "
                   r"\text{(Markov; i.e. }C=2/(\sqrt{2\pi}\kappa))",
         notes="Reading: C is a constant in the paper's sense, free of m, n_Q, kappa, delta and lambda_Q (every O(.) of App. C "

@@ -213,7 +213,8 @@ CLAIMS = [
         statement=r"\mathbb E[\mathbb I(|w_r(0)^\top x_{Q,i}|\le R)]\le\frac{2R}{\sqrt{2\pi\kappa}}",
         assumptions="w_r(0) ~ N(0, kappa^2 I), ||x|| = 1, so w^T x ~ N(0, kappa^2); R > 0",
         domain=Domain((Param("R", 0, INF, lower_open=True), Param("kappa", 0, INF, lower_open=True))),
-        stated=A.eq10_stated(), derived=A.eq10_derived(), stated_bound="upper", root_cause=ROOT_DENSITY,
+        stated=A.eq10_stated(), derived=A.eq10_derived(), stated_bound="upper", role="statement",
+        root_cause=ROOT_DENSITY,
         corrected=r"\mathbb E[\mathbb I(|w_r(0)^\top x|\le R)]=\mathrm{erf}\Big(\frac{R}{\sqrt2\kappa}\Big)\le\frac{2R}{\sqrt{2\pi}\,\kappa}",
         notes="Read as extracted: sqrt(2 pi kappa).  The density of N(0, kappa^2) at 0 is 1/(sqrt(2 pi) kappa), so the "
               "stated bound is too small by sqrt(kappa) for kappa < 1 (the regime of the theorems, kappa = O(...) small) "

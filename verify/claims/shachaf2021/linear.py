@@ -208,6 +208,18 @@ def _regimes_hold(p) -> bool:
     return True
 
 
+def _regimes_corrected(p) -> bool:
+    """The corrected threshold: g > lambda_m => 2 g^3/lambda_m^2 > 2 g, g < lambda_m => 2 g^3/lambda_m^2 < 2 g."""
+    from fractions import Fraction
+    g, lm = Fraction(p["g"]), Fraction(p["lambda_m"])        # exact: no rounding near the tie g = lambda_m
+    top, bot = 2 * g**3 / lm**2, 2 * g
+    if g > lm:
+        return top > bot
+    if g < lm:
+        return top < bot
+    return True
+
+
 def _regimes_margin(p) -> float:
     """The violation in units of the coefficient the sentence says dominates (> 0 where it fails): for g > 1 the top
     coefficient 2 g^3/lambda_m^2 should exceed 2 g, margin (2g)/(2g^3/lambda_m^2) - 1 = lambda_m^2/g^2 - 1; for g < 1
@@ -343,7 +355,10 @@ CLAIMS = [
                "strongest witness is the failing draw with the largest violation in units of the coefficient the "
                "sentence says dominates (lambda_m^2/g^2 - 1 for g > 1, g^2/lambda_m^2 - 1 for g < 1), away from the tie "
                "g = lambda_m where the two coefficients are equal."),
-        check=PropertySearch("coefficient ordering on each side of g = 1", holds=_regimes_hold, margin=_regimes_margin,
-                             bounds={"g": (1e-3, 10), "lambda_m": (1e-3, 10)}),
+        check=AllOf([PropertySearch("coefficient ordering on each side of g = 1", holds=_regimes_hold,
+                                    margin=_regimes_margin, bounds={"g": (1e-3, 10), "lambda_m": (1e-3, 10)}),
+                     PropertySearch("corrected: coefficient ordering on each side of g = lambda_m",
+                                    holds=_regimes_corrected, refutes=False,
+                                    bounds={"g": (1e-3, 10), "lambda_m": (1e-3, 10)})]),
     ),
 ]
