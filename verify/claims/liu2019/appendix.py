@@ -136,6 +136,17 @@ def _lemma5(claim, ctx, points):
         + f", -> {sp.sstr(lim)} as kappa -> 0, unbounded as n_Q -> oo (lambda_Q <= 1/2): no C free of kappa and n_Q",
         not unbounded, "sympy limits (derivations.liu_appendix.LEMMA5_C_NEEDED)",
         counterexample=None if not unbounded else {"needed C as kappa -> 0": sp.sstr(lim)}))
+    # issue 22: at the largest kappa Theorem 3 allows, kappa = O(lambda_P^2 delta/(n_P^2 n_Q^(1/2))), i.e.
+    # kappa = kappa_0 n_Q^(-1/2) with lambda_P, n_P, delta fixed (never kappa ~ R), the needed C still grows like n_Q^(1/2)
+    k0 = sp.Symbol("kappa_0", positive=True)
+    at_thm3 = A.LEMMA5_C_NEEDED.subs(A.kappa, k0 / sp.sqrt(A.n_Q))
+    rate = sp.limit(at_thm3 / sp.sqrt(A.n_Q), A.n_Q, sp.oo)
+    grows = sp.limit(at_thm3, A.n_Q, sp.oo) == sp.oo
+    ev.checks.append(Check(
+        "exact: at Theorem 3's largest kappa, kappa = kappa_0 n_Q^(-1/2), the needed C = " + sp.sstr(at_thm3)
+        + f" grows like {sp.sstr(rate)} n_Q^(1/2): no C free of n_Q even with kappa as large as allowed",
+        not grows, "sympy limits (derivations.liu_appendix.LEMMA5_C_NEEDED at kappa = kappa_0/sqrt(n_Q))",
+        counterexample=None if not grows else {"needed C / sqrt(n_Q) as n_Q -> oo": sp.sstr(rate)}))
     return ev
 
 
@@ -338,7 +349,11 @@ CLAIMS = [
               "the bound after (34) writes |S-bar_i| <= C m n_Q R/delta = O(sqrt m n_P^3 n_Q^(3/2)/(lambda_P^2 lambda_Q "
               "delta^(3/2))), which is the order with Lemma 4's radius R' = O(1/sqrt m) in place of R = c lambda_Q/n_Q^2.  "
               "Reading (issue 22): Lemma 5 is stated as a lemma ('for some positive constant C > 0'), so it is read as a "
-              "statement; it is Du et al.'s count (w ~ N(0, I), C = 2/sqrt(2 pi)) carried over to N(0, kappa^2 I) without "
+              "statement.  §6.1 calls kappa 'a constant', under which C = 2/(sqrt(2 pi) kappa) would do; but Theorem 3, "
+              "which the lemma serves, requires kappa = O(lambda_P^2 delta/(n_P^2 n_Q^(1/2))), so kappa cannot stay "
+              "fixed as n_Q grows: at the largest kappa it allows (kappa = kappa_0 n_Q^(-1/2), lambda_P, n_P, delta "
+              "fixed; far from kappa ~ R) the needed C is exactly delta n_Q^2 erf(c lambda_Q/(sqrt 2 kappa_0 "
+              "n_Q^(3/2)))/(c lambda_Q) ~ sqrt(2/pi) delta n_Q^(1/2)/kappa_0, unbounded (a sympy check); it is Du et al.'s count (w ~ N(0, I), C = 2/sqrt(2 pi)) carried over to N(0, kappa^2 I) without "
               "the 1/kappa of the density, the root cause it shares with eq. (10).  Theorem 3, which it serves, is "
               "confirmed on the literal networks (liu2019.thm3).",
         check=Custom(_lemma5, points=LEMMA5_POINTS),
