@@ -224,3 +224,15 @@ def eq10_stated() -> sp.Expr:
 def eq10_derived() -> sp.Expr:
     """The same bound with the density of N(0, kappa^2) at 0, 1/(sqrt(2 pi) kappa): 2R/(sqrt(2 pi) kappa) (ours)."""
     return BALL_CORRECT(R_ball)
+
+
+# ----------------------------------------------------------------------------- corrected forms (ours, issue 22)
+def eq12_derived() -> sp.Expr:
+    """Eq. (12) with Hoeffding's square root: per entry (range |x^T y| <= 1) sqrt(log(2 n_P n_Q/delta)/(2m)) with a
+    union bound over the n_P n_Q entries, so ||H^inf_PQ - H_PQ(0)||_F <= sqrt(n_P n_Q log(2 n_P n_Q/delta)/(2m))."""
+    return sp.sqrt(eq12_stated())
+
+
+def scratch_derived() -> sp.Expr:
+    """§6.3's from-scratch bound with the square root of Theorem 2 (and Du et al. / Arora et al.): sqrt(y^T H^-1 y)."""
+    return sp.sqrt(scratch_stated())

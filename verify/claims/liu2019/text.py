@@ -248,7 +248,7 @@ CLAIMS = [
               "proof of Lemma 3 ('By Hoeffding's inequality, we have with probability at least 1 - delta, (12)'; "
               "'Combining equation 12 and equation 11, ...'); Lemma 3's order (8) is O(1/sqrt m) and holds with the "
               "square root (liu2019.lemma3, confirmed), so the erratum is of the proof line, not of the lemma.",
-        stated=A.eq12_stated(), stated_bound="upper", role="proof step", holds_by=("liu2019.lemma3",),
+        stated=A.eq12_stated(), derived=A.eq12_derived(), stated_bound="upper", role="proof step", holds_by=("liu2019.lemma3",),
         root_cause=ROOT_HOEFFDING,
         check=AllOf([Custom(_hoeff_stated_check, points=HOEFF_POINTS),
                      ProbabilityBound(points=HOEFF_POINTS, delta=lambda p, inst: 0.1, sampler=_hoeff_corrected,

@@ -214,7 +214,8 @@ CLAIMS = [
         source=src("§6.3, text after Theorem 2: 'when training on the target dataset from scratch, the upper bound of "
                    "||W(Q) - W(0)||_F is y_Q^T H_Q^-1 y_Q'"),
         statement=r"\|W(Q)-W(0)\|_F\le y_Q^\top H_Q^{\infty\,-1}y_Q\ (+\text{vanishing terms})",
-        stated=A.scratch_stated(), stated_bound="upper", role="remark", root_cause=ROOT_SCRATCH,
+        stated=A.scratch_stated(), derived=A.scratch_derived(), stated_bound="upper", role="remark",
+        root_cause=ROOT_SCRATCH,
         assumptions="training from scratch from W(0) on one dataset; the conditions of Theorem 2",
         domain=DOMAIN,
         corrected=r"\|W-W(0)\|_F\le\sqrt{y^\top H^{\infty\,-1}y}\ (+\text{vanishing terms; equality in the limit})",
