@@ -15,7 +15,7 @@ and that no claims module imports from ``verify.judge`` / ``verify.evidence`` di
 from __future__ import annotations
 
 # --- the claim model: what is stated, where, over which domain
-from .claim import ROLES, Claim, Constraint, Domain, DomainError, Kind, Param, RootCause, Source, Verdict
+from .claim import ROLES, Alternative, Claim, Constraint, Domain, DomainError, Kind, Param, RootCause, Source, Verdict
 # --- evidence a custom check returns
 from .evidence import EVERY_VALUE, Check, Evidence, StatTest
 # --- run context: profile, seeds, per-profile values, compute budgets
@@ -34,7 +34,7 @@ from .orders import (ordering_test, per_trial_slopes, slope_band_test, slope_bou
 
 __all__ = [
     # claim model
-    "Claim", "Constraint", "Domain", "DomainError", "Kind", "Param", "RootCause", "ROLES", "Source", "Verdict",
+    "Alternative", "Claim", "Constraint", "Domain", "DomainError", "Kind", "Param", "RootCause", "ROLES", "Source", "Verdict",
     # evidence
     "Check", "Evidence", "StatTest", "EVERY_VALUE",
     # context and budgets
