@@ -154,8 +154,15 @@ def _cmd_coverage(args) -> int:
         return EXIT_OK
     if args.write:
         raise UsageError("--write needs --init SOURCE")
-    papers = args.papers or list(cov.PAPERS)
-    ledgers = [cov.load_ledger(p) for p in papers]
+    if args.papers:
+        ledgers = [cov.load_ledger(p) for p in args.papers]
+    else:  # every paper that has a ledger
+        ledgers = []
+        for p in cov.PAPERS:
+            try:
+                ledgers.append(cov.load_ledger(p))
+            except ValueError as e:
+                print(f"note: {e}", file=sys.stderr)
     known = None
     bad = 0
     if args.check:

@@ -61,6 +61,7 @@ REASONS = {
     "restatement": "the same statement as another item of the ledger, which carries its coverage",
     "no result": "prose, an outline or a question: it states no result",
     "cited": "a result quoted from other work and used as a tool; its own source proves it",
+    "not in the text": "the source defers it to a supplement or appendix that the text does not include",
 }
 """The reasons a ledger entry may give for an item that no claim tests (``Entry.reason`` is one of the keys)."""
 
@@ -158,6 +159,7 @@ def parse(text: str) -> list[Item]:
             continue
         i += 1
 
+    plain_eq: set[int] = set()  # lines of plain-text equations: they end a caption or a statement's block
     top = 0  # the largest plain-text equation number so far: a later "(n)" with n <= top is a reference
     for i, s in enumerate(lines):
         if i in in_display:
@@ -171,9 +173,12 @@ def parse(text: str) -> list[Item]:
             raw.append((f"eq. ({m.group(1)})", "equation", i, i, "(formula lost in extraction)"))
             continue
         m = _PLAIN_EQ.search(s)
+        if m and f"eq. ({m.group(1)})" in {r[0] for r in raw} and not _MATHY.search(s):
+            continue  # a reference to an equation displayed earlier
         if m and "$" not in s and not _HEAD.match(s) and (int(m.group(1)) > top or _MATHY.search(s)) \
                 and (_MATHY.search(s) or len(s.strip()) <= 40 or int(m.group(1)) <= top + 3):
             top = max(top, int(m.group(1)))
+            plain_eq.add(i)
             raw.append((f"eq. ({m.group(1)})", "equation", i, i, _short(s)))
 
     heads: list[tuple[int, str, str]] = []  # (line, key, kind)
@@ -207,7 +212,7 @@ def parse(text: str) -> list[Item]:
         raw += [(f"table L{a + 1}", "table", a, b, _short(lines[a])) for a, b in _tab_tables(lines)]
     else:
         stops = sorted({h[0] for h in heads} | {i for i, s in enumerate(lines) if _is_heading(s)}
-                       | {r[2] for r in raw if r[1] == "equation" and r[2] not in in_display}
+                       | plain_eq
                        | {i for i, s in enumerate(lines) if re.match(r"^\s*(?:\*|_)?Proof\b", s)})
         blanks = any(not s.strip() for s in lines[: min(n, 200)])
         for i, key, kind in heads:
@@ -454,7 +459,7 @@ def render(ledgers: list[Ledger], *, show: tuple[str, ...] = (), known_ids=None)
             for e in sel:
                 what = e.todo if status == "uncovered" else (f"[{e.reason}] {e.note}" if e.reason
                                                              else ", ".join(e.claims))
-                out.append(f"  {e.key:22s} {e.start:>5d}-{e.end:<5d} {what}")
+                out.append(f"  {e.key} [L{e.start}-{e.end}]: {what}")
     return "\n".join(out)
 
 
