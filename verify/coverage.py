@@ -108,11 +108,13 @@ def _is_heading(line: str) -> bool:
 
 
 def _footers(lines: list[str]) -> set[str]:
-    """Lines repeated on many slides (a deck's footer): the most frequent short line without mathematics (and any
-    as frequent), if it occurs at least four times."""
-    c = Counter(s.strip() for s in lines if s.strip())
+    """Lines repeated on many slides (a deck's footer): the most frequent short line without mathematics that stands
+    between blank lines (and any as frequent), if it occurs at least four times."""
+    alone = [s.strip() for i, s in enumerate(lines) if s.strip() and (i == 0 or not lines[i - 1].strip())
+             and (i + 1 == len(lines) or not lines[i + 1].strip())]  # a line with blank lines around it
+    c = Counter(alone)
     c = Counter({s: k for s, k in c.items() if len(s) <= 60 and "$" not in s and not s.startswith(("-", "|"))
-                 and not _HEAD.match(s) and re.search(r"[A-Za-z]{3}", s)})
+                 and not _HEAD.match(s) and re.search(r"[A-Za-z]{3}", s) and not s.endswith(".")})
     top = max(c.values(), default=0)
     return {s for s, k in c.items() if k >= max(4, 0.6 * top)}
 
