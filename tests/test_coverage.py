@@ -31,6 +31,9 @@ def test_ledger_names_only_existing_claims(paper, known_ids):
     led = _ledger(paper)
     assert led.paper == paper and led.source == cov.PAPERS[paper]
     assert cov.dangling(led, known_ids) == []
+    orphans = cov.orphan_claims(led, known_ids)  # reported, not failed: claims are being added in parallel
+    if orphans:
+        print(f"\n{paper}: {len(orphans)} claims named by no ledger entry: {sorted(orphans)}")
 
 
 @pytest.mark.parametrize("paper", HAVE)

@@ -398,8 +398,8 @@ def load_ledger(paper: str) -> Ledger:
     try:
         return importlib.import_module(f"verify.claims.{paper}.ledger").LEDGER
     except ModuleNotFoundError:
-        raise ValueError(f"{paper} has no ledger yet (verify/claims/{paper}/ledger.py; start one with "
-                         f"`python -m verify coverage --init {paper} --write verify/claims/{paper}/ledger.py`)") from None
+        raise ValueError(f"{paper} has no ledger yet (verify/claims/{paper}/ledger.py; start one with `python -m "
+                         f"verify coverage --init {paper} --write verify/claims/{paper}/ledger.py`)") from None
 
 
 def compare(ledger: Ledger, items: list[Item]) -> dict[str, list]:
@@ -419,6 +419,12 @@ def dangling(ledger: Ledger, known_ids) -> list[tuple[str, str]]:
     """(entry key, claim id) for every claim a ledger names that is not registered."""
     known = set(known_ids)
     return [(e.key, c) for e in ledger.entries for c in e.claims if c not in known]
+
+
+def orphan_claims(ledger: Ledger, known_ids) -> set[str]:
+    """The registered claims of the ledger's paper (ids ``<paper>.*``) that no entry names."""
+    named = {c for e in ledger.entries for c in e.claims}
+    return {c for c in known_ids if c.startswith(ledger.paper + ".") and c not in named}
 
 
 def summary(ledger: Ledger) -> dict:
@@ -451,6 +457,13 @@ def render(ledgers: list[Ledger], *, show: tuple[str, ...] = (), known_ids=None)
             out.append("")
             out.append(f"{len(bad)} ledger entries name a claim that does not exist:")
             out += [f"  {p}: {k}: {c}" for p, k, c in bad]
+    if known_ids is not None:
+        orphans = [(l.paper, c) for l in ledgers for c in sorted(orphan_claims(l, known_ids))]
+        if orphans:
+            out.append("")
+            out.append(f"{len(orphans)} claims of these papers are named by no ledger entry (add them to the entries "
+                       f"they test):")
+            out += [f"  {p}: {c}" for p, c in orphans]
     for status in show:
         for l in ledgers:
             sel = [e for e in l.entries if e.status == status]

@@ -14,7 +14,8 @@ from verify.coverage import E, Ledger
 
 _T = "dayi2024."
 _REC = "on our reconstruction: the formula is lost; the claim's notes give the reading"
-_LOST_STEP = "a step of the finite-sample proof of Theorem 7 (App. B): header and a few words survive, the bound does not"
+_LOST_STEP = ("a step of the finite-sample proof of Theorem 7 (App. B): header and a few words survive, the bound "
+              "does not")
 
 LEDGER = Ledger("dayi2024", "003_83d15a9763fa9a30.txt", [
     # ---------------------------------------------------------------- abstract
@@ -68,7 +69,8 @@ LEDGER = Ledger("dayi2024", "003_83d15a9763fa9a30.txt", [
       "Theorem 7)"),
     E("Proposition 1", 155, 159, _T + "prop1", _T + "prop1.relu", note=_REC),
     E("Remark 3", 160, 173, _T + "remark3", note=_REC),
-    E("eq. (6)", 171, 171, reason="lost in extraction", note="the unrolled overlap recursion (intuition for Theorem 7)"),
+    E("eq. (6)", 171, 171, reason="lost in extraction",
+      note="the unrolled overlap recursion (intuition for Theorem 7)"),
     E("Condition 1", 174, 177, _T + "prop1", note=_REC),
     E("Condition 2", 178, 188,
       todo="the variance and population-gradient bounds with constants of polynomial growth in d: measure the "

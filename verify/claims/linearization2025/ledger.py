@@ -10,7 +10,8 @@ _T = "linearization2025."
 
 LEDGER = Ledger("linearization2025", "004_04c86723a9734555.txt", [
     # ---------------------------------------------------------------- §§1-3: setting, Lemma 3, Theorems 1-4
-    E("slide: Motivation", 15, 26, reason="no result", note="the paper's aims and ideas, restated by the results below"),
+    E("slide: Motivation", 15, 26, reason="no result",
+      note="the paper's aims and ideas, restated by the results below"),
     E("slide: Problem Formulation", 33, 52, reason="definition", note="the regularized objective and the split "
       "update; 'theta* = min_theta' is meant as argmin, R~ is a sum (not a mean) of the losses"),
     E("Problem Formulation: the split optimization step (GD on R~, then on the proximal term)", 48, 50,
@@ -61,7 +62,8 @@ LEDGER = Ledger("linearization2025", "004_04c86723a9734555.txt", [
     E("slide: Fine-tuning can be defined as RKHS #4", 335, 349, _T + "kernel_ridge", _T + "kernel_ridge.sum"),
     E("display L339", 339, 339, _T + "kernel_ridge", _T + "kernel_ridge.sum"),
     E("display L345", 345, 345, _T + "kernel_ridge", _T + "kernel_ridge.sum"),
-    E("slide: NTK directly affects the empirical risk", 351, 351, reason="no result", note="a title; Theorem 5 follows"),
+    E("slide: NTK directly affects the empirical risk", 351, 351, reason="no result",
+      note="a title; Theorem 5 follows"),
     E("Theorem 5", 353, 381, _T + "thm5", _T + "thm5.sum"),
     E("display L355", 355, 355, _T + "thm5", _T + "thm5.sum"),
     E("Theorem 5: kappa(K + sigma I) as a guide to which parameters to tune", 359, 363, _T + "thm5.kappa",
@@ -86,15 +88,18 @@ LEDGER = Ledger("linearization2025", "004_04c86723a9734555.txt", [
     E("display L416", 416, 416, _T + "thm7", _T + "thm7.eta_le_1"),
     E("slide: Proof of theorem 7", 424, 440, _T + "thm7.proof"),
     E("display L428", 428, 428, _T + "thm5", note="Theorem 5 inverted"),
-    E("display L432", 432, 432, todo="proof of Theorem 7: lambda_max(K) + sigma <= lambda_max(K + S + sigma I)/(1 - eta) "
-      "(from Theorem 6; a search over K, S)"),
+    E("display L432", 432, 432,
+      todo="proof of Theorem 7: lambda_max(K) + sigma <= lambda_max(K + S + sigma I)/(1 - eta) (from Theorem 6; "
+           "a search over K, S)"),
     E("display L436", 436, 436, todo="proof of Theorem 7: lambda_min(K) + sigma >= lambda_max(K + S + sigma I)/"
       "(kappa (1 + eta)) (from Theorem 6; a search over K, S)"),
-    E("display L440", 440, 440, todo="proof of Theorem 7: the two-sided bound on R(theta)^(-1/2) (L428 with L432, L436)"),
+    E("display L440", 440, 440,
+      todo="proof of Theorem 7: the two-sided bound on R(theta)^(-1/2) (L428 with L432, L436)"),
     E("slide: Proof of theorem 7 #2", 442, 454, _T + "thm7.proof"),
     E("display L446", 446, 446, _T + "thm5", note="Theorem 5 for K + S"),
-    E("display L450", 450, 450, todo="proof of Theorem 7: lambda_min(K + S) + sigma >= (1 - eta) lambda_min(K + sigma I) "
-      "and lambda_max(K + S) + sigma <= (1 + eta) lambda_max(K + sigma I) (from Theorem 6, eta <= 1)"),
+    E("display L450", 450, 450,
+      todo="proof of Theorem 7: lambda_min(K + S) + sigma >= (1 - eta) lambda_min(K + sigma I) and "
+           "lambda_max(K + S) + sigma <= (1 + eta) lambda_max(K + sigma I) (from Theorem 6, eta <= 1)"),
     E("display L454", 454, 454, _T + "thm7.proof"),
     E("slide: Proof of theorem 7 #3", 456, 470, _T + "thm7.proof"),
     E("display L460", 460, 460, _T + "thm7.proof"),
