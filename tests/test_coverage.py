@@ -152,3 +152,12 @@ def test_cli_report(capsys):
         except ValueError:
             continue
         assert p in out
+
+
+def test_parse_latex_environments():
+    tex = "\n".join([r"\begin{theorem}[Main]\label{thm:main}", "Let $x$.", r"\begin{align}", r"a &= b \label{eq:ab}",
+                     r"\end{align}", r"\end{theorem}", "", r"\begin{equation*}", "c = d", r"\end{equation*}", "",
+                     r"\begin{figure}", r"\caption{A plot.}", r"\end{figure}"])
+    items = {i.key: (i.kind, i.start, i.end) for i in cov.parse(tex)}
+    assert items == {"Theorem thm:main": ("statement", 1, 6), "eq. eq:ab": ("equation", 3, 5),
+                     "display L8": ("display", 8, 10), "Figure L12": ("figure", 12, 14)}

@@ -23,6 +23,8 @@ Three parts:
              every slide): each titled slide
   ========== ============================================================== =========================
 
+  In LaTeX sources, ``\\begin{equation|align|...}``, ``\\begin{theorem|lemma|...}``, ``\\begin{table|figure}`` are
+  items too, keyed by their ``\\tag`` or ``\\label`` (``eq. eq:ab``, ``Theorem thm:main``), else by line.
   A key that occurs again (a theorem restated on a later slide, an equation number repeated) gets ``#2``, ``#3``.
 
 - A **ledger** per source (``verify/claims/<paper>/ledger.py``, a list of :class:`Entry`): every parsed item, plus
@@ -183,6 +185,9 @@ def parse(text: str) -> list[Item]:
             plain_eq.add(i)
             raw.append((f"eq. ({m.group(1)})", "equation", i, i, _short(s)))
 
+    latex = _latex_environments(lines, in_display)
+    raw += latex
+
     heads: list[tuple[int, str, str]] = []  # (line, key, kind)
     for i, s in enumerate(lines):
         if i in in_display:
@@ -214,7 +219,7 @@ def parse(text: str) -> list[Item]:
         raw += [(f"table L{a + 1}", "table", a, b, _short(lines[a])) for a, b in _tab_tables(lines)]
     else:
         stops = sorted({h[0] for h in heads} | {i for i, s in enumerate(lines) if _is_heading(s)}
-                       | plain_eq
+                       | plain_eq | {r[2] for r in latex}
                        | {i for i, s in enumerate(lines) if re.match(r"^\s*(?:\*|_)?Proof\b", s)})
         blanks = any(not s.strip() for s in lines[: min(n, 200)])
         for i, key, kind in heads:
@@ -228,6 +233,44 @@ def parse(text: str) -> list[Item]:
     for key, kind, a, b, title in raw:
         seen[key] += 1
         out.append(Item(key if seen[key] == 1 else f"{key} #{seen[key]}", kind, a + 1, b + 1, title))
+    return out
+
+
+_ENV = re.compile(r"\\begin\{(equation|align|gather|multline|eqnarray|flalign|" + "|".join(w.lower() for w in _HEADWORDS)
+                  + r"|table|figure)(\*?)\}")
+_LABEL = re.compile(r"\\label\{([^}]+)\}")
+
+
+def _latex_environments(lines: list[str], in_display: set[int]) -> list[tuple[str, str, int, int, str]]:
+    """LaTeX sources: ``\\begin{equation|align|...}`` displays (keyed by their ``\\tag`` or ``\\label``, else by line),
+    ``\\begin{theorem|lemma|...}`` statements and ``\\begin{table|figure}`` floats (keyed by ``\\label``, else by
+    line): LaTeX numbers them itself, so the text does not carry the number."""
+    out = []
+    for i, s in enumerate(lines):
+        if i in in_display:
+            continue
+        m = _ENV.search(s)
+        if not m:
+            continue
+        env, star = m.group(1), m.group(2)
+        j = i
+        while j < len(lines) and f"\\end{{{env}{star}}}" not in lines[j]:
+            j += 1
+        j = min(j, len(lines) - 1)
+        block = "\n".join(lines[i: j + 1])
+        tag, label = _TAG.search(block), _LABEL.search(block)
+        if env in ("table", "figure"):
+            key = f"{env.capitalize()} {label.group(1) if label else f'L{i + 1}'}"
+            out.append((key, env, i, j, _short(s)))
+        elif env.capitalize() in _HEADWORDS:
+            key = f"{env.capitalize()} {label.group(1) if label else f'L{i + 1}'}"
+            out.append((key, "statement", i, j, _short(s)))
+        elif tag:
+            out.append((f"eq. ({tag.group(1)})", "equation", i, j, _short(s)))
+        elif label and not star:
+            out.append((f"eq. {label.group(1)}", "equation", i, j, _short(s)))
+        else:
+            out.append((f"display L{i + 1}", "display", i, j, _short(s)))
     return out
 
 
