@@ -10,7 +10,7 @@ reconstruction* (the claim's notes say how it was read); the entry's note says s
 lost and which no claim reconstructs is "lost in extraction" if nothing checkable survives, "uncovered" if the
 surrounding words or the proof let one reconstruct it.
 """
-from verify.coverage import E, Ledger
+from verify.kit import Ledger, LedgerEntry as E
 
 _T = "dayi2024."
 _REC = "on our reconstruction: the formula is lost; the claim's notes give the reading"

@@ -4,7 +4,7 @@ test it, or why none does (``verify.coverage``; ``python -m verify coverage line
 ``python -m verify coverage --init linearization2025``; a slide's key is its title (repeated titles get #2, #3:
 a theorem restated on each of its proof slides); entries marked ``manual=True`` are result sentences on the slides.
 """
-from verify.coverage import E, Ledger
+from verify.kit import Ledger, LedgerEntry as E
 
 _T = "linearization2025."
 

@@ -8,7 +8,7 @@ Places, ...): their figures need data and compute that cannot be had offline, ex
 published numbers of Tables 1-2. The proofs of App. C are ledgered step by step; an order-bookkeeping step
 (a product of the orders of the lines before it) is "uncovered" until a claim multiplies them out.
 """
-from verify.coverage import E, Ledger
+from verify.kit import Ledger, LedgerEntry as E
 
 _T = "liu2019."
 _DATA = "ImageNet-scale experiment (ResNet-50 / LeNet on the named datasets); its curves cannot be rerun offline"

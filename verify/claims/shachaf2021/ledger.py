@@ -6,7 +6,7 @@ result sentences and experimental settings of the running text that the parser d
 The supplementary material (proofs of Theorems 4.1, 4.2, 5.2-5.5, 6.1, the iteration count of footnote 3) is not
 part of the text: its steps cannot be ledgered here.
 """
-from verify.coverage import E, Ledger
+from verify.kit import Ledger, LedgerEntry as E
 
 _T = "shachaf2021."
 

@@ -8,7 +8,7 @@ in App. B is "lost in extraction" only when almost nothing of it survives; other
 surviving characters quoted, until a claim re-derives the step (the theorem each proof serves is covered by its own
 claim, named at its header).
 """
-from verify.coverage import E, Ledger
+from verify.kit import Ledger, LedgerEntry as E
 
 _T = "tahir2024."
 
