@@ -236,8 +236,8 @@ def parse(text: str) -> list[Item]:
     return out
 
 
-_ENV = re.compile(r"\\begin\{(equation|align|gather|multline|eqnarray|flalign|" + "|".join(w.lower() for w in _HEADWORDS)
-                  + r"|table|figure)(\*?)\}")
+_ENV = re.compile(r"\\begin\{(equation|align|gather|multline|eqnarray|flalign|"
+                  + "|".join(w.lower() for w in _HEADWORDS) + r"|table|figure)(\*?)\}")
 _LABEL = re.compile(r"\\label\{([^}]+)\}")
 
 
