@@ -138,6 +138,15 @@ def _sign_line(p):
         return -2 * L * R0 * (2 / lam * Lk * R0 + L) <= -2 * L * R0 * (4 / lam * Lg * L * R0 + L)
 
 
+def _sign_margin(p):
+    """(printed left side - right side)/|right side| of the Lemma-1 line: > 0 where the printed inequality fails."""
+    with mpmath.workdps(50):
+        L, Lg, R0, lam = (mpmath.mpf(p[k]) for k in ("L", "Lg", "R0", "lam"))
+        Lk = mpmath.mpf(p["frac"]) * 2 * L * Lg
+        lhs, rhs = -2 * L * R0 * (2 / lam * Lk * R0 + L), -2 * L * R0 * (4 / lam * Lg * L * R0 + L)
+        return float((lhs - rhs) / abs(rhs)) if rhs != 0 else float("nan")
+
+
 _sign_dom = Domain((Param("L", 0, 10), Param("Lg", 0, 10), Param("R0", 0, 10), Param("lam", 0.01, 10),
                     Param("frac", 0, 1, doc="Lip(k) = frac * 2 Lip(f) Lip(grad f) (Lemma 1)")))
 
@@ -271,6 +280,6 @@ CLAIMS = [
           check=AllOf([Custom(_thm3_proof, points=per_profile([{"model": 2, "lam": 1.0}],
                                                                [{"model": m, "lam": 1.0} for m in (1, 2)])),
                        PropertySearch("printed Lemma-1 line with its minus signs (Lip(k) = frac x 2 Lip(f) Lip(grad f))",
-                                      holds=_sign_line, strategy=lambda: points(_sign_dom),
+                                      holds=_sign_line, strategy=lambda: points(_sign_dom), margin=_sign_margin,
                                       examples=per_profile(100, 500))])),
 ]
