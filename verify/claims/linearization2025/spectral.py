@@ -294,7 +294,7 @@ CLAIMS = [
                                       strategy=lambda: points(_dom6, {"eta": (0.0, 1.0)}), examples=EX, refutes=False)])),
     Claim(id="linearization2025.thm7", kind=Kind.BOUND, source=T7_SRC, statement=T7_STATEMENT, assumptions=T7_ASSUME
           + "; eta of any size (beyond the proof's 0 <= eta <= 1)",
-          domain=_dom7, tags=("extension",),
+          domain=_dom7, tags=("extension",), role="statement",
           notes=("As stated, the theorem puts no condition on eta; its proof 'suppose[s] that 0 <= eta <= 1' (needed "
                  "for 1 - eta > 0 in the upper bound and for (1 - eta)^2 <= (1 + eta)^{-2}). For eta > 1, a = c/(1 - "
                  "eta)^2 shrinks again and either end can fail: the search shrinks to n = 1, K = 1, S = 2 (eta = 2), "
