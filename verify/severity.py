@@ -202,14 +202,20 @@ def stated_vs_derived(claim, ctx, n: int | None = None) -> dict | None:
 
 
 def one_change(claim) -> str | None:
-    """How the stated form differs from our derived one when that difference is a single change: a constant
-    factor, one power of one symbol, or a single additive term (None otherwise, or without both forms)."""
+    """How the stated form differs from our derived one when that difference is a single change: one symbol written
+    for another, a constant factor, one power of one symbol, or a single additive term (None otherwise, or without
+    both forms)."""
     import sympy as sp
 
     s, d = claim.stated, claim.derived
     if not (isinstance(s, sp.Basic) and isinstance(d, sp.Basic)):
         return None
     try:
+        only_s, only_d = s.free_symbols - d.free_symbols, d.free_symbols - s.free_symbols
+        if len(only_s) == 1 and len(only_d) == 1:   # one symbol written for another (R_t for R_0)
+            a, b = next(iter(only_s)), next(iter(only_d))
+            if sp.simplify(s.subs(a, b) - d) == 0:
+                return f"one symbol, {a} in place of {b}"
         ratio = sp.simplify(sp.powsimp(s / d, force=True))
         if ratio.free_symbols == set() and ratio != 1:
             return f"a constant factor {sp.sstr(ratio)}"
