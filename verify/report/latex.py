@@ -144,12 +144,23 @@ def witness_cell(c: dict) -> str:
     return ("minimal: " + tex_point(m, 4)) if m else "---"
 
 
-def _corr_cell(c: dict) -> str:
-    if not c.get("corrected"):
-        return "none derived"
-    f = " ".join(c["corrected"].split())
-    body = inline(f) if len(f) <= 200 else "see detail"
-    return body + " (" + esc(corrected_verdict_word(c)) + ")"
+def fitted(m: str) -> str:
+    """A formula at its natural size when it fits the line (of a cell), else shrunk to the line."""
+    return ("\\sbox0{$" + _safe_math(m) + "$}\\ifdim\\wd0>\\linewidth\\resizebox{\\linewidth}{!}{\\usebox0}"
+            "\\else\\usebox0\\fi{}")
+
+
+def _corr_row(c: dict, group_corrected: str | None) -> str | None:
+    """The row under an erratum with its corrected form and that form's own verdict (spanning the columns after
+    the class); None when there is none or it is the group's form, shown once on the group's row."""
+    f = " ".join((c.get("corrected") or "").split())
+    if not f or (group_corrected and f == " ".join(group_corrected.split())):
+        if f:
+            return (" & \\multicolumn{4}{" + cols(0.905) + "}{\\textit{corrected form: the group's, "
+                    + esc(corrected_verdict_word(c)) + " here}}\\\\")
+        return None
+    return (" & \\multicolumn{4}{" + cols(0.905) + "}{\\textit{corrected (ours, " + esc(corrected_verdict_word(c))
+            + "):} " + fitted(f) + "}\\\\[2pt]")
 
 
 def _cls(c: dict) -> str:
@@ -211,7 +222,7 @@ def render_paper(doc: dict, paper: str, figs: dict[str, list[str]]) -> str:
             for c in g["members"]:
                 L += _erratum_detail(c, g)
     ext = extensions_refuted(doc, paper)
-    L += [r"\clearpage", r"\appendix", r"\section*{Appendix: every claim}",
+    L += [r"\label{body-end}\clearpage", r"\appendix", r"\section*{Appendix: every claim}",
           esc("Each claim's full record: stated form, assumptions, domain, the reading chosen (notes), checks and "
               "per-point Monte Carlo tests (at most " + str(MAX_ROWS) + " rows; every number is in results.json)."),
           ""]
@@ -227,7 +238,7 @@ def cols(*fr: float) -> str:
     return "".join(f"P{{\\dimexpr {f}\\linewidth-2\\tabcolsep\\relax}}" for f in fr)
 
 
-_ERR_COLS = cols(0.095, 0.2, 0.2, 0.18, 0.155, 0.17)
+_ERR_COLS = cols(0.095, 0.22, 0.27, 0.2, 0.215)
 
 
 def _errata(doc: dict, paper: str) -> list[str]:
@@ -241,18 +252,21 @@ def _errata(doc: dict, paper: str) -> list[str]:
           r"{\scriptsize\setlength{\tabcolsep}{2.5pt}\renewcommand{\arraystretch}{1.15}",
           r"\begin{longtable}{" + _ERR_COLS + "}",
           r"\textbf{class} & \textbf{claim, location} & \textbf{what fails} & \textbf{strongest witness} & "
-          r"\textbf{corrected (verdict)} & \textbf{measured}\\\hline\endhead"]
+          r"\textbf{measured}\\\hline\endhead"]
     for g in groups:
         if g["label"]:
             corr = " ".join((g["corrected"] or "").split())
-            corr_t = (r"; corrected: " + inline(corr, "0.6\\linewidth", "in the detail")) if corr else ""
-            L.append(r"\multicolumn{6}{@{}p{\linewidth}@{}}{\rule{0pt}{9pt}\textbf{" + esc(g["label"]) + "} "
-                     + esc(one_line(g["summary"], 150)) + corr_t + r"}\\[1pt]")
+            corr_t = (r"\newline\textit{corrected (ours):} " + fitted(corr)) if corr else ""
+            L.append(r"\multicolumn{5}{@{}p{\linewidth}@{}}{\rule{0pt}{9pt}\textbf{" + esc(g["label"]) + "} "
+                     + esc(one_line(g["summary"], 160)) + corr_t + r"}\\[1pt]")
         for c in g["members"]:
             other = f" (from {c['source']['paper']})" if c["source"].get("paper") != paper else ""
             L.append(" & ".join([
                 _cls(c), _hyper(c["id"]) + esc(other) + ", " + esc(one_line(c["source"]["where"], 45)),
-                esc(what_fails(c, 90)), witness_cell(c), _corr_cell(c), esc(measured_cell(c))]) + r"\\")
+                esc(what_fails(c, 90)), witness_cell(c), esc(measured_cell(c))]) + r"\\")
+            row = _corr_row(c, g["corrected"])
+            if row:
+                L.append(row)
     L += [r"\hline\end{longtable}}"]
     xr = cross_references(doc, paper)
     if xr:
