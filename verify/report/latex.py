@@ -330,11 +330,14 @@ def _erratum_detail(c: dict, g: dict) -> list[str]:
         L += [r"\textit{Severity:} \textbf{" + esc(sev.get("class")) + "} --- " + esc(sev["why"]) + ".", ""]
     elif m:
         L += [r"\textit{Measured:} " + esc(measured_cell(c)) + ".", ""]
-    if m.get("method") and (m.get("fraction") is not None or m.get("largest_gap") is not None):
-        gap = m.get("largest_gap")
-        L += [r"\textit{How measured:} " + esc(m["method"])
-              + (f"; largest gap \\({tex_num(gap)}\\) of the stated value" if isinstance(gap, (int, float)) else "")
-              + ".", ""]
+    gap = m.get("largest_gap")
+    gap = gap if isinstance(gap, (int, float)) and math.isfinite(gap) else None
+    how = m.get("method") if m.get("method") and m["method"] not in (sev.get("why") or "") \
+        and (m.get("fraction") is not None or gap is not None) else None
+    if how or gap is not None:
+        L += [r"\textit{How measured:} " + "; ".join(filter(None, [
+            esc(how) if how else None,
+            f"largest gap \\({tex_num(gap)}\\) in units of the stated value" if gap is not None else None])) + ".", ""]
     w = witness(c)
     if w:
         extra = ""

@@ -185,19 +185,19 @@ def _errata(doc: dict, paper: str) -> list[str]:
     if not groups:
         L.append("No claim of this source was refuted as its authors state it in this run.")
     else:
-        L += ["Grouped by root cause (**R*n***); the strongest witness is the failing point with the largest margin "
+        L += ["Grouped by root cause (R1, R2, …); the strongest witness is the failing point with the largest margin "
               "(violation in units of the stated value) inside the stated domain; the minimal counterexample and "
               "every number are in the claim's detail below.", "",
               "| class | claim · location | what fails | strongest witness | corrected form (verdict) | measured |",
               "|---|---|---|---|---|---|"]
         for g in groups:
             if g["label"]:
-                corr = _math_cell(g["corrected"], 70)
+                corr = _math_cell(g["corrected"], 200)
                 L.append(f"| **{g['label']}** | **{_cell(one_line(g['summary'], 120))}** | "
                          f"{len(g['members'])} claim(s) | | {corr or ('see below' if g['corrected'] else '')} | |")
             for c in g["members"]:
                 other = f" *(from {c['source']['paper']})*" if c["source"].get("paper") != paper else ""
-                corr = _math_cell(c.get("corrected"))
+                corr = _math_cell(c.get("corrected"), 200)
                 corr = (corr or "see detail") if c.get("corrected") else "none derived"
                 if c.get("corrected"):
                     corr += f" ({corrected_verdict_word(c)})"
@@ -222,10 +222,13 @@ def _erratum_detail(c: dict, g: dict) -> list[str]:
         L += [f"*Severity:* **{sev.get('class')}** — {sev['why']}.", ""]
     elif m:
         L += [f"*Measured:* {measured_cell(c)}.", ""]
-    if m.get("method") and (m.get("fraction") is not None or m.get("largest_gap") is not None):
-        gap = m.get("largest_gap")
-        L += [f"*How measured:* {m['method']}"
-              + (f"; largest gap {short(gap)} of the stated value" if isinstance(gap, (int, float)) else "") + ".", ""]
+    gap = m.get("largest_gap")
+    gap = gap if isinstance(gap, (int, float)) and math.isfinite(gap) else None
+    how = m.get("method") if m.get("method") and m["method"] not in (sev.get("why") or "") \
+        and (m.get("fraction") is not None or gap is not None) else None
+    if how or gap is not None:
+        L += [f"*How measured:* " + "; ".join(filter(None, [
+            how, f"largest gap {short(gap)} in units of the stated value" if gap is not None else None])) + ".", ""]
     w = witness(c)
     if w:
         extra = ""
