@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import re
 
-from .tables import (ORDER, SOURCE_NOTES, claims_of, class_counts_text, corrected_heading, corrected_verdict_word,
+from .tables import (BRIEF_NOTE, DETAILED, ORDER, SOURCE_NOTES, claims_of, class_counts_text, corrected_heading, corrected_verdict_word,
                      counts, cross_references, errata_groups, extensions_refuted, fmt, klass, measured,
                      measured_cell, minimal, one_line, point_rows, set_aside_note, short, source_info,
                      what_decides, what_fails, with_verdict, witness)
@@ -181,7 +181,7 @@ def _label(cid: str) -> str:
 
 
 PREAMBLE = [r"\documentclass[10pt]{article}",
-            r"\usepackage[T1]{fontenc}",
+            # T1 would need cm-super or lmodern (not in texlive-latex-base) for scalable fonts: OT1's Type 1 CM
             r"\usepackage{amsmath,amssymb,graphicx,array,longtable}",
             r"\usepackage[hidelinks]{hyperref}",
             r"\newcolumntype{P}[1]{>{\raggedright\arraybackslash}p{#1}}",
@@ -218,9 +218,15 @@ def render_paper(doc: dict, paper: str, figs: dict[str, list[str]]) -> str:
     groups = errata_groups(doc, paper)
     if groups:
         L += [r"\section*{Errata in detail}"]
+        brief = False
         for g in groups:
             for c in g["members"]:
-                L += _erratum_detail(c, g)
+                if klass(c) in DETAILED:
+                    L += _erratum_detail(c, g)
+                else:
+                    brief = True
+        if brief:
+            L += ["", esc(BRIEF_NOTE), ""]
     ext = extensions_refuted(doc, paper)
     L += [r"\label{body-end}\clearpage", r"\appendix", r"\section*{Appendix: every claim}",
           esc("Each claim's full record: stated form, assumptions, domain, the reading chosen (notes), checks and "

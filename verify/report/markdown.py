@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-from .tables import (ORDER, SOURCE_NOTES, claims_of, class_counts_text, corrected_heading, corrected_verdict_word,
+from .tables import (BRIEF_NOTE, DETAILED, ORDER, SOURCE_NOTES, claims_of, class_counts_text, corrected_heading, corrected_verdict_word,
                      counts, cross_references, errata_groups, extensions_refuted, fmt, klass, measured,
                      measured_cell, minimal, one_line, papers, point_rows, set_aside_note, short, source_info,
                      what_decides, what_fails, with_verdict, witness)
@@ -167,9 +167,15 @@ def render_paper(doc: dict, paper: str, figs: dict[str, list[str]]) -> str:
     groups = errata_groups(doc, paper)
     if not groups:
         L.append("None.")
+    brief = False
     for g in groups:
         for c in g["members"]:
-            L += _erratum_detail(c, g)
+            if klass(c) in DETAILED:
+                L += _erratum_detail(c, g)
+            else:
+                brief = True
+    if brief:
+        L += [BRIEF_NOTE, ""]
     L += ["", "## Appendix: every claim", "",
           "Each claim's full record; per-point Monte Carlo tables are collapsed (click to open). "
           "Every number is in `results.json`.", ""]

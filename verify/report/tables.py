@@ -21,6 +21,11 @@ SOURCE_NOTES = {
 }
 
 CELL = 110   # characters of a one-line prose cell
+# errata written out as a paragraph after the table; a boundary slip, a typo or a remark gets its table row only
+# (its full record is in the appendix)
+DETAILED = ("substantive", "proof step", None)
+BRIEF_NOTE = ("Boundary slips, typos and remarks have their row in the table above only; their full records "
+              "are in the appendix.")
 
 
 def fmt(x) -> str:
