@@ -11,10 +11,10 @@ from __future__ import annotations
 import math
 import re
 
-from .tables import (BRIEF_NOTE, DETAILED, ORDER, SOURCE_NOTES, claims_of, class_counts_text, corrected_heading, corrected_verdict_word,
-                     counts, cross_references, errata_groups, extensions_refuted, fmt, klass, measured,
-                     measured_cell, minimal, one_line, point_rows, set_aside_note, short, source_info,
-                     what_decides, what_fails, with_verdict, witness)
+from .tables import (BRIEF_NOTE, DETAILED, ORDER, SOURCE_NOTES, checked_parts, claims_of,
+                     corrected_heading, corrected_verdict_word, counts, cross_references, errata_groups,
+                     extensions_refuted, fmt, klass, measured, measured_cell, minimal, one_line, point_rows,
+                     set_aside_note, short, source_info, what_decides, what_fails, with_verdict, witness)
 
 MAX_ROWS = 30
 _ESC = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_\allowbreak{}",
@@ -208,25 +208,16 @@ def render_paper(doc: dict, paper: str, figs: dict[str, list[str]]) -> str:
         L += [r"\fbox{\parbox{\dimexpr\linewidth-2\fboxsep-2\fboxrule}{\textbf{Note.} " + esc(SOURCE_NOTES[paper])
               + "}}", ""]
     L += [r"\section*{What was checked}",
-          esc(f"{n['claims']} claims ({n['statements']} statements): ") + r"\textbf{" + esc(f"{bv['confirmed']} confirmed")
-          + "}, " + r"\textbf{" + esc(f"{bv['refuted']} errata") + "} " + esc(f"({class_counts_text(n['by_class'])}), "
-          f"{bv['does not extend']} do not extend, {bv['inconclusive']} inconclusive."), "",
+          "".join(r"\textbf{" + esc(t) + "}" if bold else esc(t) for t, bold in checked_parts(n)), "",
           esc("By kind: " + ", ".join(f"{k} {v}" for k, v in sorted(n["by_kind"].items(), key=lambda kv: -kv[1]))
               + ". By role: " + ", ".join(f"{k} {v}" for k, v in n["by_role"].items()) + "."), ""]
     L += _errata(doc, paper)
     L += _others(doc, paper)
-    groups = errata_groups(doc, paper)
-    if groups:
+    detailed = [(c, g) for g in errata_groups(doc, paper) for c in g["members"] if klass(c) in DETAILED]
+    if detailed:
         L += [r"\section*{Errata in detail}"]
-        brief = False
-        for g in groups:
-            for c in g["members"]:
-                if klass(c) in DETAILED:
-                    L += _erratum_detail(c, g)
-                else:
-                    brief = True
-        if brief:
-            L += ["", esc(BRIEF_NOTE), ""]
+        for c, g in detailed:
+            L += _erratum_detail(c, g)
     ext = extensions_refuted(doc, paper)
     L += [r"\label{body-end}\clearpage", r"\appendix", r"\section*{Appendix: every claim}",
           esc("Each claim's full record: stated form, assumptions, domain, the reading chosen (notes), checks and "
@@ -274,6 +265,8 @@ def _errata(doc: dict, paper: str) -> list[str]:
             if row:
                 L.append(row)
     L += [r"\hline\end{longtable}}"]
+    if any(klass(c) not in DETAILED for g in groups for c in g["members"]):
+        L += [esc(BRIEF_NOTE)]
     xr = cross_references(doc, paper)
     if xr:
         L += [esc("Also refuted here, with a root cause in another source (listed in that source's report): ")

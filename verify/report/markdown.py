@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import math
 
-from .tables import (BRIEF_NOTE, DETAILED, ORDER, SOURCE_NOTES, claims_of, class_counts_text, corrected_heading, corrected_verdict_word,
-                     counts, cross_references, errata_groups, extensions_refuted, fmt, klass, measured,
-                     measured_cell, minimal, one_line, papers, point_rows, set_aside_note, short, source_info,
-                     what_decides, what_fails, with_verdict, witness)
+from .tables import (BRIEF_NOTE, DETAILED, ORDER, SOURCE_NOTES, checked_parts, claims_of, class_counts_text,
+                     corrected_heading, corrected_verdict_word, counts, cross_references, errata_groups,
+                     extensions_refuted, fmt, klass, measured, measured_cell, minimal, one_line, papers, point_rows,
+                     set_aside_note, short, source_info, what_decides, what_fails, with_verdict, witness)
 
 MAX_ROWS = 40
 _GREEK = {"alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "epsilon": "ε", "eta": "η", "theta": "θ",
@@ -125,9 +125,7 @@ def render_paper(doc: dict, paper: str, figs: dict[str, list[str]]) -> str:
     if paper in SOURCE_NOTES:
         L += [f"> **Note.** {SOURCE_NOTES[paper]}", ""]
     L += ["## What was checked", "",
-          f"**{n['claims']} claims** ({n['statements']} statements): **{bv['confirmed']} confirmed**, "
-          f"**{bv['refuted']} errata** ({class_counts_text(n['by_class'])}), {bv['does not extend']} do not extend, "
-          f"{bv['inconclusive']} inconclusive.", "",
+          "".join(f"**{t}**" if bold else t for t, bold in checked_parts(n)), "",
           "By kind: " + ", ".join(f"{k} {v}" for k, v in sorted(n["by_kind"].items(), key=lambda kv: -kv[1])) + ". "
           "By role: " + ", ".join(f"{k} {v}" for k, v in n["by_role"].items()) + ".", ""]
     L += _errata(doc, paper)
@@ -163,19 +161,11 @@ def render_paper(doc: dict, paper: str, figs: dict[str, list[str]]) -> str:
                   "simulation of the procedure entered it."]
     else:
         L.append("None in this run.")
-    L += ["", "## Errata in detail", ""]
-    groups = errata_groups(doc, paper)
-    if not groups:
-        L.append("None.")
-    brief = False
-    for g in groups:
-        for c in g["members"]:
-            if klass(c) in DETAILED:
-                L += _erratum_detail(c, g)
-            else:
-                brief = True
-    if brief:
-        L += [BRIEF_NOTE, ""]
+    detailed = [(c, g) for g in errata_groups(doc, paper) for c in g["members"] if klass(c) in DETAILED]
+    if detailed:
+        L += ["", "## Errata in detail", ""]
+        for c, g in detailed:
+            L += _erratum_detail(c, g)
     L += ["", "## Appendix: every claim", "",
           "Each claim's full record; per-point Monte Carlo tables are collapsed (click to open). "
           "Every number is in `results.json`.", ""]
@@ -210,6 +200,8 @@ def _errata(doc: dict, paper: str) -> list[str]:
                 L.append(f"| {klass(c) or 'unclassified'} | {_ref(c['id'])}{other} · "
                          f"{_cell(one_line(c['source']['where'], 45))} | {_cell(what_fails(c, 90))} | "
                          f"{_cell(witness_cell(c))} | {_cell(corr)} | {_cell(measured_cell(c))} |")
+    if any(klass(c) not in DETAILED for g in groups for c in g["members"]):
+        L += ["", BRIEF_NOTE]
     xr = cross_references(doc, paper)
     if xr:
         L += ["", "Also refuted here, with a root cause in another source (listed in that source's report): "

@@ -140,6 +140,21 @@ def counts(doc: dict, paper: str) -> dict:
     return out
 
 
+def plural(k: int, noun: str, many: str | None = None) -> str:
+    return f"{k} {noun if k == 1 else (many or noun + 's')}"
+
+
+def checked_parts(n: dict) -> list[tuple[str, bool]]:
+    """The "what was checked" sentence as (text, bold) pieces."""
+    bv = n["by_verdict"]
+    err = plural(bv["refuted"], "erratum", "errata")
+    return [(f"{plural(n['claims'], 'claim')} ({plural(n['statements'], 'statement')}): ", False),
+            (f"{bv['confirmed']} confirmed", True), (", ", False), (err, True),
+            ((f" ({class_counts_text(n['by_class'])})" if bv["refuted"] else "")
+             + f", {bv['does not extend']} {'does' if bv['does not extend'] == 1 else 'do'} not extend, "
+             f"{bv['inconclusive']} inconclusive.", False)]
+
+
 def class_counts_text(by_class: dict) -> str:
     return ", ".join(f"{n} {k}" for k, n in by_class.items()) or "none"
 
