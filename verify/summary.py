@@ -5,7 +5,7 @@ import copy
 import sys
 import time
 
-from .report.tables import ORDER, summary_rows
+from .report.tables import ORDER, class_counts_text, counts, one_line, papers, summary_rows
 
 _MARK = {"confirmed": "✔ confirmed", "refuted": "✘ refuted", "does not extend": "↛ not extended", "inconclusive": "? inconclusive"}
 
@@ -55,9 +55,15 @@ def print_summary(doc: dict) -> None:
     print(f"\n{'claim':{w}s}  {'verdict':15s} {'kind':30s} reason")
     print("-" * (w + 90))
     for r in rows:
-        reason = r["reason"] if len(r["reason"]) < 110 else r["reason"][:107] + "..."
-        print(f"{r['id']:{w}s}  {_MARK[r['verdict']]:15s} {r['kind']:30s} {reason}")
-    counts = doc["meta"].get("counts", {})
+        cls = f" [{r['class']}]" if r.get("class") else ""
+        print(f"{r['id']:{w}s}  {_MARK[r['verdict']]:15s} {r['kind']:30s} {one_line(r['reason'], 100)}{cls}")
+    total = doc["meta"].get("counts", {})
     print("-" * (w + 90))
-    print(", ".join(f"{counts.get(k, 0)} {k}" for k in ORDER) + f"  ({doc.get('timing', {}).get('seconds', '?')} s, "
+    for p in papers(doc):
+        n = counts(doc, p)
+        bv = n["by_verdict"]
+        print(f"{p:18s} {n['claims']:3d} claims: {bv['confirmed']} confirmed, {bv['refuted']} errata"
+              + (f" ({class_counts_text(n['by_class'])})" if bv["refuted"] else "")
+              + f", {bv['does not extend']} do not extend, {bv['inconclusive']} inconclusive")
+    print(", ".join(f"{total.get(k, 0)} {k}" for k in ORDER) + f"  ({doc.get('timing', {}).get('seconds', '?')} s, "
           f"profile {doc['meta'].get('profile')}, seed {doc['meta'].get('seed')})")

@@ -98,7 +98,7 @@ def render_index(doc: dict, pdfs: set[str] | None = None) -> str:
         num = f"{info['number']} " if info["number"] else ""
         links = f"[md]({p}/report.md), [tex]({p}/report.tex)" + (f", [pdf]({p}/report.pdf)" if p in pdfs else "")
         L.append(f"| **{num}{p}** — {_cell(one_line(info['title'], 70))} | {n['claims']} ({n['statements']}) | "
-                 f"{bv['confirmed']} | {bv['refuted']}: {class_counts_text(n['by_class'])} | "
+                 f"{bv['confirmed']} | {bv['refuted']}{': ' + class_counts_text(n['by_class']) if bv['refuted'] else ''} | "
                  f"{bv['does not extend']} | {bv['inconclusive']} | {links} |")
         tot["claims"] += n["claims"]
         tot["statements"] += n["statements"]
