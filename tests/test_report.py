@@ -25,7 +25,9 @@ SRC = {"tahir2024": ("001_759117b8232d72ac.txt", "Tahir, Ganguli, Rotskoff, Feat
 LONG = "first: " + ", ".join(f"{0.1 * k:.3f}" for k in range(200))   # a 32 x 6 list in a reason cell, say
 RC = {"key": "tahir2024.eq142", "paper": "tahir2024",
       "summary": "eq. (142) omits the rescaling s^{L-1} of the frozen component (I - P) beta_s",
-      "corrected": r"\beta_{ft} = P\beta_t + s^{L-1}(I-P)\beta_s"}
+      "corrected": r"\mathbb E\mathcal R_{ft}\to(1-\gamma)\,(1+k^2-2k\cos\theta)+\frac{\gamma\sigma^2}{1-\gamma}\ "
+                   r"(\gamma<1),\quad k=s^{L-1},\ s^{2L}-(1-\gamma)s^{2L-2}=\gamma+\frac{\gamma\sigma^2}{1-\gamma};\ "
+                   r"\text{eq. (16) is the case } k=1 \iff \sigma=0"}
 
 
 def _sev(cls, fraction=None, witness=None, minimal=None, holds_by=None):

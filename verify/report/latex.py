@@ -254,7 +254,7 @@ def _errata(doc: dict, paper: str) -> list[str]:
         if g["label"]:
             corr = " ".join((g["corrected"] or "").split())
             corr_t = (r"\newline\textit{corrected (ours):} " + fitted(corr)) if corr else ""
-            L.append(r"\multicolumn{5}{@{}p{\linewidth}@{}}{\rule{0pt}{9pt}\textbf{" + esc(g["label"]) + "} "
+            L.append(r"\multicolumn{5}{@{}P{\linewidth}@{}}{\rule{0pt}{9pt}\textbf{" + esc(g["label"]) + "} "
                      + esc(one_line(g["summary"], 160)) + corr_t + r"}\\[1pt]")
         for c in g["members"]:
             other = f" (from {c['source']['paper']})" if c["source"].get("paper") != paper else ""
