@@ -255,15 +255,17 @@ def _errata(doc: dict, paper: str) -> list[str]:
             corr = " ".join((g["corrected"] or "").split())
             corr_t = (r"\newline\textit{corrected (ours):} " + fitted(corr)) if corr else ""
             L.append(r"\multicolumn{5}{@{}P{\linewidth}@{}}{\rule{0pt}{9pt}\textbf{" + esc(g["label"]) + "} "
-                     + esc(one_line(g["summary"], 160)) + corr_t + r"}\\[1pt]")
+                     + esc(one_line(g["summary"], 160)) + corr_t + r"}\\*[1pt]")   # \\*: no page break after
         for c in g["members"]:
             other = f" (from {c['source']['paper']})" if c["source"].get("paper") != paper else ""
+            row = _corr_row(c, g["corrected"])
             L.append(" & ".join([
                 _cls(c), _hyper(c["id"]) + esc(other) + ", " + esc(one_line(c["source"]["where"], 45)),
-                esc(what_fails(c, 90)), witness_cell(c), esc(measured_cell(c))]) + r"\\")
-            row = _corr_row(c, g["corrected"])
+                esc(what_fails(c, 90)), witness_cell(c), esc(measured_cell(c))]) + (r"\\*" if row else r"\\"))
             if row:
                 L.append(row)
+        if g is not groups[-1]:
+            L.append(r"\hline")
     L += [r"\hline\end{longtable}}"]
     if any(klass(c) not in DETAILED for g in groups for c in g["members"]):
         L += [esc(BRIEF_NOTE)]
