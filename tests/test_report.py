@@ -180,7 +180,7 @@ def test_old_layout_and_stale_sources_are_removed(tmp_path):
     small = {**doc, "claims": [c for c in doc["claims"] if c["source"]["paper"] == "hermite"]}
     write_reports(small, tmp_path)
     assert sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith(".")) == \
-        ["hermite", "index.md", "results.json"]
+        ["hermite", "index.md", "results.json", "summary.tex"]
 
 
 def test_load_results_accepts_new_verdicts_and_rejects_bad_severity(tmp_path):
@@ -224,6 +224,10 @@ def test_pdf_written_for_every_source(tmp_path):
         assert pdf.exists() and pdf.read_bytes()[:4] == b"%PDF"
         assert not (tmp_path / p / "report.aux").exists()
     assert "[pdf](tahir2024/report.pdf)" in (tmp_path / "index.md").read_text()
+    assert res["summary_pdf"] and (tmp_path / "summary.pdf").read_bytes()[:4] == b"%PDF"
+    assert "[summary.pdf](summary.pdf)" in (tmp_path / "index.md").read_text()
+    write_reports(_doc(), tmp_path)   # without --pdf: no stale summary.pdf next to a new summary.tex
+    assert not (tmp_path / "summary.pdf").exists() and (tmp_path / "summary.tex").exists()
 
 
 def test_default_out_is_ignored_by_git():

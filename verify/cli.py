@@ -180,10 +180,11 @@ def _out(args) -> Path:
 
 
 def _wrote(out: Path, res: dict) -> None:
-    pdf = {"ok": ", report.pdf", None: "", "missing": ""}.get(res["pdf"] if isinstance(res["pdf"], str) else None,
-                                                               ", report.pdf (not all: see the warnings)")
-    print(f"\nwrote {out / 'results.json'}, {out / 'index.md'} and per source "
-          f"{out}/<source>/report.md, report.tex{pdf} and figures ({', '.join(res['papers'])})")
+    pdf = res["pdf"]
+    per = "report.md, report.tex" + (", report.pdf" if pdf == "ok" else
+                                     ", report.pdf where it compiled (see the warnings)" if isinstance(pdf, list) else "")
+    top = "results.json, index.md, summary.tex" + (", summary.pdf" if res.get("summary_pdf") else "")
+    print(f"\nwrote {out}/: {top}; per source {out}/<source>/: {per}, figures/ ({', '.join(res['papers'])})")
 
 
 def _cmd_run(args) -> int:

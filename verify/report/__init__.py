@@ -5,6 +5,7 @@ in ``reports/`` and is written only by an explicit ``--out reports``)::
 
     OUT/results.json             the whole run, one document
     OUT/index.md                 one line per source: claims, confirmed, errata by severity, does not extend, ...
+    OUT/summary.tex (.pdf)       the first pages (body) of every source's report in one document
     OUT/<paper>/report.md        the source's report (errata first), every claim in its appendix
     OUT/<paper>/report.tex       the same as a LaTeX document (texlive-latex-base packages only)
     OUT/<paper>/report.pdf       with --pdf, when pdflatex is installed
@@ -24,7 +25,7 @@ import tempfile
 from pathlib import Path
 
 from .figures import render_figures
-from .latex import render_paper as render_paper_latex
+from .latex import render_paper as render_paper_latex, render_summary
 from .markdown import render_index, render_paper as render_paper_markdown
 from .tables import papers
 
@@ -127,6 +128,14 @@ def write_reports(doc: dict, out: Path, pdf: bool = False, notify=None) -> dict:
                     failed.append(p)
                     notify(f"warning: pdflatex failed on {p}/report.tex ({_first_error(log)}); "
                            f"its log is {out / p / 'report.log'}")
+        (tmp / "summary.tex").write_text(render_summary(doc, srcs))
+        if status == "ok":
+            ok, log = compile_pdf(tmp, "summary")
+            if ok:
+                compiled.add("summary")
+            else:
+                failed.append("summary")
+                notify(f"warning: pdflatex failed on summary.tex ({_first_error(log)})")
         (tmp / "index.md").write_text(render_index(doc, compiled))
         written = []
         trash = Path(tempfile.mkdtemp(dir=out, prefix=".old-"))
@@ -144,14 +153,18 @@ def write_reports(doc: dict, out: Path, pdf: bool = False, notify=None) -> dict:
                     os.replace(out / p, trash / p)
                 os.replace(tmp / p, out / p)
                 written.append(out / p)
-            for name in ("results.json", "index.md"):
+            names = ["results.json", "summary.tex"] + (["summary.pdf"] if "summary" in compiled else []) + ["index.md"]
+            if "summary" not in compiled and (out / "summary.pdf").exists():
+                os.replace(out / "summary.pdf", trash / "summary.pdf")   # stale next to a new summary.tex
+            for name in names:
                 os.replace(tmp / name, out / name)
                 written.append(out / name)
         finally:
             shutil.rmtree(trash, ignore_errors=True)
         if failed:
             status = failed
-        return {"written": written, "pdf": status, "papers": srcs, "compiled": sorted(compiled)}
+        return {"written": written, "pdf": status, "papers": srcs, "compiled": sorted(compiled - {"summary"}),
+                "summary_pdf": "summary" in compiled}
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

@@ -29,7 +29,7 @@ _UNICODE = {"θ": r"$\theta$", "σ": r"$\sigma$", "γ": r"$\gamma$", "λ": r"$\l
             "×": r"$\times$", "ν": r"$\nu$", "μ": r"$\mu$", "η": r"$\eta$", "Φ": r"$\Phi$", "√": r"$\surd$",
             "≈": r"$\approx$", "’": "'", "‘": "`", "“": "``", "”": "''", "‖": r"$\|$", "⁺": r"$^+$", "∫": r"$\int$",
             "Γ": r"$\Gamma$", "ψ": r"$\psi$", "φ": r"$\phi$", "⊥": r"$\perp$", "≽": r"$\succeq$", "ℓ": r"$\ell$",
-            "§": r"\S{}", "∑": r"$\sum$", "κ": r"$\kappa$", "ξ": r"$\xi$", "ρ": r"$\rho$", "τ": r"$\tau$",
+            "§": r"$\S$", "∑": r"$\sum$", "κ": r"$\kappa$", "ξ": r"$\xi$", "ρ": r"$\rho$", "τ": r"$\tau$",
             "ω": r"$\omega$", "Δ": r"$\Delta$", "∂": r"$\partial$", "∇": r"$\nabla$", "⊤": r"$\top$",
             "ᵀ": r"$^\top$", "≪": r"$\ll$", "≫": r"$\gg$", "∼": r"$\sim$", "≲": r"$\lesssim$", "≳": r"$\gtrsim$",
             "↛": r"$\not\to$", "✔": "", "✘": "", "₀": r"$_0$", "₁": r"$_1$", "₂": r"$_2$", "ᵢ": r"$_i$",
@@ -191,19 +191,18 @@ PREAMBLE = [r"\documentclass[10pt]{article}",
             r"\emergencystretch=3em"]
 
 
-def render_paper(doc: dict, paper: str, figs: dict[str, list[str]]) -> str:
+def _run_line(doc: dict) -> str:
     meta, timing = doc.get("meta", {}), doc.get("timing", {})
-    info, n = source_info(doc, paper), counts(doc, paper)
-    bv = n["by_verdict"]
-    num = f"{info['number']}: " if info["number"] else ""
-    L = PREAMBLE + [r"\begin{document}", r"\sloppy",
-                    r"{\centering{\large\bfseries " + esc(num + info["title"]) + r"\par}\smallskip"
-                    r"{\normalsize Verification report (ftverify), " + esc(timing.get("started", "")[:16].replace("T", " "))
-                    + r" UTC\par}\medskip}",
-                    r"{\small " + esc(f"Source text {info['file']} (key {paper}). Profile {meta.get('profile')}, seed "
-                                      f"{meta.get('seed')}, device {meta.get('device')}; {meta.get('n_tests', 0)} "
-                                      f"Monte Carlo tests in the run, family-wise level {meta.get('alpha_familywise')} "
-                                      f"({meta.get('multiple_testing', '')}); {timing.get('seconds', '?')} s.") + "}", ""]
+    return (f"Profile {meta.get('profile')}, seed {meta.get('seed')}, device {meta.get('device')}; "
+            f"{meta.get('n_tests', 0)} Monte Carlo tests in the run, family-wise level {meta.get('alpha_familywise')} "
+            f"({meta.get('multiple_testing', '')}); {timing.get('seconds', '?')} s.")
+
+
+def _body(doc: dict, paper: str) -> list[str]:
+    """A source's report before its appendix: what was checked, the errata table, the other verdicts one line each,
+    then the substantive and proof-step errata in detail."""
+    n = counts(doc, paper)
+    L = []
     if paper in SOURCE_NOTES:
         L += [r"\fbox{\parbox{\dimexpr\linewidth-2\fboxsep-2\fboxrule}{\textbf{Note.} " + esc(SOURCE_NOTES[paper])
               + "}}", ""]
@@ -218,14 +217,47 @@ def render_paper(doc: dict, paper: str, figs: dict[str, list[str]]) -> str:
         L += [r"\section*{Errata in detail}"]
         for c, g in detailed:
             L += _erratum_detail(c, g)
-    ext = extensions_refuted(doc, paper)
+    return L
+
+
+def render_paper(doc: dict, paper: str, figs: dict[str, list[str]]) -> str:
+    timing = doc.get("timing", {})
+    info = source_info(doc, paper)
+    num = f"{info['number']}: " if info["number"] else ""
+    L = PREAMBLE + [r"\begin{document}", r"\sloppy",
+                    r"{\centering{\large\bfseries " + esc(num + info["title"]) + r"\par}\smallskip"
+                    r"{\normalsize Verification report (ftverify), " + esc(timing.get("started", "")[:16].replace("T", " "))
+                    + r" UTC\par}\medskip}",
+                    r"{\small " + esc(f"Source text {info['file']} (key {paper}). " + _run_line(doc)) + "}", ""]
+    L += _body(doc, paper)
     L += [r"\label{body-end}\clearpage", r"\appendix", r"\section*{Appendix: every claim}",
           esc("Each claim's full record: stated form, assumptions, domain, the reading chosen (notes), checks and "
               "per-point Monte Carlo tests (at most " + str(MAX_ROWS) + " rows; every number is in results.json)."),
           ""]
-    del ext
     for c in sorted(claims_of(doc, paper), key=lambda c: (ORDER.index(c["verdict"]), c["id"])):
         L += _claim(c, figs.get(c["id"], []))
+    L.append(r"\end{document}")
+    return "\n".join(L) + "\n"
+
+
+def render_summary(doc: dict, sources: list[str]) -> str:
+    """``summary.tex``: the body of every source's report (no appendices) in one document, one source per chapter-
+    like section; claim ids are plain (the full records are in each source's own report)."""
+    timing = doc.get("timing", {})
+    L = PREAMBLE + [r"\begin{document}", r"\sloppy",
+                    r"{\centering{\large\bfseries Verification summary: every source\par}\smallskip"
+                    r"{\normalsize ftverify, " + esc(timing.get("started", "")[:16].replace("T", " "))
+                    + r" UTC\par}\medskip}", r"{\small " + esc(_run_line(doc) + " The full record of every claim "
+                                                               "(per-point tests, figures) is in the appendix of its "
+                                                               "source's own report.") + "}", ""]
+    for k, p in enumerate(sources):
+        info = source_info(doc, p)
+        num = f"{info['number']}: " if info["number"] else ""
+        body = "\n".join(_body(doc, p))
+        body = body.replace(r"\subsection*{", r"\subsubsection*{").replace(r"\section*{", r"\subsection*{")
+        body = re.sub(r"\\hyperref\[[^\]]*\]", "", body)   # no appendix here to link to
+        L += ([r"\clearpage"] if k else []) + [r"\section*{" + esc(num + info["title"]) + "}",
+                                                esc(f"Source text {info['file']} (key {p})."), "", body]
     L.append(r"\end{document}")
     return "\n".join(L) + "\n"
 

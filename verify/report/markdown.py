@@ -106,6 +106,8 @@ def render_index(doc: dict, pdfs: set[str] | None = None) -> str:
             tot[k] += bv[k]
     L.append(f"| **all** | {tot['claims']} ({tot['statements']}) | {tot['confirmed']} | {tot['refuted']} | "
              f"{tot['does not extend']} | {tot['inconclusive']} | `results.json` |")
+    L += ["", "The first pages of every report in one document: [summary.tex](summary.tex)"
+          + (", [summary.pdf](summary.pdf)" if "summary" in pdfs else "") + "."]
     L += ["", "Severity classes (derived by `verify/severity.py`, most serious first): *substantive* (fails on a set "
           "of positive measure of the stated domain), *typo* (a verified corrected form one constant, factor or "
           "term away), *boundary* (fails only on a set of measure zero), *proof step* (a step fails, the result "
