@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 
+from ..severity import rank
 from .tables import (BRIEF_NOTE, DETAILED, ORDER, SOURCE_NOTES, checked_parts, claims_of, class_counts_text,
                      corrected_heading, corrected_verdict_word, counts, cross_references, errata_groups,
                      extensions_refuted, fmt, klass, measured, measured_cell, minimal, one_line, papers, point_rows,
@@ -92,6 +93,7 @@ def render_index(doc: dict, pdfs: set[str] | None = None) -> str:
     L += ["| source | claims (statements) | confirmed | errata by severity | does not extend | inconclusive | report |",
           "|---|---|---|---|---|---|---|"]
     tot = {k: 0 for k in ("claims", "statements", "confirmed", "refuted", "does not extend", "inconclusive")}
+    by_class: dict = {}
     for p in papers(doc):
         info, n = source_info(doc, p), counts(doc, p)
         bv = n["by_verdict"]
@@ -100,11 +102,15 @@ def render_index(doc: dict, pdfs: set[str] | None = None) -> str:
         L.append(f"| **{num}{p}** — {_cell(one_line(info['title'], 70))} | {n['claims']} ({n['statements']}) | "
                  f"{bv['confirmed']} | {bv['refuted']}{': ' + class_counts_text(n['by_class']) if bv['refuted'] else ''} | "
                  f"{bv['does not extend']} | {bv['inconclusive']} | {links} |")
+        for k, v in n["by_class"].items():
+            by_class[k] = by_class.get(k, 0) + v
         tot["claims"] += n["claims"]
         tot["statements"] += n["statements"]
         for k in ORDER:
             tot[k] += bv[k]
-    L.append(f"| **all** | {tot['claims']} ({tot['statements']}) | {tot['confirmed']} | {tot['refuted']} | "
+    by_class = dict(sorted(by_class.items(), key=lambda kv: rank(kv[0])))
+    L.append(f"| **all** | {tot['claims']} ({tot['statements']}) | {tot['confirmed']} | {tot['refuted']}"
+             f"{': ' + class_counts_text(by_class) if tot['refuted'] else ''} | "
              f"{tot['does not extend']} | {tot['inconclusive']} | `results.json` |")
     L += ["", "The first pages of every report in one document: [summary.tex](summary.tex)"
           + (", [summary.pdf](summary.pdf)" if "summary" in pdfs else "") + "."]
