@@ -71,15 +71,6 @@ def display(m: str | None) -> str:
             + _safe_math(m) + "$}\\]")
 
 
-def inline(m: str | None, width: str = "\\linewidth", fallback: str = "see detail") -> str:
-    """A formula inside a table cell at its natural size when it fits ``width``, else ``fallback`` (a shrunk
-    formula is unreadable; the full form is in the claim's detail)."""
-    if not m:
-        return "---"
-    return ("\\sbox0{$" + _safe_math(m) + "$}\\ifdim\\wd0>" + width + " " + esc(fallback)
-            + "\\else\\usebox0\\fi{}")
-
-
 def tex_name(k: str) -> str:
     """A parameter name as math (``gamma`` -> ``\\gamma``, ``T_lt`` -> ``T_{\\mathrm{lt}}``); a name that is not a
     symbol (``W1_upper_bound``, ``dR/dgamma at 0+``) as text."""
@@ -444,4 +435,4 @@ def _claim(c: dict, figs: list[str]) -> list[str]:
     return L
 
 
-__all__ = ["render_paper", "esc", "display", "inline", "tex_point", "fmt"]
+__all__ = ["render_paper", "render_summary", "esc", "display", "fitted", "tex_point", "fmt"]
