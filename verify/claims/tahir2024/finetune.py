@@ -27,11 +27,12 @@ import numerics.deep_linear as DL
 from numerics.least_squares import min_norm_solve
 from numerics.sampling import gaussian_design, teacher_pair
 from numerics.transfer import target_task
-from verify.kit import (RootCause, raised, trials_to_decide_at, AllOf, Asymptotic, Check, Claim, Constraint, Custom, Domain, Evidence, Expectation, Figure,
+from verify.kit import (raised, trials_to_decide_at, AllOf, Asymptotic, Check, Claim, Constraint, Custom, Domain, Evidence, Expectation, Figure,
                         FigureSweep, Kind, Param, PropertySearch, STATED, Tol, chunk_for, label_of, per_profile, pick,
                         stat_test, stated_value)
 
-from .common import DATA, DEEP_LINEAR, DEPTH, GAMMA, HALF_PI, SIGMA, TEACHERS, THETA, src
+from .common import (CORRECTED_END, CORRECTED_FT, DATA, DEEP_LINEAR, DEPTH, GAMMA, HALF_PI, ROOT_142, SIGMA,
+                     TEACHERS, THETA, src)
 
 ASSUME = (f"{DATA}; {TEACHERS}; {DEEP_LINEAR}; pretraining on the population loss from alpha * Wbar satisfying "
           "(22), alpha -> 0; fine-tuning = gradient flow on the empirical loss (5) over all layers from the "
@@ -78,15 +79,6 @@ def derived_transfer(p) -> float:
 
 
 
-CORRECTED_FT = (r"\mathbb E\mathcal R_{ft}\to(1-\gamma)\,(1+k^2-2k\cos\theta)+\frac{\gamma\sigma^2}{1-\gamma}"
-                r"\ (\gamma<1),\quad k=s^{L-1},\ s^{2L}-(1-\gamma)s^{2L-2}=\gamma+\frac{\gamma\sigma^2}{1-\gamma};"
-                r"\ \text{eq. (16) is the case } k=1 \iff \sigma=0")
-CORRECTED_END = (r"\beta_{ft}=X^+y+s^{L-1}(I-P_{\mathrm{row}(X)})\beta_s,\quad s^{2L}-c^2s^{2L-2}=\|X^+y\|^2,\ "
-                 r"c=\|(I-P_{\mathrm{row}(X)})\beta_s\|")
-ROOT_142 = RootCause("tahir2024.eq142", "tahir2024", "eq. (142), the end state of fine-tuning, omits the rescaling s^{L-1} of the frozen component "
-            "(I - P) beta_s: the invariants (35) keep the network balanced, so s = 1 only when ||X^+ y|| = "
-            "||P beta_s||; eqs. (16)-(17) and the pi/3 boundary built on it hold only for noiseless labels",
-                     corrected=CORRECTED_FT)
 
 
 # ------------------------------------------------------------------ simulation
@@ -281,6 +273,15 @@ def _boundary_holds(p) -> bool:
         return True
 
 
+def _boundary_margin(p) -> float:
+    """The size of a wrong sign: |T_ft| (derived limit) where its sign contradicts the pi/3 rule, in units of
+    ||beta_t||^2 = 1 (the scale of the risks in (16)-(17))."""
+    with mp.workdps(50):
+        g, th = mp.mpf(p["gamma"]), mp.mpf(p["theta"])
+        k = DD.finetune_limit_k_mp(p["gamma"], p["sigma"], int(p["L"]), 50)
+        return float(abs((1 - g) * k * (2 * mp.cos(th) - k)))
+
+
 def _boundary_show(p):
     k = float(DD.finetune_limit_k_mp(p["gamma"], p["sigma"], int(p["L"])))
     return {"T_derived": float(derived_transfer(p)), "T_eq17": stated_transfer(p), "k": k,
@@ -384,7 +385,7 @@ def _thm39_limits(claim, ctx, points) -> Evidence:
 
 CLAIMS = [
     Claim(
-        id="tahir2024.thm3.9.end_state", kind=Kind.LIMIT, root_cause=ROOT_142,
+        id="tahir2024.thm3.9.end_state", role="statement", kind=Kind.LIMIT, root_cause=ROOT_142,
         source=src("Theorem 3.9 proof, App. B.8, eq. (142)"),
         statement=r"\lim_{\alpha\to0}\lim_{t\to\infty}\beta_{ft}(t)=\beta_{sc}+(I-P_{\mathrm{row}(X)})\beta_s",
         assumptions=ASSUME, domain=Domain((Param("d", 2, math.inf, integer=True),
@@ -403,7 +404,7 @@ CLAIMS = [
         check=Custom(_end_state_check, points=END_STATE_GRID),
     ),
     Claim(
-        id="tahir2024.thm3.9", kind=Kind.ASYMPTOTIC, root_cause=ROOT_142,
+        id="tahir2024.thm3.9", role="statement", kind=Kind.ASYMPTOTIC, root_cause=ROOT_142,
         source=src("Theorem 3.9, eq. (16); proof App. B.8"),
         statement=(r"\mathbb E_{\mathcal D}\mathcal R_{ft}=\begin{cases}\mathbb E_{\mathcal D}\mathcal R_{sc}+"
                    r"(1-\gamma)(1-2\cos\theta)&\gamma\le1\\ \mathbb E_{\mathcal D}\mathcal R_{sc}&\gamma>1\end{cases}"),
@@ -427,7 +428,7 @@ CLAIMS = [
         check=Custom(_thm39_limits, points=ASYM_POINTS),
     ),
     Claim(
-        id="tahir2024.thm3.9.transferability", kind=Kind.ASYMPTOTIC, root_cause=ROOT_142,
+        id="tahir2024.thm3.9.transferability", role="statement", kind=Kind.ASYMPTOTIC, root_cause=ROOT_142,
         source=src("§3.4, eq. (17), Figure 3"),
         statement=r"\mathcal T_{ft}=\begin{cases}(\gamma-1)(1-2\cos\theta)&\gamma\le1\\0&\gamma>1\end{cases}",
         assumptions=ASSUME + " High-dimensional limit.", domain=_domain(),
@@ -450,7 +451,7 @@ CLAIMS = [
         ]),
     ),
     Claim(
-        id="tahir2024.thm3.9.boundary", kind=Kind.ORDERING, root_cause=ROOT_142,
+        id="tahir2024.thm3.9.boundary", role="remark", kind=Kind.ORDERING, root_cause=ROOT_142,
         source=src("§3.4, text after eq. (17): 'For theta < pi/3 ... positive transfer. "
                                    "For theta > pi/3 ... negative transfer'"),
         statement=(r"\gamma<1:\ \theta<\tfrac{\pi}{3}\Rightarrow\mathcal T_{ft}>0,\quad "
@@ -470,10 +471,15 @@ CLAIMS = [
                "(quick: gamma = 0.5, sigma = 1, L = 2, arccos(k/2) = 0.912; standard adds gamma = 0.25, "
                "sigma = 0.5, L = 3; gamma = 0.75, sigma = 1, L = 2; and sigma = 0, where the boundary is pi/3); "
                "the tolerance 0.005 at T = 0 localises the boundary to about 0.005/|dT/dtheta| = 0.005-0.01 rad, "
-               "and it would reject a boundary at pi/3, where eq. (17) is 0.04-0.11 away at these points."),
+               "and it would reject a boundary at pi/3, where eq. (17) is 0.04-0.11 away at these points. Reading (issue "
+               "22): 'For theta < pi/3, the pretrained features are beneficial, leading to positive transfer. For theta > "
+               "pi/3, however, the pretrained features bias the network too strongly toward the source task, leading "
+               "to negative transfer' is running text (role remark) read on the paper's own limit (17) over its "
+               "setting (Assumption 3.1 allows label noise; Fig. 3 uses sigma = 0.2); it inherits the (142) root cause. "
+               "The margin of a failure is |T_ft| (derived) where its sign contradicts the rule."),
         check=AllOf([
             PropertySearch("sign of T_ft on each side of theta = pi/3", holds=_boundary_holds,
-                           show=_boundary_show, bounds={"sigma": (0, 3), "L": (2, 4)}),
+                           show=_boundary_show, bounds={"sigma": (0, 3), "L": (2, 4)}, margin=_boundary_margin),
             PropertySearch("corrected form: k = s^{L-1} = 1 iff sigma = 0 (k > 1 for sigma > 0)",
                            holds=_k_is_one_iff_noiseless, refutes=False, bounds={"sigma": (0, 3), "L": (2, 4)},
                            examples=per_profile(30, 150, 500)),
@@ -481,7 +487,7 @@ CLAIMS = [
         ]),
     ),
     Claim(
-        id="tahir2024.thm3.9.eq143", kind=Kind.EXACT,
+        id="tahir2024.thm3.9.eq143", role="proof step", kind=Kind.EXACT,
         source=src("Theorem 3.9 proof, App. B.8, eqs. (143)-(144) and E||(I-P)beta_s||^2"),
         statement=(r"\mathbb E\langle\nu,(I-P_{\mathrm{row}(X)})\beta_s\rangle=0,\quad "
                    r"\mathbb E\|(I-P_{\mathrm{row}(X)})\beta_s\|^2=\max(0,1-\gamma)"),
