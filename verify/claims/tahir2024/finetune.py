@@ -184,8 +184,11 @@ def _end_state_check(claim, ctx, points) -> Evidence:
 
 END_STATE_TRIALS = per_profile(48, 96, 192)
 END_STATE_GRID = {
+    # the interior point (pi/3, 0.5) since issue 22: with only theta in {0, pi/2} every rejection lay on the domain's
+    # edge and the severity rule could not tell a failure on the open domain from one at its ends
     "quick": [{"d": 16, "n": 8, "L": 2, "theta": t, "sigma": s} for t in (0.0, HALF_PI) for s in (0.0, 1.0)]
-    + [{"d": 16, "n": 24, "L": 2, "theta": HALF_PI, "sigma": 1.0}],
+    + [{"d": 16, "n": 8, "L": 2, "theta": math.pi / 3, "sigma": 0.5},
+       {"d": 16, "n": 24, "L": 2, "theta": HALF_PI, "sigma": 1.0}],
     "standard": [{"d": 16, "n": 8, "L": L, "theta": t, "sigma": s} for L in (2, 3) for t in (0.0, math.pi / 4, HALF_PI)
                  for s in (0.0, 0.5, 1.0)]
     + [{"d": 24, "n": 12, "L": 2, "theta": math.pi / 3, "sigma": 0.5},
@@ -400,7 +403,11 @@ CLAIMS = [
                "scaled by s^{L-1}, s the root of s^{2L} - c^2 s^{2L-2} = ||X^+y||^2; (142) is the case s = 1, "
                "exact only when ||X^+y||^2 = ||P beta_s||^2 (e.g. theta = 0, sigma = 0). The tolerance on the "
                "mean squared distance is 1e-4, tested one-sided (finite alpha leaves an O(alpha^2) remainder, "
-               "so the null hypothesis is 'distance <= 1e-4')."),
+               "so the null hypothesis is 'distance <= 1e-4'). Reading (issue 22): (142) as the authors state it, the end "
+               "state behind Theorem 3.9 'Under Assumptions 3.1 and 3.2', i.e. with the label noise of Assumption 3.1 "
+               "(Fig. 3 uses sigma = 0.2) and any angle; role statement (not a mere proof step: the theorem built on it "
+               "fails with it, tahir2024.thm3.9). Root cause tahir2024.eq142. The quick grid has an interior point "
+               "(theta = pi/3, sigma = 0.5) so that the severity rule sees a failure inside the domain."),
         check=Custom(_end_state_check, points=END_STATE_GRID),
     ),
     Claim(
@@ -424,7 +431,9 @@ CLAIMS = [
                "tolerance; no tolerance was changed. At that precision the 1/d model was rejected (the 1/d^2 term of "
                "n/(d - n - 1)), so four sizes fit 1, 1/d, 1/d^2 (smallest n = 8); gamma > 1 (no control possible: the "
                "risk sigma^2 ||X^+ eps||^2 would become a constant) gets more trials for sigma > 0 (3x quick, 6x standard, "
-               "from a power calculation, GAMMA_GT1_FACTOR)."),
+               "from a power calculation, GAMMA_GT1_FACTOR). Reading (issue 22): Theorem 3.9 as stated, 'Under Assumptions "
+               "3.1 and 3.2' (label noise sigma >= 0, any theta in [0, pi/2]); role statement; it fails for sigma > 0 "
+               "at gamma < 1 through (142) (root cause tahir2024.eq142)."),
         check=Custom(_thm39_limits, points=ASYM_POINTS),
     ),
     Claim(
