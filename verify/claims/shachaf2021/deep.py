@@ -29,6 +29,7 @@ from numerics.least_squares import min_norm_solve
 from numerics.sampling import gaussian_design, noisy_labels, unit_vectors
 from verify.kit import (AllOf, Check, Claim, Constraint, Custom, Domain, Evidence, Figure, FigureSweep, Identity,
                         Kind, Param, Tol, label_of, per_profile, pick, stat_test, stated_value)
+from verify.claims.tahir2024.common import ROOT_142 as TAHIR_ROOT_142   # 001's (142): one root cause, issue 22
 
 from .common import DEEP_SETTING, LITERAL_GD_NOTE, pair_at_angle, src
 
@@ -461,7 +462,7 @@ CLAIMS = [
         check=Custom(_vs_check("eq5"), points=_VS_POINTS),
     ),
     Claim(
-        id="shachaf2021.vs_tahir2024.eq142", kind=Kind.LIMIT,
+        id="shachaf2021.vs_tahir2024.eq142", kind=Kind.LIMIT, role="statement", root_cause=TAHIR_ROOT_142,
         source=src("001 (Tahir et al.) Theorem 3.9 proof, App. B.8, eq. (142), on the same runs as vs_tahir2024.eq5"),
         statement=r"\lim_{\alpha\to0}\lim_{t\to\infty}\beta_{ft}(t)=X^+y+(I-P_{\mathrm{row}(X)})\beta_s",
         assumptions=DEEP_SETTING + " 001's setting: unit teachers at angle theta, label noise sigma >= 0.",
@@ -469,7 +470,10 @@ CLAIMS = [
         corrected=r"\beta_{ft}=X^+y+\Big(\tfrac{\|\beta_{ft}\|}{\|\beta_s\|}\Big)^{\frac{L-1}{L}}(I-P_{\mathrm{row}(X)})\beta_s\ \ \text{(000 eq. (5))}",
         notes=(VS_NOTES + " Eq. (142) is (5) with the factor set to 1: it agrees with (5) (and GD) where ||beta_ft|| = "
                "||beta_s||, e.g. theta = 0 and sigma = 0, and for n > d; elsewhere it misses the rescaling of "
-               "P_perp beta_s (the same finding as tahir2024.thm3.9.end_state, here side by side with 000's (5))."),
+               "P_perp beta_s (the same finding as tahir2024.thm3.9.end_state, here side by side with 000's (5)). "
+               "Reading (issue 22): 001's (142) as its authors state it, in 001's own setting (Assumption 3.1's "
+               "label noise, unit teachers at angle theta): role statement, root cause tahir2024.eq142, shared with "
+               "the four tahir2024.thm3.9 claims."),
         check=Custom(_vs_check("eq142"), points=_VS_POINTS),
     ),
 ]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 
-from verify.kit import Param, Source
+from verify.kit import Param, RootCause, Source
 
 PAPER = "tahir2024"
 HALF_PI = math.pi / 2
@@ -137,3 +137,47 @@ def stated_agrees(claim, name: str, ours, points, rel: float = 1e-12) -> Check:
     return Check(name, not bad, (f"agree at all {len(points)} points (largest relative difference {worst:.2g})"
                                  if not bad else f"differ at {len(bad)} of {len(points)} points, e.g. "
                                  f"{bad[0][0]}: stated {bad[0][1]:.12g} vs {bad[0][2]:.12g}"))
+
+
+# ------------------------------------------------------------------ root causes (issue 22)
+# One RootCause per reason for which claims of 001 are refuted, declared once here and imported by every claim
+# (of this paper or another) that fails for it; each says in one sentence what is wrong and gives the corrected
+# form that the group's claims verify (their own corrected verdicts).
+
+#: the corrected fine-tuning risk (16) and the corrected end state (142) (derivations.deep_linear)
+CORRECTED_FT = (r"\mathbb E\mathcal R_{ft}\to(1-\gamma)\,(1+k^2-2k\cos\theta)+\frac{\gamma\sigma^2}{1-\gamma}"
+                r"\ (\gamma<1),\quad k=s^{L-1},\ s^{2L}-(1-\gamma)s^{2L-2}=\gamma+\frac{\gamma\sigma^2}{1-\gamma};"
+                r"\ \text{eq. (16) is the case } k=1 \iff \sigma=0")
+CORRECTED_END = (r"\beta_{ft}=X^+y+s^{L-1}(I-P_{\mathrm{row}(X)})\beta_s,\quad s^{2L}-c^2s^{2L-2}=\|X^+y\|^2,\ "
+                 r"c=\|(I-P_{\mathrm{row}(X)})\beta_s\|")
+
+#: eq. (142): tahir2024.thm3.9.end_state, .thm3.9, .thm3.9.transferability, .thm3.9.boundary and
+#: shachaf2021.vs_tahir2024.eq142 (the same end state on 000's literal runs, beside 000's eq. (5), which fits)
+ROOT_142 = RootCause(
+    "tahir2024.eq142", PAPER,
+    "eq. (142), the end state of fine-tuning, omits the rescaling s^{L-1} of the frozen component (I - P) beta_s: "
+    "the invariants (35) keep the network balanced, so s = 1 only when ||X^+ y|| = ||P beta_s||; eqs. (16)-(17) "
+    "and the pi/3 boundary built on it hold only for noiseless labels",
+    corrected=CORRECTED_END + r";\quad " + CORRECTED_FT)
+
+#: the closed end theta = pi/2 of Assumption 3.2's [0, pi/2], where cos(theta) = 0 and the pretrained feature
+#: carries none of the target: tahir2024.eq13.angle, .eq13.noiseless (the negative-transfer intervals after (13)
+#: stop short of it) and .thm3.8.monotone ((15) is constant in lambda there)
+ROOT_PI_2 = RootCause(
+    "tahir2024.theta_pi_2_endpoint", PAPER,
+    "the endpoint theta = pi/2 (orthogonal teachers, cos theta = 0) is mishandled: transfer is negative there on "
+    "the same gamma range, so the negative-transfer intervals after eq. (13) must be closed at pi/2, and the ridge "
+    "risk (15) is identically 1 there, so it is strictly increasing in lambda only for theta in [0, pi/2)",
+    corrected=(r"\mathcal T_{lt}<0\iff\theta\in(\arccos(1-\sigma),\pi/2],\ \gamma\in(\gamma_-,\gamma_+)\ "
+               r"(\sigma\to0:\ \theta\in(0,\pi/2],\ \cos^2\theta<\gamma<1);\quad \partial_\lambda(15)="
+               r"\frac{2\lambda\cos^2\theta}{(1+\lambda)^3}>0\ \text{for }\theta\in[0,\pi/2),\ \lambda>0"))
+
+#: the exact tie theta = 0, sigma = 0, gamma > 1: scratch training and linear transfer both recover beta_t exactly
+#: (both risks 0), so transfer neither wins nor loses: tahir2024.text.fig6.always_negative_gamma_gt1 (caption:
+#: 'always negative') and tahir2024.text.abstract.well_represented.strict (the abstract read as a strict win at
+#: every point, extension)
+ROOT_TIE = RootCause(
+    "tahir2024.tie_theta0_sigma0", PAPER,
+    "at theta = 0, sigma = 0, gamma > 1 scratch training and linear transfer both recover beta_t exactly (both "
+    "risks 0), so T_lt = 0 there: transfer is neither 'always negative' (Fig. 6 caption) nor strictly better",
+    corrected=r"\sigma=0,\ \gamma>1:\ \mathcal T_{lt}=-\sin^2\theta\ (<0\ \text{for }\theta>0,\ =0\ \text{at }\theta=0)")

@@ -26,10 +26,10 @@ from hypothesis import strategies as st
 from derivations import transfer as T
 from derivations import wishart as W
 from numerics.transfer import transferability_trials
-from verify.kit import (RootCause, AllOf, Asymptotic, Check, Claim, Constraint, Custom, Domain, Evidence, Figure, FigureSweep,
+from verify.kit import (AllOf, Asymptotic, Check, Claim, Constraint, Custom, Domain, Evidence, Figure, FigureSweep,
                         Identity, Kind, Param, PropertySearch, StatedSearch, label_of, per_profile, pick, stated_value)
 
-from .common import (FIG_D, GAMMA, HALF_PI, INF, LINEAR_TRANSFER_ASYM, SIGMA, THETA, TRANSFER_CHUNK, lattice, src,
+from .common import (FIG_D, GAMMA, HALF_PI, INF, LINEAR_TRANSFER_ASYM, ROOT_PI_2, SIGMA, THETA, TRANSFER_CHUNK, lattice, src,
                      stated_agrees)
 
 PI = math.pi
@@ -222,7 +222,7 @@ def _roots_are_zeros(claim, ctx) -> Evidence:
 _ROOTS_SEARCH = Domain((THETA, Param("sigma", 0, 2, lower_open=True)))
 
 EQ13_ROOTS = Claim(
-    id="tahir2024.eq13.roots",
+    id="tahir2024.eq13.roots", role="remark",
     kind=Kind.SYMBOLIC,
     source=src("§3.3, text after eq. (13)"),
     statement=(r"\mathcal T_{lt}(\gamma_\pm)=0\ (\gamma<1),\quad \gamma_\pm=\tfrac12\Big[(1+\cos^2\theta-\sigma^2)\pm"
@@ -297,7 +297,7 @@ _UNDER_DOMAIN = Domain((Param("gamma", 1, INF, lower_open=True, doc="gamma = n/d
                         THETA, SIGMA))
 
 EQ13_UNDER = Claim(
-    id="tahir2024.eq13.under",
+    id="tahir2024.eq13.under", role="remark",
     kind=Kind.BOUND,
     source=src("§3.3, text after eq. (13)"),
     statement=r"\gamma>1:\quad \mathcal T_{lt}<0\iff \gamma-1>\frac{\sigma^2}{\sin^2\theta}",
@@ -333,7 +333,7 @@ def _sigma_search():
 
 
 EQ13_SIGMA = Claim(
-    id="tahir2024.eq13.sigma_lt_1",
+    id="tahir2024.eq13.sigma_lt_1", role="remark",
     kind=Kind.BOUND,
     source=src("§3.3, text after eq. (13)"),
     statement=r"\gamma<1:\quad \mathcal T_{lt}<0\ \Rightarrow\ \sigma<1",
@@ -360,6 +360,14 @@ def _angle_holds(p, theta_closed_at_half_pi: bool):
         return bool(neg) == bool(in_theta and in_gamma)
 
 
+def _T_abs(p, sigma=None):
+    """|T| of (13) at the point (sigma = 0 unless the point has one): the size of the transfer (in units of
+    ||beta_t||^2 = 1, the scale of the stated risks) that the stated region misclassifies, the margin of a failure."""
+    sg = p.get("sigma", 0.0) if sigma is None else sigma
+    with T.precision_for(p["gamma"], 1 - p["gamma"], p["theta"], sg):
+        return float(abs(T.transferability_theta_mp(p["gamma"], p["theta"], sg)))
+
+
 def _angle_show(p):
     with T.precision_for(p["gamma"], 1 - p["gamma"], p["theta"], p["sigma"]):
         gp = T.gamma_pm_mp(p["theta"], p["sigma"])
@@ -370,14 +378,11 @@ def _angle_show(p):
     return out
 
 
-ROOT_OPEN_INTERVAL = RootCause("tahir2024.eq13.closed_at_pi_2", "tahir2024", "the negative-transfer regions after eq. (13) are stated with theta in an open interval ending "
-                      "at pi/2, but at theta = pi/2 the transferability (13) is negative on the same gamma range: "
-                      "the interval must be closed at pi/2",
-                               corrected=r"\theta\in(\arccos(1-\sigma),\pi/2]")
 
 EQ13_ANGLE = Claim(
-    id="tahir2024.eq13.angle",
-    kind=Kind.BOUND, root_cause=ROOT_OPEN_INTERVAL,
+    id="tahir2024.eq13.angle", role="remark",  # running text after eq. (13)
+   
+    kind=Kind.BOUND, root_cause=ROOT_PI_2,
     source=src("§3.3, text after eq. (13)"),
     statement=(r"\sigma<1,\ \gamma<1:\quad \mathcal T_{lt}<0\iff \theta\in(\arccos(1-\sigma),\pi/2)\ \text{and}\ "
                r"\gamma\in(\gamma_-,\gamma_+)"),
@@ -386,6 +391,8 @@ EQ13_ANGLE = Claim(
                                               doc="label-noise standard deviation, sigma < 1 (SNR > 1)"))),
     stated=sp.And(T.theta > sp.acos(1 - W.sigma), T.theta < sp.pi / 2, T.gamma > T.gamma_pm_stated()[1],
                   T.gamma < T.gamma_pm_stated()[0]),
+    derived=sp.And(T.theta > sp.acos(1 - W.sigma), T.theta <= sp.pi / 2, T.gamma > T.gamma_pm_stated()[1],
+                   T.gamma < T.gamma_pm_stated()[0]),
     corrected=(r"\sigma<1,\ \gamma<1:\ \mathcal T_{lt}<0\iff\theta\in(\arccos(1-\sigma),\pi/2]\ \text{and}\ "
                r"\gamma\in(\gamma_-,\gamma_+);\ \text{at }\theta=\pi/2:\ \gamma_-=0,\ \gamma_+=1-\sigma^2"),
     notes=("Read as an equivalence ('negative transfer occurs when ... and ...', the description of the red "
@@ -394,10 +401,16 @@ EQ13_ANGLE = Claim(
            "sigma^2) T = gamma (gamma - 1 + sigma^2)/(1 - gamma) < 0 for every gamma in (0, 1 - sigma^2): negative "
            "transfer does occur there, so the 'iff' fails on the endpoint theta = pi/2 only. The corrected "
            "half-open interval (arccos(1-sigma), pi/2] is checked by a second search (our form, refutes=False). "
-           "At theta = arccos(1-sigma) gamma_- = gamma_+ and the gamma-interval is empty, consistently."),
+           "At theta = arccos(1-sigma) gamma_- = gamma_+ and the gamma-interval is empty, consistently. "
+           "Reading (issue 22): 'When SNR > 1, negative transfer occurs when theta in (arccos(1 - sigma), pi/2) and "
+           "gamma in (gamma_-, gamma_+)' is running text describing the red region of Fig. 1(b), whose theta axis "
+           "runs to pi/2 inclusive: role remark, kept as the authors wrote it (nothing in the text excludes theta = "
+           "pi/2 from Assumption 3.2). It fails on the line theta = pi/2 only (the uniform draw over the domain finds "
+           "no failure: measure zero), for the reason shared with eq13.noiseless and thm3.8.monotone (root cause "
+           "tahir2024.theta_pi_2_endpoint); margin = |T| at the misclassified point."),
     check=AllOf([
         PropertySearch("T < 0 iff theta in (arccos(1-sigma), pi/2) and gamma in (gamma_-, gamma_+), as stated",
-                       holds=lambda p: _angle_holds(p, False), show=_angle_show),
+                       holds=lambda p: _angle_holds(p, False), show=_angle_show, margin=_T_abs),
         PropertySearch("corrected: theta in (arccos(1-sigma), pi/2] (closed at pi/2)",
                        holds=lambda p: _angle_holds(p, True), show=_angle_show, refutes=False),
     ]),
@@ -430,23 +443,28 @@ def _noiseless_limit_checks(claim, ctx) -> Evidence:
 
 
 EQ13_NOISELESS = Claim(
-    id="tahir2024.eq13.noiseless",
-    kind=Kind.BOUND, root_cause=ROOT_OPEN_INTERVAL,
+    id="tahir2024.eq13.noiseless", role="remark",  # running text after eq. (13)
+   
+    kind=Kind.BOUND, root_cause=ROOT_PI_2,
     source=src("§3.3, text after eq. (13); Appendix E, Fig. 6"),
     statement=r"\sigma\to0,\ \gamma<1:\quad \mathcal T_{lt}<0\iff\theta\in(0,\pi/2),\ \cos^2\theta<\gamma<1",
     assumptions=LINEAR_TRANSFER_ASYM + " Noiseless labels sigma = 0, gamma < 1.",
     domain=Domain((GAMMA_LT_1, THETA)),
     stated=sp.And(T.theta > 0, T.theta < sp.pi / 2, T.gamma > sp.cos(T.theta) ** 2, T.gamma < 1),
+    derived=sp.And(T.theta > 0, T.theta <= sp.pi / 2, T.gamma > sp.cos(T.theta) ** 2, T.gamma < 1),
     corrected=r"\sigma=0,\ \gamma<1:\ \mathcal T_{lt}<0\iff\theta\in(0,\pi/2],\ \cos^2\theta<\gamma<1",
     notes=("Read at sigma = 0 (T is continuous in sigma, and (10) holds at sigma = 0), as an equivalence on the "
            "overparameterized branch (Fig. 6 caption: for gamma > 1 transfer is always negative, T = -sin^2 theta, "
            "for theta > 0). At theta = pi/2, T = -gamma < 0 for every gamma in (0, 1), while the stated open "
            "interval (0, pi/2) excludes theta = pi/2; the condition cos^2 theta < gamma < 1 alone is right on the "
-           "whole closed domain. The corrected form (0, pi/2] is checked by a second search (refutes=False)."),
+           "whole closed domain. The corrected form (0, pi/2] is checked by a second search (refutes=False). "
+           "Reading (issue 22): 'In the noiseless case sigma -> 0, this expression simplifies to theta in (0, pi/2), "
+           "cos^2 theta < gamma < 1 (see Appendix E Fig. 6)' is running text (role remark); Fig. 6(b), which it cites, "
+           "shades theta up to pi/2. Fails on theta = pi/2 only (root cause tahir2024.theta_pi_2_endpoint)."),
     check=AllOf([
         Custom(_noiseless_limit_checks),
         PropertySearch("sigma = 0: T < 0 iff theta in (0, pi/2) and cos^2 theta < gamma < 1, as stated",
-                       holds=lambda p: _noiseless_holds(p, False)),
+                       holds=lambda p: _noiseless_holds(p, False), margin=lambda p: _T_abs(p, 0.0)),
         PropertySearch("corrected: theta in (0, pi/2]", holds=lambda p: _noiseless_holds(p, True), refutes=False),
     ]),
 )
@@ -476,7 +494,7 @@ def _anomalous_fig1(claim, ctx, points) -> Evidence:
 
 
 EQ13_ANOMALOUS = Claim(
-    id="tahir2024.eq13.anomalous",
+    id="tahir2024.eq13.anomalous", role="remark",
     kind=Kind.SYMBOLIC,
     source=src("§3.3, last paragraph (about Fig. 1, sigma = 0.2)"),
     statement=(r"\text{Fig. 1 }(\sigma=0.2):\ \text{the two regions of negative transfer are separated by positive "
@@ -526,7 +544,7 @@ def _window_is_positive_set(p):
 
 
 EQ13_ANOMALOUS_ALL = Claim(
-    id="tahir2024.eq13.anomalous.all_sigma",
+    id="tahir2024.eq13.anomalous.all_sigma", role="remark",
     kind=Kind.BOUND, tags=("extension",),
     source=src("§3.3, last paragraph, read over the whole domain of Assumption 3.1"),
     statement=(r"\forall\sigma\ge0:\ \exists\ \text{positive transfer at }\theta=\pi/2\text{ separating the negative "

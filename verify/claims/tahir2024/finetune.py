@@ -27,11 +27,12 @@ import numerics.deep_linear as DL
 from numerics.least_squares import min_norm_solve
 from numerics.sampling import gaussian_design, teacher_pair
 from numerics.transfer import target_task
-from verify.kit import (RootCause, raised, trials_to_decide_at, AllOf, Asymptotic, Check, Claim, Constraint, Custom, Domain, Evidence, Expectation, Figure,
+from verify.kit import (raised, trials_to_decide_at, AllOf, Asymptotic, Check, Claim, Constraint, Custom, Domain, Evidence, Expectation, Figure,
                         FigureSweep, Kind, Param, PropertySearch, STATED, Tol, chunk_for, label_of, per_profile, pick,
                         stat_test, stated_value)
 
-from .common import DATA, DEEP_LINEAR, DEPTH, GAMMA, HALF_PI, SIGMA, TEACHERS, THETA, src
+from .common import (CORRECTED_END, CORRECTED_FT, DATA, DEEP_LINEAR, DEPTH, GAMMA, HALF_PI, ROOT_142, SIGMA,
+                     TEACHERS, THETA, src)
 
 ASSUME = (f"{DATA}; {TEACHERS}; {DEEP_LINEAR}; pretraining on the population loss from alpha * Wbar satisfying "
           "(22), alpha -> 0; fine-tuning = gradient flow on the empirical loss (5) over all layers from the "
@@ -78,15 +79,6 @@ def derived_transfer(p) -> float:
 
 
 
-CORRECTED_FT = (r"\mathbb E\mathcal R_{ft}\to(1-\gamma)\,(1+k^2-2k\cos\theta)+\frac{\gamma\sigma^2}{1-\gamma}"
-                r"\ (\gamma<1),\quad k=s^{L-1},\ s^{2L}-(1-\gamma)s^{2L-2}=\gamma+\frac{\gamma\sigma^2}{1-\gamma};"
-                r"\ \text{eq. (16) is the case } k=1 \iff \sigma=0")
-CORRECTED_END = (r"\beta_{ft}=X^+y+s^{L-1}(I-P_{\mathrm{row}(X)})\beta_s,\quad s^{2L}-c^2s^{2L-2}=\|X^+y\|^2,\ "
-                 r"c=\|(I-P_{\mathrm{row}(X)})\beta_s\|")
-ROOT_142 = RootCause("tahir2024.eq142", "tahir2024", "eq. (142), the end state of fine-tuning, omits the rescaling s^{L-1} of the frozen component "
-            "(I - P) beta_s: the invariants (35) keep the network balanced, so s = 1 only when ||X^+ y|| = "
-            "||P beta_s||; eqs. (16)-(17) and the pi/3 boundary built on it hold only for noiseless labels",
-                     corrected=CORRECTED_FT)
 
 
 # ------------------------------------------------------------------ simulation
@@ -192,8 +184,11 @@ def _end_state_check(claim, ctx, points) -> Evidence:
 
 END_STATE_TRIALS = per_profile(48, 96, 192)
 END_STATE_GRID = {
+    # the interior point (pi/3, 0.5) since issue 22: with only theta in {0, pi/2} every rejection lay on the domain's
+    # edge and the severity rule could not tell a failure on the open domain from one at its ends
     "quick": [{"d": 16, "n": 8, "L": 2, "theta": t, "sigma": s} for t in (0.0, HALF_PI) for s in (0.0, 1.0)]
-    + [{"d": 16, "n": 24, "L": 2, "theta": HALF_PI, "sigma": 1.0}],
+    + [{"d": 16, "n": 8, "L": 2, "theta": math.pi / 3, "sigma": 0.5},
+       {"d": 16, "n": 24, "L": 2, "theta": HALF_PI, "sigma": 1.0}],
     "standard": [{"d": 16, "n": 8, "L": L, "theta": t, "sigma": s} for L in (2, 3) for t in (0.0, math.pi / 4, HALF_PI)
                  for s in (0.0, 0.5, 1.0)]
     + [{"d": 24, "n": 12, "L": 2, "theta": math.pi / 3, "sigma": 0.5},
@@ -279,6 +274,15 @@ def _boundary_holds(p) -> bool:
         if th > mp.pi / 3:
             return T < 0
         return True
+
+
+def _boundary_margin(p) -> float:
+    """The size of a wrong sign: |T_ft| (derived limit) where its sign contradicts the pi/3 rule, in units of
+    ||beta_t||^2 = 1 (the scale of the risks in (16)-(17))."""
+    with mp.workdps(50):
+        g, th = mp.mpf(p["gamma"]), mp.mpf(p["theta"])
+        k = DD.finetune_limit_k_mp(p["gamma"], p["sigma"], int(p["L"]), 50)
+        return float(abs((1 - g) * k * (2 * mp.cos(th) - k)))
 
 
 def _boundary_show(p):
@@ -384,7 +388,7 @@ def _thm39_limits(claim, ctx, points) -> Evidence:
 
 CLAIMS = [
     Claim(
-        id="tahir2024.thm3.9.end_state", kind=Kind.LIMIT, root_cause=ROOT_142,
+        id="tahir2024.thm3.9.end_state", role="statement", kind=Kind.LIMIT, root_cause=ROOT_142,
         source=src("Theorem 3.9 proof, App. B.8, eq. (142)"),
         statement=r"\lim_{\alpha\to0}\lim_{t\to\infty}\beta_{ft}(t)=\beta_{sc}+(I-P_{\mathrm{row}(X)})\beta_s",
         assumptions=ASSUME, domain=Domain((Param("d", 2, math.inf, integer=True),
@@ -399,11 +403,15 @@ CLAIMS = [
                "scaled by s^{L-1}, s the root of s^{2L} - c^2 s^{2L-2} = ||X^+y||^2; (142) is the case s = 1, "
                "exact only when ||X^+y||^2 = ||P beta_s||^2 (e.g. theta = 0, sigma = 0). The tolerance on the "
                "mean squared distance is 1e-4, tested one-sided (finite alpha leaves an O(alpha^2) remainder, "
-               "so the null hypothesis is 'distance <= 1e-4')."),
+               "so the null hypothesis is 'distance <= 1e-4'). Reading (issue 22): (142) as the authors state it, the end "
+               "state behind Theorem 3.9 'Under Assumptions 3.1 and 3.2', i.e. with the label noise of Assumption 3.1 "
+               "(Fig. 3 uses sigma = 0.2) and any angle; role statement (not a mere proof step: the theorem built on it "
+               "fails with it, tahir2024.thm3.9). Root cause tahir2024.eq142. The quick grid has an interior point "
+               "(theta = pi/3, sigma = 0.5) so that the severity rule sees a failure inside the domain."),
         check=Custom(_end_state_check, points=END_STATE_GRID),
     ),
     Claim(
-        id="tahir2024.thm3.9", kind=Kind.ASYMPTOTIC, root_cause=ROOT_142,
+        id="tahir2024.thm3.9", role="statement", kind=Kind.ASYMPTOTIC, root_cause=ROOT_142,
         source=src("Theorem 3.9, eq. (16); proof App. B.8"),
         statement=(r"\mathbb E_{\mathcal D}\mathcal R_{ft}=\begin{cases}\mathbb E_{\mathcal D}\mathcal R_{sc}+"
                    r"(1-\gamma)(1-2\cos\theta)&\gamma\le1\\ \mathbb E_{\mathcal D}\mathcal R_{sc}&\gamma>1\end{cases}"),
@@ -423,11 +431,13 @@ CLAIMS = [
                "tolerance; no tolerance was changed. At that precision the 1/d model was rejected (the 1/d^2 term of "
                "n/(d - n - 1)), so four sizes fit 1, 1/d, 1/d^2 (smallest n = 8); gamma > 1 (no control possible: the "
                "risk sigma^2 ||X^+ eps||^2 would become a constant) gets more trials for sigma > 0 (3x quick, 6x standard, "
-               "from a power calculation, GAMMA_GT1_FACTOR)."),
+               "from a power calculation, GAMMA_GT1_FACTOR). Reading (issue 22): Theorem 3.9 as stated, 'Under Assumptions "
+               "3.1 and 3.2' (label noise sigma >= 0, any theta in [0, pi/2]); role statement; it fails for sigma > 0 "
+               "at gamma < 1 through (142) (root cause tahir2024.eq142)."),
         check=Custom(_thm39_limits, points=ASYM_POINTS),
     ),
     Claim(
-        id="tahir2024.thm3.9.transferability", kind=Kind.ASYMPTOTIC, root_cause=ROOT_142,
+        id="tahir2024.thm3.9.transferability", role="statement", kind=Kind.ASYMPTOTIC, root_cause=ROOT_142,
         source=src("§3.4, eq. (17), Figure 3"),
         statement=r"\mathcal T_{ft}=\begin{cases}(\gamma-1)(1-2\cos\theta)&\gamma\le1\\0&\gamma>1\end{cases}",
         assumptions=ASSUME + " High-dimensional limit.", domain=_domain(),
@@ -450,7 +460,7 @@ CLAIMS = [
         ]),
     ),
     Claim(
-        id="tahir2024.thm3.9.boundary", kind=Kind.ORDERING, root_cause=ROOT_142,
+        id="tahir2024.thm3.9.boundary", role="remark", kind=Kind.ORDERING, root_cause=ROOT_142,
         source=src("§3.4, text after eq. (17): 'For theta < pi/3 ... positive transfer. "
                                    "For theta > pi/3 ... negative transfer'"),
         statement=(r"\gamma<1:\ \theta<\tfrac{\pi}{3}\Rightarrow\mathcal T_{ft}>0,\quad "
@@ -470,10 +480,15 @@ CLAIMS = [
                "(quick: gamma = 0.5, sigma = 1, L = 2, arccos(k/2) = 0.912; standard adds gamma = 0.25, "
                "sigma = 0.5, L = 3; gamma = 0.75, sigma = 1, L = 2; and sigma = 0, where the boundary is pi/3); "
                "the tolerance 0.005 at T = 0 localises the boundary to about 0.005/|dT/dtheta| = 0.005-0.01 rad, "
-               "and it would reject a boundary at pi/3, where eq. (17) is 0.04-0.11 away at these points."),
+               "and it would reject a boundary at pi/3, where eq. (17) is 0.04-0.11 away at these points. Reading (issue "
+               "22): 'For theta < pi/3, the pretrained features are beneficial, leading to positive transfer. For theta > "
+               "pi/3, however, the pretrained features bias the network too strongly toward the source task, leading "
+               "to negative transfer' is running text (role remark) read on the paper's own limit (17) over its "
+               "setting (Assumption 3.1 allows label noise; Fig. 3 uses sigma = 0.2); it inherits the (142) root cause. "
+               "The margin of a failure is |T_ft| (derived) where its sign contradicts the rule."),
         check=AllOf([
             PropertySearch("sign of T_ft on each side of theta = pi/3", holds=_boundary_holds,
-                           show=_boundary_show, bounds={"sigma": (0, 3), "L": (2, 4)}),
+                           show=_boundary_show, bounds={"sigma": (0, 3), "L": (2, 4)}, margin=_boundary_margin),
             PropertySearch("corrected form: k = s^{L-1} = 1 iff sigma = 0 (k > 1 for sigma > 0)",
                            holds=_k_is_one_iff_noiseless, refutes=False, bounds={"sigma": (0, 3), "L": (2, 4)},
                            examples=per_profile(30, 150, 500)),
@@ -481,7 +496,7 @@ CLAIMS = [
         ]),
     ),
     Claim(
-        id="tahir2024.thm3.9.eq143", kind=Kind.EXACT,
+        id="tahir2024.thm3.9.eq143", role="proof step", kind=Kind.EXACT,
         source=src("Theorem 3.9 proof, App. B.8, eqs. (143)-(144) and E||(I-P)beta_s||^2"),
         statement=(r"\mathbb E\langle\nu,(I-P_{\mathrm{row}(X)})\beta_s\rangle=0,\quad "
                    r"\mathbb E\|(I-P_{\mathrm{row}(X)})\beta_s\|^2=\max(0,1-\gamma)"),

@@ -158,7 +158,7 @@ def _limit_checks():
 
 CLAIMS = [
     Claim(
-        id="tahir2024.thm3.6.finite",
+        id="tahir2024.thm3.6.finite", role="proof step", holds_by=("tahir2024.thm3.6.asymptotic",),
         kind=Kind.EXACT,
         source=src("Theorem 3.6 proof, eq. (95) with (96)-(97) evaluated at finite n, d"),
         statement=FINITE_LATEX,
@@ -208,7 +208,7 @@ CLAIMS = [
                          trials=_decisive_trials(ASYM_SIGMAS, DECIDE_CAP), vector="sigma"),
     ),
     Claim(
-        id="tahir2024.thm3.6.stieltjes",
+        id="tahir2024.thm3.6.stieltjes", role="proof step", holds_by=("tahir2024.thm3.6.asymptotic",),
         kind=Kind.LIMIT,
         source=src("Theorem 3.6 proof, App. B.5, eqs. (99)-(102)"),
         statement=(r"\lim_{z\to0}g_C(z)=\lim_{z\to0}\frac{z-(1-\gamma)-\sqrt{z-(1+\sqrt\gamma)^2}"

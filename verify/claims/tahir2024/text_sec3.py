@@ -17,6 +17,7 @@ from numerics.scratch import min_norm_risk
 from numerics.tahir_text import scratch_transfer_common
 from verify.kit import AllOf, Claim, Custom, Domain, Expectation, Identity, Kind, Param, PropertySearch
 
+from .common import ROOT_TIE
 from .text_helpers import (ASSUME, DPS, EX, HALF_PI, INF, MC_TRIALS, NOT_ONE, P_GAMMA, P_SIGMA, P_THETA, PI,
                            R_ridge_limit, R_sc, T_lt, mc_ordering, prec, src, trig)
 
@@ -36,6 +37,14 @@ def _dd_over_holds(p, sig_range=None):
         return bool(first_decreases and becomes_infinite)
 
 
+def _dd_over_margin(p):
+    """The size of the failure in units of (10) at gamma -> 0+ (= 1): the initial slope sigma^2 - 1 where the risk
+    does not first decrease (sigma >= 1), else 0 (at sigma = 0 the failure is the missing divergence: no size)."""
+    s = mpmath.mpf(p["sigma"])
+    with mpmath.workdps(DPS):
+        return float(max(mpmath.mpf(0), _DR_LO(mpmath.mpf(0), s)))
+
+
 def _dd_over_show(p):
     s = mpmath.mpf(p["sigma"])
     with mpmath.workdps(DPS):
@@ -53,7 +62,7 @@ def _dd_rows_factory(n1, n2):
 
 
 DD_OVER = Claim(
-    id="tahir2024.text.sec3_2.double_descent.over", kind=Kind.ORDERING,
+    id="tahir2024.text.sec3_2.double_descent.over", role="remark", kind=Kind.ORDERING,
     source=src("Sec. 3.2 after Theorem 3.6: 'This expression exhibits double descent behavior: in the "
                "overparameterized regime, the generalization error first decreases, then becomes infinite as "
                "gamma -> 1'"),
@@ -72,11 +81,16 @@ DD_OVER = Claim(
            "0 with no divergence; for sigma >= 1 it increases from the start. The corrected range is searched too "
            "(refutes=False). Monte Carlo of the literal min-norm fit (numerics.scratch.min_norm_risk, d = 60, "
            "n = 6 vs 24, independent draws) tests the 'first decreases' ordering at sigma = 0.2 (true) and sigma = "
-           "1.5 (where the simulated risk increases: the stated ordering is rejected by simulation as well)."),
+           "1.5 (where the simulated risk increases: the stated ordering is rejected by simulation as well). Reading "
+           "(issue 22): 'This expression exhibits double descent behavior' is running text about (10) (role "
+           "remark); nothing in it restricts sigma, and SNR < 1 (sigma > 1) is a case the same section discusses, so "
+           "it stays read over every sigma >= 0; an erratum of the remark kind (true for 0 < sigma < 1, the noise of "
+           "Fig. 1). The search and uniform draw run over sigma in [0, 2] (twice the threshold sigma = 1 where the "
+           "initial slope changes sign); margin: the initial slope sigma^2 - 1 in units of (10) at gamma -> 0 (= 1)."),
     check=AllOf([
         PropertySearch(examples=EX, name="(10) first decreases (dR/dgamma(0+) < 0) and diverges as gamma -> 1-",
-                       holds=_dd_over_holds,
-                       show=_dd_over_show, bounds={"sigma": (0.0, 20.0), "d": (1, 10)}),
+                       holds=_dd_over_holds, margin=_dd_over_margin,
+                       show=_dd_over_show, bounds={"sigma": (0.0, 2.0), "d": (1, 10)}),
         PropertySearch(examples=EX, name="corrected: the same for 0 < sigma < 1", holds=_dd_over_holds, refutes=False,
                        strategy=lambda: st.fixed_dictionaries({"sigma": st.floats(1e-6, 1.0, exclude_max=True)})),
         Custom(mc_ordering(_dd_rows_factory(6, 24), {"quick": 1500, "standard": 6000, "full": 40000}, "dd"),
@@ -92,7 +106,7 @@ def _dd_under_holds(p):
 
 
 DD_UNDER = Claim(
-    id="tahir2024.text.sec3_2.double_descent.under", kind=Kind.ORDERING,
+    id="tahir2024.text.sec3_2.double_descent.under", role="remark", kind=Kind.ORDERING,
     source=src("Sec. 3.2 after Theorem 3.6: 'while in the underparameterized regime, the generalization error "
                "monotonically decreases with increasing gamma'"),
     statement=r"\gamma>1:\ \mathbb E\mathcal R_{sc}=\sigma^2/(\gamma-1)\ \text{is non-increasing in }\gamma,\ \forall\sigma\ge0",
@@ -126,7 +140,7 @@ def _oos_rows(p, B, gen, ctx):
 
 
 OUT_OF_SUBSPACE = Claim(
-    id="tahir2024.text.sec3_3.out_of_subspace_degrades", kind=Kind.ORDERING,
+    id="tahir2024.text.sec3_3.out_of_subspace_degrades", role="remark", kind=Kind.ORDERING,
     source=src("Sec. 3.3 after eq. (13): 'at fixed gamma and sigma, i.e., fixing the number of data points and label "
                "noise, as the norm of the out-of-subspace component increases, transfer efficiency degrades'"),
     statement=r"\partial_\theta\mathcal T_{lt}(\gamma,\theta,\sigma)<0:\ \theta_1<\theta_2\Rightarrow\mathcal T_{lt}(\theta_2)<\mathcal T_{lt}(\theta_1)",
@@ -158,7 +172,7 @@ def _snr_holds(p):
 
 
 SNR = Claim(
-    id="tahir2024.text.sec3_3.snr_below_one", kind=Kind.ORDERING,
+    id="tahir2024.text.sec3_3.snr_below_one", role="remark", kind=Kind.ORDERING,
     source=src("Sec. 3.3 after eq. (13), overparameterized paragraph: 'When SNR < 1, scratch training can never "
                "recover the underlying vector beta_t and pretraining is always beneficial'"),
     statement=(r"\gamma<1,\ \sigma>1:\ \mathbb E\mathcal R_{sc}>\|\beta_t\|^2=1\ \text{and}\ \mathcal T_{lt}>0\ "
@@ -176,7 +190,7 @@ SNR = Claim(
 )
 
 SNR_ALL = Claim(
-    id="tahir2024.text.sec3_3.snr_below_one.all_gamma", kind=Kind.ORDERING,
+    id="tahir2024.text.sec3_3.snr_below_one.all_gamma", role="remark", kind=Kind.ORDERING,
     source=src("Sec. 3.3 (as tahir2024.text.sec3_3.snr_below_one), read for every gamma != 1"),
     statement=r"\sigma>1:\ \mathbb E\mathcal R_{sc}>1\ \text{and}\ \mathcal T_{lt}>0\quad\forall\gamma\ne1,\ \theta",
     assumptions=ASSUME,
@@ -204,7 +218,7 @@ def _noise_rows(p, B, gen, ctx):
 
 
 NOISE_SHRINKS = Claim(
-    id="tahir2024.text.sec3_3.noise_shrinks_negative_region", kind=Kind.ORDERING,
+    id="tahir2024.text.sec3_3.noise_shrinks_negative_region", role="remark", kind=Kind.ORDERING,
     source=src("Sec. 3.3 after eq. (13): 'As sigma increases, the region of negative transfer shrinks, since the "
                "noise corrupts the scratch trained accuracy'"),
     statement=(r"\sigma_1<\sigma_2\Rightarrow\{\mathcal T_{lt}(\cdot,\cdot,\sigma_2)<0\}\subsetneq\{\mathcal T_{lt}"
@@ -244,7 +258,7 @@ def _irreducible_holds(p):
 
 
 IRREDUCIBLE = Claim(
-    id="tahir2024.text.sec3_3.irreducible_sin2", kind=Kind.BOUND,
+    id="tahir2024.text.sec3_3.irreducible_sin2", role="remark", kind=Kind.BOUND,
     source=src("Sec. 3.3 after Theorem 3.7: 'the main contribution to the generalization error is sin^2 theta, ... "
                "This is an irreducible error that is the best case risk given that the features cannot change'; "
                "Sec. 4: 'In the deep linear setting, ||P_perp f_t*||^2 = sin^2 theta'"),
@@ -292,7 +306,7 @@ def _ridge_strict_holds(p):
 
 
 RIDGE_REGION = Claim(
-    id="tahir2024.text.sec3_3_1.larger_negative_region", kind=Kind.ORDERING,
+    id="tahir2024.text.sec3_3_1.larger_negative_region", role="remark", kind=Kind.ORDERING,
     source=src("Sec. 3.3.1 before Theorem 3.8: 'the generalization error for regularized linear transfer is a strictly "
                "increasing function of the ridge parameter lambda, leading to a larger region of negative transfer "
                "for any lambda > 0 (Fig. 2)'"),
@@ -346,7 +360,7 @@ def _fig6_finite(p):
 
 
 FIG6 = Claim(
-    id="tahir2024.text.fig6.always_negative_gamma_gt1", kind=Kind.ORDERING,
+    id="tahir2024.text.fig6.always_negative_gamma_gt1", role="caption", kind=Kind.ORDERING, root_cause=ROOT_TIE,
     source=src("App. E, Fig. 6 caption (sigma = 0): 'Note that transfer is always negative when gamma > 1, since the "
                "scratch trained model can perfectly learn the target task as there is no label noise'"),
     statement=r"\sigma=0,\ \gamma>1:\ \mathcal T_{lt}<0\quad\forall\theta\in[0,\pi/2]",
@@ -363,10 +377,15 @@ FIG6 = Claim(
            "the rank-one transfer, same data, sigma = 0, d = 20, gamma = 2 and 4, theta = pi/6, pi/3, pi/2) against "
            "that finite form, -sin^2 theta (n-1)/(n-2): it would reject a scratch risk above 0 at sigma = 0, a "
            "transfer risk other than (12), or transfer that does not lose by sin^2 theta. theta = 0 is not simulated: "
-           "both risks are 0 on every draw there (a test that cannot fail); the identities cover it."),
+           "both risks are 0 on every draw there (a test that cannot fail); the identities cover it. Role caption "
+           "(issue 22); the caption's own reason ('since the scratch trained model can perfectly learn the target "
+           "task as there is no label noise') holds for transfer too at theta = 0, so 'always' is the authors' slip "
+           "on one line of the figure (root cause tahir2024.tie_theta0_sigma0, with the strict reading of the "
+           "abstract). Margin: T_lt itself (0 at the tie); the uniform draw runs over gamma in (1, 10]."),
     check=AllOf([
         PropertySearch(examples=EX, name="sigma = 0, gamma > 1: T_lt < 0",
-                       holds=_fig6_holds, bounds={"gamma": (1.0, 1e4)}),
+                       holds=_fig6_holds, bounds={"gamma": (1.0, 10.0)},
+                       margin=lambda p: float(T_lt(p["gamma"], p["theta"], 0.0))),
         Identity("corrected form: sigma = 0, gamma > 1: (10) - lim (12) = -sin^2 theta",
                  lhs=lambda: _branch(T.transferability_derived(), T.gamma > 1).subs(T.sigma, 0),
                  rhs=-sp.sin(T.theta) ** 2, variables={T.gamma: (1.01, 50.0), T.theta: (0.0, HALF_PI)},

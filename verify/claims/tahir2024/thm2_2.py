@@ -113,7 +113,7 @@ def _kl_sympy_checks(claim, ctx):
 
 
 KL_FORM = Claim(
-    id="tahir2024.thm2.2.kl_form",
+    id="tahir2024.thm2.2.kl_form", role="proof step", holds_by=("tahir2024.thm2.2.kl",),
     kind=Kind.EXACT,
     source=src("Theorem 2.2 (Sec. 2.1), proof App. B.1, eqs. (31)-(34)"),
     statement=r"D_{KL}(p_f\|p_g) = \frac{1}{2\sigma^2}\left[\|f\|^2_{L_2}+\|g\|^2_{L_2}-2\langle f,g\rangle\right]"
@@ -194,9 +194,20 @@ def _kl_witness_show(p) -> dict:
                 "exact_threshold": float(_alpha_exact(p["sigma"], p["delta"], p["s_f"]))}
 
 
+def _kl_witness_margin(p) -> float:
+    """How far the proof's witness falls short: (delta - D_KL at the witness)/delta (> 0 where it fails)."""
+    with mpmath.workdps(DPS):
+        d = mpmath.mpf(p["delta"])
+        return float((d - _kl_neg(_witness_alpha(p), p["s_f"], p["sigma"])) / d)
+
+
+#: The statement is scale-free (D_KL depends on ||f||/sigma and delta), so the box of the search and of the uniform
+#: draw (severity) is ||f||, sigma in [1e-3, 10], delta in [1e-6, 10]: ratios ||f||/(sigma sqrt(delta)) from ~0 to
+#: ~3e6 on both sides of the failure threshold sqrt(2) - 1 (a box of 1e3 per side drew almost only failures).
 WITNESS_SEARCH = PropertySearch("g = -alpha f with alpha just above sigma delta^{1/2}/||f|| gives D_KL >= delta "
                                 "(closed form (34), mpmath)", holds=_kl_witness_holds, show=_kl_witness_show,
-                                bounds=dict(s_f=(1e-3, 1e3), sigma=(1e-3, 1e3), delta=(1e-6, 1e6), eta=(0.0, 1e-2)))
+                                bounds=dict(s_f=(1e-3, 10.0), sigma=(1e-3, 10.0), delta=(1e-6, 10.0),
+                                            eta=(0.0, 1e-2)), margin=_kl_witness_margin)
 
 
 def _witness_mc(claim, ctx, q) -> Evidence:
@@ -233,7 +244,7 @@ def _witness_search(claim, ctx) -> Evidence:
 
 
 KL_WITNESS = Claim(
-    id="tahir2024.thm2.2.kl_witness",
+    id="tahir2024.thm2.2.kl_witness", role="proof step", holds_by=("tahir2024.thm2.2.kl",),
     kind=Kind.BOUND,
     source=src("App. B.1, last line of the proof of Theorem 2.2 (after eq. (34))"),
     statement=r"\forall\delta>0:\ g=-\alpha f,\ \alpha>\frac{\sigma\delta^{1/2}}{\|f\|_{L_2(p)}}"
@@ -255,7 +266,10 @@ KL_WITNESS = Claim(
           "stated threshold it is (||f|| + sigma delta^{1/2})^2/(2 sigma^2), which is < delta whenever "
           "||f|| < (sqrt 2 - 1) sigma delta^{1/2} (the factor 2 of 2 sigma^2 was dropped and the +1 of "
           "f - g = (1 + alpha) f ignored). The theorem itself survives (tahir2024.thm2.2.kl). The Monte "
-          "Carlo at the counterexample (and at s_f = sigma = 1, delta = 16) samples p_f literally.",
+          "Carlo at the counterexample (and at s_f = sigma = 1, delta = 16) samples p_f literally. Role: the last "
+          "line of the proof (a witness); the KL half of Theorem 2.2 holds (tahir2024.thm2.2.kl) with the corrected "
+          "threshold. Margin: (delta - D_KL at the witness)/delta; search box ||f||, sigma in [1e-3, 10], delta in "
+          "[1e-6, 10], which spans both sides of the failure threshold ||f|| < (sqrt 2 - 1) sigma sqrt(delta).",
 )
 
 
@@ -288,6 +302,14 @@ def _dudley_show(p) -> dict:
         return {"tent_lower_bound": float(lb), "g_norm": float(gn), "R": float(Rv)}
 
 
+def _dudley_margin(p) -> float:
+    """The shortfall of the best g, in units of delta: (delta - sup_g gamma_beta)/delta >= (delta - 2)/delta where
+    no g exists (sup_g ||p_f - p_g||_1 = 2); 0 where the tent witness reaches delta."""
+    with mpmath.workdps(DPS):
+        d = mpmath.mpf(p["delta"])
+        return float(max(mpmath.mpf(0), (d - _sup_l1()) / d))
+
+
 def _cos_witness_bounded(p) -> bool:
     """Derived: the cos(y)/2 witness of (26)-(27) gives at most e^{-sigma^2/2}/2 <= 1/2 for any c."""
     with mpmath.workdps(DPS):
@@ -312,7 +334,7 @@ P_SF_D = Param("s_f", 0.0, math.inf)
 P_C = Param("c", -math.inf, math.inf, doc="g = c f")
 
 DUDLEY = Claim(
-    id="tahir2024.thm2.2.dudley",
+    id="tahir2024.thm2.2.dudley", role="statement",
     kind=Kind.BOUND,
     source=src("Theorem 2.2 (Sec. 2.1), first half; definition (23)-(24), proof App. B.1, eqs. (25)-(30)"),
     statement=r"\forall f\in\Phi,\ \forall\delta>0\ \exists g\in\Phi:\ \gamma_\beta(p_f,p_g)\ge\delta,\quad"
@@ -327,11 +349,13 @@ DUDLEY = Claim(
               r"\gamma_\beta(p_f,p_g)\ge\delta",
     check=AllOf([
         # over (f, sigma, delta) only: g = c f is existentially quantified (see _search_over)
+        # over the claim's domain (d and c do not enter: g is existentially quantified, _dudley_holds takes the
+        # best g), so that the uniform draw of the severity measurement covers it; delta in (0, 4]: twice the
+        # bound 2 that every Dudley distance obeys
         PropertySearch("some g in Phi has gamma_beta(p_f, p_g) >= delta (upper bound ||p_f-p_g||_1 < 2; "
                        "explicit tent witness for delta < 2)",
-                       strategy=_search_over(P_SF_D, P_SIGMA, P_DELTA,
-                                             bounds=dict(s_f=(0.0, 1e3), sigma=(1e-3, 1e3), delta=(1e-6, 10.0))),
-                       holds=_dudley_holds, show=_dudley_show),
+                       bounds=dict(d=(1, 10), s_f=(0.0, 1e3), sigma=(1e-3, 1e3), c=(-10.0, 10.0), delta=(1e-6, 4.0)),
+                       holds=_dudley_holds, show=_dudley_show, margin=_dudley_margin),
         Identity("(26) -> (27): E_{N(mu, sigma^2)} cos y = e^{-sigma^2/2} cos mu (sympy integral)",
                  lhs=dv.cos_mean_derived, rhs=sp.exp(-dv.sigma ** 2 / 2) * sp.cos(dv.mu),
                  variables={dv.mu: (-5, 5), dv.sigma: (0.01, 5)}, refutes=False),
@@ -367,7 +391,12 @@ DUDLEY = Claim(
           "||p_f - p_cf||_1 is also simulated literally (E_{p_f} w + E_{p_g} w, w = |p_f - p_g|/(p_f + p_g)) "
           "against (4/pi) arctan(|1-c| ||f||/(2 sigma)): it approaches but never reaches 2. "
           "Footnote 4's transfer to W1 is tahir2024.thm2.2.w1. The delta of the Monte Carlo grid points is "
-          "not used by the simulation.",
+          "not used by the simulation. Reading (issue 22): the theorem as stated, 'for any f in Phi, and any delta > 0 "
+          "there exists g in Phi such that gamma_beta(p_f, p_g) >= delta', with the Dudley metric of (23)-(24); the "
+          "authors' own definition bounds it by 2, so no reading of theirs rescues delta >= 2 (role statement). The "
+          "sentence it serves ('distributions that are arbitrarily far apart') holds for W1 (tahir2024.thm2.2.w1) and "
+          "D_KL (tahir2024.thm2.2.kl). Severity is measured over the box delta in (0, 4] (twice the bound), ||f|| in "
+          "[0, 1e3], sigma in [1e-3, 1e3]; the margin is the shortfall (delta - 2)/delta of the best g.",
 )
 
 
@@ -375,6 +404,13 @@ DUDLEY = Claim(
 def _eq28_holds(p) -> bool:
     with mpmath.workdps(DPS):
         return _eq28_lhs(p["s_f"], p["s_g"], p["sigma"]) >= _eq28_rhs(p["s_f"], p["s_g"], p["sigma"])
+
+
+def _eq28_margin(p) -> float:
+    """(rhs (28) - lhs (27)) / rhs (28): the share of the claimed lower bound that (27) misses (> 0 where it fails)."""
+    with mpmath.workdps(DPS):
+        r = _eq28_rhs(p["s_f"], p["s_g"], p["sigma"])
+        return float((r - _eq28_lhs(p["s_f"], p["s_g"], p["sigma"])) / r) if r else 0.0
 
 
 def _eq28_show(p) -> dict:
@@ -389,7 +425,7 @@ def _cited_identity_holds(p) -> bool:
 
 
 EQ28 = Claim(
-    id="tahir2024.thm2.2.eq28",
+    id="tahir2024.thm2.2.eq28", role="proof step", holds_by=("tahir2024.thm2.2.dudley",),
     kind=Kind.BOUND,
     source=src("App. B.1, step (27) -> (28) of the proof of Theorem 2.2"),
     statement=r"\frac{e^{-\sigma^2/2}}{2}\left|\int[\cos f(x)-\cos g(x)]p(x)dx\right|\ \ge\ "
@@ -403,8 +439,10 @@ EQ28 = Claim(
               r"identity only gives }\int[\cos f-\cos g]p\ge-\int[f^2+g^2]p",
     check=AllOf([
         PropertySearch("(27) >= e^{-sigma^2/2}/2 int (f^2 + g^2) p (mpmath, linear features)",
-                       holds=_eq28_holds, show=_eq28_show,
-                       bounds=dict(s_f=(0.0, 100.0), s_g=(0.0, 100.0), sigma=(1e-3, 100.0))),
+                       holds=_eq28_holds, show=_eq28_show, margin=_eq28_margin,
+                       # sigma enters both sides as the same factor e^{-sigma^2/2}: sigma <= 3 keeps the shown values
+                       # readable (at sigma ~ 80 both print as 0.0); ||f||, ||g|| <= 10 where cos still varies
+                       bounds=dict(s_f=(0.0, 10.0), s_g=(0.0, 10.0), sigma=(1e-3, 3.0))),
         # beyond the claim's domain: the cited identity is about two free reals x, z
         PropertySearch("the identity cited for (28), cos x + x^2 >= cos z - z^2, holds (it does not imply (28))",
                        strategy=lambda: Domain((Param("x", -1e3, 1e3), Param("z", -1e3, 1e3))).strategy(),
@@ -415,7 +453,9 @@ EQ28 = Claim(
           "for any x, z' (read with >=), and then used with g = sqrt(|2 delta e^{sigma^2/2} - a|/a) f to make "
           "(28) >= delta. The identity is true (cos x + x^2 >= 1 >= cos z - z^2) but only gives "
           "int[cos f - cos g] p >= -int[f^2 + g^2] p. (28) itself fails for f = g != 0 (left side 0) and for "
-          "any large f or g (left side <= e^{-sigma^2/2}); for linear Gaussian features it holds only at f = g = 0.",
+          "any large f or g (left side <= e^{-sigma^2/2}); for linear Gaussian features it holds only at f = g = 0. "
+          "Role: a displayed step of the proof of the Dudley half; that half itself holds only for delta < 2 "
+          "(tahir2024.thm2.2.dudley, whose corrected form is confirmed with the tent witness instead).",
 )
 
 
@@ -437,7 +477,7 @@ W1_GRID = per_profile(
               for sg in (0.0, 2.0, 4.0, 16.0, 64.0, 256.0) if d == 3 or sig == 1.0])
 
 W1 = Claim(
-    id="tahir2024.thm2.2.w1",
+    id="tahir2024.thm2.2.w1", role="remark",
     kind=Kind.BOUND,
     source=src("Footnote 4 to Theorem 2.2 (Sec. 2.1): 'the theorem holds for the Monge-Kantorovich (W1) metric'"),
     statement=r"\forall f\in\Phi,\ \forall\delta>0\ \exists g\in\Phi:\ W_1(p_f,p_g)\ge\delta",

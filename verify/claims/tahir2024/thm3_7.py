@@ -238,7 +238,7 @@ def _chi2_exact_integrals(claim, ctx, points) -> Evidence:
 
 
 THM37_CHI2 = Claim(
-    id="tahir2024.thm3.7.chi2",
+    id="tahir2024.thm3.7.chi2", role="proof step", holds_by=("tahir2024.thm3.7",),
     kind=Kind.SYMBOLIC,
     source=src("Theorem 3.7 proof, App. B.6, eqs. (116)-(120)"),
     statement=(r"\mathbb{E}_z\frac{1}{\|z\|_2^2}=\frac{S_{n-1}}{(2\pi)^{n/2}}\int_0^\infty r^{n-3}e^{-r^2/2}dr"

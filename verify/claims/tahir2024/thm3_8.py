@@ -25,7 +25,7 @@ from verify.kit import (AllOf, Asymptotic, Check, Claim, Constraint, Custom, Dom
                         Identity, Kind, Param, PropertySearch, label_of, per_profile, pick, stated_value,
                         trials_for_budget)
 
-from .common import (D, FIG_D, HALF_PI, LINEAR_TRANSFER, N, SIGMA, THETA, TRANSFER_CHUNK, literal_cross_check, src,
+from .common import (D, FIG_D, HALF_PI, LINEAR_TRANSFER, N, ROOT_PI_2, SIGMA, THETA, TRANSFER_CHUNK, literal_cross_check, src,
                      transfer_cost, transfer_sampler)
 
 PI = math.pi
@@ -190,7 +190,7 @@ def _grid_and_figure(claim, ctx, points) -> Evidence:
 
 
 THM38_FINITE = Claim(
-    id="tahir2024.thm3.8.finite",
+    id="tahir2024.thm3.8.finite", role="proof step", holds_by=("tahir2024.thm3.8",),
     kind=Kind.EXACT,
     source=src("Theorem 3.8 proof, App. B.7, eq. (128) with (129)-(130); Figure 2"),
     statement=(r"\mathbb E\mathcal R^\lambda_{lt}=1+\cos^2\theta\,I_1(n+2,\lambda)"
@@ -224,9 +224,21 @@ THM38_FINITE = Claim(
 )
 
 
-# Deliberately beyond the domain (lam, theta): a pair lambda_1 = lam < lambda_2 = lam + dlam, with the
-# gap dlam in [1e-6, 100] as an auxiliary parameter, lam searched in [0, 100].
+# The claim's domain is the pair lambda_1 = lam < lambda_2 = lam + dlam (the gap dlam in [1e-6, 100] an auxiliary
+# parameter) at theta in [0, pi/2]: the search and the uniform draw of the severity measurement run over it
+# (lam in [0, 100]).
 _MONO_SEARCH = Domain((THETA, LAM, Param("dlam", 1e-6, 100, doc="lambda_2 - lambda_1 > 0")))
+
+
+def _monotone_margin(p):
+    """How far (15) is from increasing between lambda_1 and lambda_2, in units of (15) at lambda_1:
+    (R(lambda_1) - R(lambda_2))/R(lambda_1) (0 where the two are equal, as at theta = pi/2)."""
+    th, l1, dl = p["theta"], p["lam"], p["dlam"]
+    with T.precision_for(th, dl / (1 + l1)):
+        cs, _ = T.trig_mp(th)
+        a = mpmath.mpf(l1)
+        r1, r2 = T.ridge_risk_limit_cos_mp(a, cs), T.ridge_risk_limit_cos_mp(a + mpmath.mpf(dl), cs)
+        return float((r1 - r2) / r1)
 
 
 def _monotone_holds(p):
@@ -238,13 +250,13 @@ def _monotone_holds(p):
 
 
 THM38_MONO = Claim(
-    id="tahir2024.thm3.8.monotone",
+    id="tahir2024.thm3.8.monotone", role="statement", root_cause=ROOT_PI_2,
     kind=Kind.ORDERING,
     source=src("Theorem 3.8 proof, App. B.7, sentence after (141); §3.3.1; Fig. 2 caption"),
     statement=(r"1-\cos^2\theta\frac{1+2\lambda}{(1+\lambda)^2}\ \text{is strictly increasing in }\lambda\ge0\ "
                r"\text{for any }\theta\in[0,\pi/2],\ \text{so }\lambda^*=0"),
     assumptions="The limit form (15); lambda >= 0, theta in [0, pi/2].",
-    domain=Domain((LAM, THETA)),
+    domain=_MONO_SEARCH,
     stated=T.ridge_risk_limit_stated(),
     derived=T.ridge_limit_derivative(),
     corrected=(r"\partial_\lambda(15)=\frac{2\lambda\cos^2\theta}{(1+\lambda)^3}:\ \text{strictly increasing for "
@@ -257,13 +269,20 @@ THM38_MONO = Claim(
            "Searched over theta in [0, pi/2] (endpoints exact), 0 <= lambda_1 < lambda_2, at 50 digits. At finite n "
            "the exact risk (128) is NOT increasing near lambda = 0 (see thm3.8: lambda*_n = (sin^2 + sigma^2)/"
            "(n cos^2) > 0); Fig. 2's caption ('strictly increasing ... optimal regularizer lambda* = 0', at "
-           "n = 250) is true only up to this O(1/n) interval, invisible at the figure's resolution."),
+           "n = 250) is true only up to this O(1/n) interval, invisible at the figure's resolution. Reading (issue 22): the "
+           "proof's own words, 'This is a strictly increasing function in lambda >= 0 for any theta in [0, pi/2], which "
+           "implies that the optimal regularization value is lambda* = 0', close the interval at pi/2 explicitly, so "
+           "the endpoint is the authors' statement, not an over-reading (Sec. 3.3.1's 'attenuating useful features, "
+           "i.e., those with theta < pi/2' shows they knew the feature is useless there). Role statement (the "
+           "conclusion Sec. 3.3.1 announces for Theorem 3.8). It fails at theta = pi/2 only, where (15) = 1 for every "
+           "lambda (margin 0: equal, not decreasing); the domain is the pair (lambda_1, lambda_2 = lambda_1 + dlam) "
+           "at theta, so the uniform draw measures that failing set (root cause tahir2024.theta_pi_2_endpoint)."),
     check=AllOf([
         Identity("d/dlambda (15) = 2 lambda cos^2 theta/(1+lambda)^3", T.ridge_limit_derivative,
                  2 * T.lam * sp.cos(T.theta) ** 2 / (1 + T.lam) ** 3, {T.lam: (0, 10), T.theta: (0, HALF_PI)},
                  refutes=False),
         PropertySearch("(15) at lambda_1 < (15) at lambda_2 for 0 <= lambda_1 < lambda_2, theta in [0, pi/2]",
-                       strategy=lambda: _MONO_SEARCH.strategy(bounds={"lam": (0, 100)}), holds=_monotone_holds),
+                       bounds={"lam": (0, 100)}, holds=_monotone_holds, margin=_monotone_margin),
     ]),
 )
 
@@ -312,7 +331,7 @@ def _saddle_checks(claim, ctx, points) -> Evidence:
 
 
 THM38_SADDLE = Claim(
-    id="tahir2024.thm3.8.saddle",
+    id="tahir2024.thm3.8.saddle", role="proof step", holds_by=("tahir2024.thm3.8",),
     kind=Kind.LIMIT,
     source=src("Theorem 3.8 proof, App. B.7, eqs. (131)-(140)"),
     statement=(r"I_1(n,\lambda)\simeq\frac{1}{n(1+\lambda)^2},\quad I_1(n+2,\lambda)\to\frac{1}{(1+\lambda)^2},\quad "
