@@ -1,4 +1,4 @@
-"""Command line: ``python -m verify {list,run,report,calibrate}``.
+"""Command line: ``python -m verify {list,run,report,calibrate,stability,mutants,new}``.
 
 Exit status: 0 when the run completes; 1 with ``--fail-on-refuted`` when a claim is
 refuted; 2 with a one-line message on bad input (unknown id or pattern, invalid
@@ -120,7 +120,25 @@ def build_parser() -> argparse.ArgumentParser:
     st.add_argument("--jobs", type=int, default=1, metavar="N", help="worker processes per run (as for run)")
     st.add_argument("--merge", nargs="+", metavar="FILE", help="pool the seeds of earlier stability_<profile>.json "
                     "files of one profile into one document in --out (no simulation)")
+    claims_help = ("also load the claims (CLAIMS, and the paper's PAPER) of a .py file, a folder of them or a dotted "
+                   "module, besides the built-in sources and the installed ftverify.claims entry points (repeatable)")
+    for sp_ in (ls, r, mu, st):
+        sp_.add_argument("--claims", action="append", metavar="PATH", help=claims_help)
+    nw = sub.add_parser("new", help="write a claims package for your own paper: PAPER, an example claim of each "
+                                    "common kind, a ledger stub and a pytest file that runs green as written")
+    nw.add_argument("key", help="the paper key, an identifier such as mypaper2026 (the prefix of its claim ids)")
+    nw.add_argument("--dir", default=".", help="folder to write into (default: the current folder)")
     return p
+
+
+def _cmd_new(args) -> int:
+    from .scaffold import scaffold
+
+    for f in scaffold(args.key, Path(args.dir)):
+        print(f"wrote {f}")
+    print(f"\nnext: python -m verify run '{args.key}.*' --claims {Path(args.dir) / args.key} --profile quick "
+          f"--out /tmp/{args.key}-report\n      python -m pytest {Path(args.dir) / 'tests'}")
+    return EXIT_OK
 
 
 def _cmd_stability(args) -> int:
@@ -226,8 +244,12 @@ def main(argv=None) -> int:
 
     try:
         args = build_parser().parse_args(argv)
+        if getattr(args, "claims", None):
+            from .registry import use
+
+            use(args.claims)
         return {"list": _cmd_list, "run": _cmd_run, "report": _cmd_report, "calibrate": _cmd_calibrate,
-                "stability": _cmd_stability, "mutants": _cmd_mutants}[args.cmd](args)
+                "stability": _cmd_stability, "mutants": _cmd_mutants, "new": _cmd_new}[args.cmd](args)
     except (UsageError, DomainError, UnknownClaim, FileNotFoundError, OSError, ValueError) as e:
         msg = str(e).splitlines()[0] if str(e) else type(e).__name__
         print(f"error: {msg}", file=sys.stderr)
