@@ -16,6 +16,8 @@ from __future__ import annotations
 
 # --- the claim model: what is stated, where, over which domain
 from .claim import ROLES, Claim, Constraint, Domain, DomainError, Kind, Param, RootCause, Source, Verdict
+# --- the paper a claims package reads: PAPER = Paper(key, file_or_citation, title) in its __init__.py
+from .paper import Paper
 # --- evidence a custom check returns
 from .evidence import EVERY_VALUE, Check, Evidence, StatTest
 # --- run context: profile, seeds, per-profile values, compute budgets
@@ -34,7 +36,7 @@ from .orders import (ordering_test, per_trial_slopes, slope_band_test, slope_bou
 
 __all__ = [
     # claim model
-    "Claim", "Constraint", "Domain", "DomainError", "Kind", "Param", "RootCause", "ROLES", "Source", "Verdict",
+    "Claim", "Constraint", "Domain", "DomainError", "Kind", "Param", "Paper", "RootCause", "ROLES", "Source", "Verdict",
     # evidence
     "Check", "Evidence", "StatTest", "EVERY_VALUE",
     # context and budgets
