@@ -54,6 +54,14 @@ __all__ = [
     "slope_of_means", "slope_upper_test", "slope_band_test",
 ]
 
+#: what each public name that is a constant (no docstring of its own) is for; tests/test_kit.py checks that every
+#: other name of ``__all__`` has a docstring of its own
+CONSTANTS = {
+    "ROLES": "the parts of a source a claim may read (Claim.role): statement, proof step, remark, caption, table",
+    "EVERY_VALUE": "Check.extra key: the check compared an inequality with every recorded value (verify mutants)",
+    "STATED": "predicted=STATED / stated=STATED: the number tested is the claim's own stated sympy form",
+}
+
 #: the judge strategies (each has ``run(claim, ctx) -> Evidence``); tests/test_kit.py checks that
 #: every strategy class defined in verify.judge is listed here
 STRATEGIES = (AllOf, Asymptotic, Custom, Expectation, FigureSweep, Identity, ProbabilityBound, PropertySearch)

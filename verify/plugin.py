@@ -233,4 +233,5 @@ def pytest_sessionfinish(session) -> None:
         g.expected.write_text(json.dumps(dict(sorted(doc.items())), indent=1) + "\n")
         tr = session.config.pluginmanager.get_plugin("terminalreporter")
         if tr is not None:
+            tr.ensure_newline()
             tr.write_line(f"ftverify: pinned {len(g.new)} verdict(s) in {g.expected}; review them, then commit it")
