@@ -103,9 +103,10 @@ CLAIMS = [
                    r"r^2\left(1-\frac1\gamma\right)+\frac{\sigma^2}{\gamma-1}&\gamma>1\end{cases}"),
         assumptions=ASSUME, domain=DOMAIN, stated=STATED_FORM, derived=W.scratch_risk_finite(), stated_at={"r": 1},
         notes=("The paper's text is not in this repository: the statement is the well-known form of Theorem 1 "
-               "(also eqs. (10)-(11) of the suite's tahir2024.thm3.6 with their gamma = 1/ours). Judged as every "
-               "asymptotic claim: Monte Carlo of X^+ y against our exact finite-size risk at three sizes n, and "
-               "sympy's limit of that form against each stated branch."),
+               "(the same limit as eq. (10) of the suite's source 001, tahir2024.thm3.6.asymptotic, whose "
+               "gamma = n/d is the reciprocal of ours). Judged as every asymptotic claim: Monte Carlo of X^+ y "
+               "against our exact finite-size risk at three sizes n, and sympy's limit of that form against each "
+               "stated branch."),
         check=_check(STATED_FORM)),
     Claim(
         id="hastie2019.thm1.misprint", kind=Kind.ASYMPTOTIC,
@@ -131,8 +132,8 @@ CLAIMS = [
                        Param("r", 0, float("inf"), lower_open=True, doc="signal norm > 0")),
                       (Constraint(lambda p: p["r"] > p["sigma"], "SNR = r^2/sigma^2 > 1"),)),
         notes=("A consequence of Theorem 1 that we derived (dR/dgamma = r^2/gamma^2 - sigma^2/(gamma-1)^2 = 0); "
-               "the paper discusses the optimal over-parametrization in the same terms. A hypothesis search over "
-               "the closed form, in exact rational arithmetic."),
+               "its wording has not been checked against the paper's text (not in this repository). A hypothesis "
+               "search over the closed form, in exact rational arithmetic."),
         check=PropertySearch("R(gamma*) <= R(gamma) for every gamma > 1", holds=_optimum_holds,
                              bounds={"gamma": (1, 100), "sigma": (0, 10), "r": (0, 10)})),
 ]
