@@ -79,6 +79,12 @@ def krr_shift_stated() -> sp.Expr:
     return sigma
 
 
+@lru_cache(maxsize=None)
+def krr_shift_derived() -> sp.Expr:
+    """Our shift for the displayed (1/n) objective: its minimizer is [K + n sigma I]^{-1} y*, so n sigma."""
+    return n * sigma
+
+
 def krr_objective_mp(K, y, alpha, s, normalization: str = "mean"):
     """(1/n) ||K a - y||^2 + sigma a^T K a  ('mean', as displayed) or ||K a - y||^2 + sigma a^T K a ('sum')."""
     r = K * alpha - y
@@ -110,6 +116,13 @@ def thm5_lower_stated() -> sp.Expr:
 def thm5_upper_stated() -> sp.Expr:
     """Theorem 5, right side: (sigma ||y*|| / (sigma + lambda_min(K)))^2."""
     return (sigma * ynorm / (sigma + lmin)) ** 2
+
+
+@lru_cache(maxsize=None)
+def thm5_upper_derived() -> sp.Expr:
+    """Theorem 5's right side for the mean R(theta) = (1/n)||y* - K(K + sigma I)^{-1} y*||^2 the proof defines:
+    (sigma ||y*|| / (sigma + lambda_min(K)))^2 / n (the proof's 1/n kept to its end; the left side likewise)."""
+    return (sigma * ynorm / (sigma + lmin)) ** 2 / n
 
 
 def thm5_lower_value(s, l_max, y_norm):
@@ -221,3 +234,10 @@ def thm7_proof_bounds_mp(K, S, s):
 def finetune_ridge_sigma() -> sp.Expr:
     """sigma = lambda/2: (1/n) sum (phi^T w - y~)^2 + (lambda/2)||w||^2 is the ridge problem with sigma = lambda/2."""
     return lam_s / 2
+
+
+@lru_cache(maxsize=None)
+def finetune_ridge_sigma_derived() -> sp.Expr:
+    """The ridge shift of the 'Original problem' as displayed, (1/n) sum (phi^T w - y~)^2 + (lambda/2)||w||^2: its
+    minimizer is J^T (K + n lambda/2 I)^{-1} y~, i.e. alpha* = (K + sigma' I)^{-1} y~ with sigma' = n lambda/2."""
+    return n * lam_s / 2

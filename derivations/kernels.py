@@ -287,12 +287,50 @@ def _cosines(X: torch.Tensor, Y: torch.Tensor):
     return G, N, G / N
 
 
+#: |u| above which the angle is recomputed from the unit vectors' difference (arccos loses digits there)
+NEAR_PARALLEL = 1 - 1e-4
+
+
+def _angles(X: torch.Tensor, Y: torch.Tensor):
+    """(G, N, U, theta): the Gram matrix, the norms' products, the cosines and the angles theta_ij in [0, pi].
+
+    arccos(u) is ill-conditioned near u = +-1 (d theta = du / sin theta): a cosine rounded to 1e-16 gives an angle off
+    by 1e-8, so k_0 and H^inf lose 8 digits there (H^inf of [[2, 0], [1, 1]] had H_22 = 0.99999999329).  For the pairs
+    with |u| > NEAR_PARALLEL the angle is recomputed by Kahan's well-conditioned form theta = 2 atan2(|a - b|, |a + b|)
+    of the unit vectors a, b (exact to rounding at every angle); the other pairs keep arccos, accurate there."""
+    G, N, U = _cosines(X, Y)
+    U = U.clamp(-1.0, 1.0)
+    theta = torch.arccos(U)
+    near = U.abs() > NEAR_PARALLEL
+    if bool(near.any()):
+        idx = near.nonzero(as_tuple=True)
+        bs = near.shape[:-2]   # the batch shape of the pairs (X and Y may be batched differently)
+        a = X / X.norm(dim=-1, keepdim=True)
+        b = Y / Y.norm(dim=-1, keepdim=True)
+        a, b = a.expand(*bs, *a.shape[-2:]), b.expand(*bs, *b.shape[-2:])
+        ai, bj = a[idx[:-2] + (idx[-2],)], b[idx[:-2] + (idx[-1],)]
+        theta = theta.clone()
+        theta[idx] = 2 * torch.atan2((ai - bj).norm(dim=-1), (ai + bj).norm(dim=-1))
+    return G, N, U, theta
+
+
+def arccos_kernel_of_angle(n_: int, theta: torch.Tensor, U: torch.Tensor | None = None) -> torch.Tensor:
+    """k_n at the angle theta (the well-conditioned evaluation used by the Gram matrices): degrees 0 and 1 by hand,
+    others through :func:`arccos_kernel_value` at cos theta."""
+    if n_ == 0:
+        return (math.pi - theta) / (2 * math.pi)
+    if n_ == 1:
+        c = torch.cos(theta) if U is None else U
+        return (torch.sin(theta) + c * (math.pi - theta)) / (2 * math.pi)
+    return arccos_kernel_value(n_, torch.cos(theta) if U is None else U)
+
+
 def arccos_kernel_gram(n_: int, X: torch.Tensor, Y: torch.Tensor | None = None) -> torch.Tensor:
     """K_ij = E_w[sigma_n(w.x_i) sigma_n(w.y_j)] = |x_i|^n |y_j|^n k_n(u_ij), w ~ N(0, I_d):
     X (..., n, d), Y (..., m, d) (default X) -> (..., n, m)."""
     Y = X if Y is None else Y
-    _, N, U = _cosines(X, Y)
-    return N ** n_ * arccos_kernel_value(n_, U)
+    _, N, U, theta = _angles(X, Y)
+    return N ** n_ * arccos_kernel_of_angle(n_, theta, U)
 
 
 NTK_RELU_STATED = u * (sp.pi - sp.acos(u)) / (2 * sp.pi)
@@ -318,8 +356,8 @@ def ntk_relu_gram(X: torch.Tensor, Y: torch.Tensor | None = None) -> torch.Tenso
     (numerics.two_layer.ntk_gram_mc).
     """
     Y = X if Y is None else Y
-    G, _, U = _cosines(X, Y)
-    return G * arccos_kernel_value(0, U)
+    G, _, U, theta = _angles(X, Y)
+    return G * arccos_kernel_of_angle(0, theta)
 
 
 def cosine_form_gram(f, X: torch.Tensor, Y: torch.Tensor | None = None) -> torch.Tensor:

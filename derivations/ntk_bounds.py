@@ -153,21 +153,32 @@ def pair_ratio_limit() -> sp.Expr:
 
 # ----------------------------------------------------------------------------- high-precision evaluation
 def ntk_gram_mp(X) -> "mpmath.matrix":
-    """H^inf of the rows of X (an mpmath matrix or nested lists of unit vectors), in mpmath.
+    """H^inf of the rows of X (an mpmath matrix or nested lists), in mpmath: x_i.x_j (pi - arccos u_ij) / (2 pi) with
+    u_ij = x_i.x_j / (|x_i||x_j|), as :func:`derivations.kernels.ntk_relu_gram` (on unit rows u_ij = x_i.x_j, 002's
+    form).  The cosine is the normalised one: rows of any norm are accepted (a zero row is an error).
 
     >>> ntk_gram_mp([[1, 0], [0, 1]])
     matrix(
     [['0.5', '0.0'],
      ['0.0', '0.5']])
+    >>> print(ntk_gram_mp([[2, 0], [1, 1]]))
+    [ 2.0  0.75]
+    [0.75   1.0]
     """
     X = mpmath.matrix(X)
     n_ = X.rows
+    norms = [mpmath.sqrt(sum(X[i, k] ** 2 for k in range(X.cols))) for i in range(n_)]
+    if any(r == 0 for r in norms):
+        raise ValueError("ntk_gram_mp: a zero row has no angle to the others (H^inf needs nonzero inputs)")
     H = mpmath.matrix(n_, n_)
     for i in range(n_):
         for j in range(i, n_):
             g = sum(X[i, k] * X[j, k] for k in range(X.cols))
-            uu = max(min(g, mpmath.mpf(1)), mpmath.mpf(-1))
-            H[i, j] = H[j, i] = g * (mpmath.pi - mpmath.acos(uu)) / (2 * mpmath.pi)
+            # the angle by Kahan's form 2 atan2(|a - b|, |a + b|) of the unit rows: arccos of a rounded cosine
+            # loses half the digits near u = +-1 (as in derivations.kernels._angles)
+            dm = mpmath.sqrt(sum((X[i, k] / norms[i] - X[j, k] / norms[j]) ** 2 for k in range(X.cols)))
+            dp = mpmath.sqrt(sum((X[i, k] / norms[i] + X[j, k] / norms[j]) ** 2 for k in range(X.cols)))
+            H[i, j] = H[j, i] = g * (mpmath.pi - 2 * mpmath.atan2(dm, dp)) / (2 * mpmath.pi)
     return H
 
 

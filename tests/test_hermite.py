@@ -200,3 +200,41 @@ def test_cached_second_moments_do_not_depend_on_the_callers_precision():
         with mpmath.workdps(60):
             high = second_moment(name)
         assert low == high, name
+
+
+def test_ntk_gram_is_accurate_near_parallel_pairs():
+    """arccos of a rounded cosine loses 8 digits near u = +-1: the Gram matrices use a well-conditioned angle there
+    (a pair of equal rows gives H_ii = |x_i|^2 / 2 exactly; a pair at angle 1e-7 keeps its smallest eigenvalue)."""
+    import mpmath
+
+    from derivations import ntk_bounds as nb
+
+    X = torch.tensor([[2.0, 0.0], [1.0, 1.0]], dtype=torch.float64)
+    assert kn.ntk_relu_gram(X)[1, 1].item() == 1.0
+    assert kn.arccos_kernel_gram(0, X)[1, 1].item() == 0.5
+    e = 1e-7
+    Y = torch.tensor([[1.0, 0.0], [math.cos(e), math.sin(e)]], dtype=torch.float64)
+    lam = torch.linalg.eigvalsh(kn.ntk_relu_gram(Y))[0].item()
+    with mpmath.workdps(40):
+        th = mpmath.mpf(e)
+        Hm = mpmath.matrix([[mpmath.mpf(1) / 2, mpmath.cos(th) * (mpmath.pi - th) / (2 * mpmath.pi)],
+                            [mpmath.cos(th) * (mpmath.pi - th) / (2 * mpmath.pi), mpmath.mpf(1) / 2]])
+        exact = float(min(mpmath.eigsy(Hm)[0]))
+    assert abs(lam - exact) / exact < 1e-6
+    # a near-antiparallel pair, batched, against the mpmath Gram
+    Z = torch.tensor([[[1.0, 0.0], [-math.cos(e), math.sin(e)]]], dtype=torch.float64)
+    with mpmath.workdps(40):
+        ref = nb.ntk_gram_mp(Z[0].tolist())
+    assert abs(kn.ntk_relu_gram(Z)[0, 0, 1].item() - float(ref[0, 1])) < 1e-15
+
+
+def test_ntk_gram_mp_normalises_the_cosine():
+    """H^inf_ij = x_i.x_j (pi - arccos u_ij)/(2 pi) with the normalised cosine u_ij, for rows of any norm (it read
+    u_ij = x_i.x_j, right only on the unit sphere: 1.0 where 0.75 is right for [[2, 0], [1, 1]])."""
+    from derivations import ntk_bounds as nb
+
+    X = torch.tensor([[2.0, 0.0], [1.0, 1.0], [0.3, -4.0]], dtype=torch.float64)
+    H = nb.ntk_gram_mp(X.tolist())
+    assert max(abs(float(H[i, j]) - kn.ntk_relu_gram(X)[i, j].item()) for i in range(3) for j in range(3)) < 1e-14
+    with pytest.raises(ValueError):
+        nb.ntk_gram_mp([[0.0, 0.0], [1.0, 0.0]])

@@ -53,16 +53,26 @@ class ClaimResult:
             "notes": c.notes,
             "tags": list(c.tags),
             "extension": c.extension,
-            "role": c.role,
+            "role": c.reads,
+            "role_declared": c.role is not None,
             "holds_by": list(c.holds_by),
             "root_cause": None if c.root_cause is None else c.root_cause.to_json(),
             "severity": self.severity,
+            "power": _power_declared(c),
             "verdict": self.verdict.value,
             "reason": self.reason,
             "rules_out": rules_out(self.evidence),
             "basis": self.evidence.details.get("basis"),
             "evidence": self.evidence.to_json(),
         }
+
+
+def _power_declared(c: Claim) -> dict:
+    """How the claim's power to fail can be measured (``verify mutants``): sympy mutants of its stated form, declared
+    power witnesses, or neither ('untested': a confirmation that no alternative was shown able to refute)."""
+    sympy_form = isinstance(c.stated, sp.Expr)
+    witnesses = [a.name for a in c.power]
+    return {"sympy_mutants": sympy_form, "witnesses": witnesses, "untested": not sympy_form and not witnesses}
 
 
 def _latex(x) -> str | None:

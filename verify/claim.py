@@ -65,6 +65,22 @@ class DomainError(ValueError):
 
 
 @dataclass(frozen=True)
+class Alternative:
+    """A power witness: a plausible wrong version of a claim's statement (an exponent off by 1/2, a constant off by 2,
+    the ordering reversed, a term dropped, a condition removed, a bound tightened until it is false somewhere), given
+    as the claim's own check built for that version.  ``verify mutants`` judges the claim with ``check`` in place of
+    its own, exactly as a run judges it (Holm over a full run's family, replication), and counts the witness as
+    rejected when the claim comes out refuted: evidence that the claim's check, at the profile's sizes and trials,
+    could have failed.  ``why`` says why a referee would call the alternative plausible.  For a claim with a stated
+    sympy form the mutants are generated automatically; a witness is for the claims without one (orderings, figure
+    shapes, exponents measured from hitting times, predicates)."""
+
+    name: str
+    check: Any
+    why: str = ""
+
+
+@dataclass(frozen=True)
 class Source:
     """Where a statement stands: paper key, theorem/lemma, equation numbers."""
 
@@ -340,6 +356,10 @@ class Claim:
                  the statement is about (``{"G_0": "yTy"}`` in liu2019.thm1: the initial squared gradient tends to
                  y_Q^T y_Q as kappa -> 0): ``verify mutants`` counts a mutant equal to the stated form there as the
                  same limit statement (the two differ by a term that vanishes in the limit).
+    power:       :class:`Alternative` power witnesses: plausible wrong versions of the statement, each as the claim's
+                 check built for it; ``verify mutants`` shows the check rejects them (for claims with no sympy form
+                 to mutate).  A confirmed claim with neither a sympy form nor a witness has untested power, and the
+                 report says so.
     unresolved_term: one term of a stated sum that the data cannot resolve anywhere the statement applies and this
                  machine can simulate (the notes say why, with the measurement: liu2019.eq6's second term, benchmarks/
                  README.md §13).  A declaration, not a computation: ``verify mutants`` counts a mutant that keeps
@@ -360,7 +380,7 @@ class Claim:
     corrected: str | None = None
     notes: str = ""
     tags: tuple[str, ...] = field(default_factory=tuple)
-    role: str = "statement"
+    role: str | None = None   # None: a statement, not declared (every refuted claim declares its role)
     holds_by: tuple[str, ...] = ()
     root_cause: RootCause | None = None
     decided_at: str = "quick"
@@ -369,6 +389,7 @@ class Claim:
     stated_at: dict = field(default_factory=dict)
     stated_limit: dict = field(default_factory=dict)
     unresolved_term: Any = None
+    power: tuple = ()   # power witnesses (Alternative): plausible wrong statements the check must reject
 
     def __post_init__(self) -> None:
         from .context import PROFILES
@@ -376,7 +397,7 @@ class Claim:
         if self.stated_bound not in (None, "upper", "lower"):
             raise ValueError(f"claim {self.id!r}: stated_bound must be 'upper', 'lower' or None, not {self.stated_bound!r}")
 
-        if self.role not in ROLES:
+        if self.role is not None and self.role not in ROLES:
             raise ValueError(f"claim {self.id!r}: role {self.role!r} is not one of {', '.join(ROLES)}")
         if isinstance(self.holds_by, str):
             self.holds_by = (self.holds_by,)
@@ -394,6 +415,11 @@ class Claim:
     @property
     def paper(self) -> str:
         return self.source.paper
+
+    @property
+    def reads(self) -> str:
+        """The claim's role, "statement" unless declared otherwise."""
+        return self.role or "statement"
 
     @property
     def extension(self) -> bool:

@@ -1,4 +1,4 @@
-"""Command line: ``python -m verify {list,run,report,calibrate,stability,mutants,new}``.
+"""Command line: ``python -m verify {list,run,report,calibrate,stability,mutants,coverage,new}``.
 
 Exit status: 0 when the run completes; 1 with ``--fail-on-refuted`` when a claim is
 refuted; 2 with a one-line message on bad input (unknown id or pattern, invalid
@@ -120,6 +120,16 @@ def build_parser() -> argparse.ArgumentParser:
     st.add_argument("--jobs", type=int, default=1, metavar="N", help="worker processes per run (as for run)")
     st.add_argument("--merge", nargs="+", metavar="FILE", help="pool the seeds of earlier stability_<profile>.json "
                     "files of one profile into one document in --out (no simulation)")
+    cv = sub.add_parser("coverage", help="coverage ledgers: per source, items covered by claims, not checkable "
+                                         "(by reason) and uncovered; --init lists a source's labelled items")
+    cv.add_argument("papers", nargs="*", help="paper keys, e.g. dayi2024 (default: all five)")
+    cv.add_argument("--init", metavar="SOURCE", help="parse SOURCE (a paper key, a file in ../shared/seeds or a path) "
+                    "and print a ledger stub of its labelled items with their line ranges")
+    cv.add_argument("--write", metavar="FILE", help="with --init: write the stub to FILE (which must not exist)")
+    cv.add_argument("--show", action="append", choices=["uncovered", "not checkable", "covered"], default=[],
+                    help="also list the entries of this status (repeatable)")
+    cv.add_argument("--check", action="store_true", help="also compare each ledger with a fresh parse of its "
+                    "source and with the registered claims; exit 1 on a missing, moved or dangling entry")
     claims_help = ("also load the claims (CLAIMS, and the paper's PAPER) of a .py file, a folder of them or a dotted "
                    "module, besides the built-in sources and the installed ftverify.claims entry points (repeatable)")
     for sp_ in (ls, r, mu, st):
@@ -139,6 +149,56 @@ def _cmd_new(args) -> int:
     print(f"\nnext: python -m verify run '{args.key}.*' --claims {Path(args.dir) / args.key} --profile quick "
           f"--out /tmp/{args.key}-report\n      python -m pytest {Path(args.dir) / 'tests'}")
     return EXIT_OK
+
+
+def _cmd_coverage(args) -> int:
+    from . import coverage as cov
+
+    if args.init:
+        if args.papers:
+            raise UsageError("--init takes one SOURCE and no paper keys")
+        path = cov.source_path(args.init)
+        items = cov.parse(cov.read_source(path))
+        paper = next((k for k, v in cov.PAPERS.items() if v == path.name), path.stem)
+        text = cov.stub(items, paper, path.name)
+        if args.write:
+            out = Path(args.write)
+            if out.exists():
+                raise UsageError(f"{out} exists; the stub is not written over a ledger (remove it first)")
+            out.write_text(text, encoding="utf-8")
+            print(f"wrote {out}: {len(items)} items of {path.name}")
+        else:
+            print(text, end="")
+        return EXIT_OK
+    if args.write:
+        raise UsageError("--write needs --init SOURCE")
+    if args.papers:
+        ledgers = [cov.load_ledger(p) for p in args.papers]
+    else:  # every paper that has a ledger
+        ledgers = []
+        for p in cov.PAPERS:
+            try:
+                ledgers.append(cov.load_ledger(p))
+            except ValueError as e:
+                print(f"note: {e}", file=sys.stderr)
+    known = None
+    bad = 0
+    if args.check:
+        from .registry import all_claims
+
+        known = {c.id for c in all_claims()}
+        for led in ledgers:
+            diff = cov.compare(led, cov.parse(cov.read_source(cov.source_path(led.paper))))
+            for it in diff["missing"]:
+                print(f"{led.paper}: parsed item missing from the ledger: {it}")
+            for e, it in diff["moved"]:
+                print(f"{led.paper}: {e.key} is at {it.start}-{it.end} in the source, {e.start}-{e.end} in the ledger")
+            for e in diff["stale"]:
+                print(f"{led.paper}: ledger entry {e.key} is not found in the source (mark it manual=True if added "
+                      f"by hand)")
+            bad += len(diff["missing"]) + len(diff["moved"]) + len(diff["stale"]) + len(cov.dangling(led, known))
+    print(cov.render(ledgers, show=tuple(args.show), known_ids=known))
+    return EXIT_REFUTED if bad else EXIT_OK
 
 
 def _cmd_stability(args) -> int:
@@ -249,7 +309,8 @@ def main(argv=None) -> int:
 
             use(args.claims)
         return {"list": _cmd_list, "run": _cmd_run, "report": _cmd_report, "calibrate": _cmd_calibrate,
-                "stability": _cmd_stability, "mutants": _cmd_mutants, "new": _cmd_new}[args.cmd](args)
+                "stability": _cmd_stability, "mutants": _cmd_mutants,
+                "coverage": _cmd_coverage, "new": _cmd_new}[args.cmd](args)
     except (UsageError, DomainError, UnknownClaim, FileNotFoundError, OSError, ValueError) as e:
         msg = str(e).splitlines()[0] if str(e) else type(e).__name__
         print(f"error: {msg}", file=sys.stderr)

@@ -15,7 +15,7 @@ and that no claims module imports from ``verify.judge`` / ``verify.evidence`` di
 from __future__ import annotations
 
 # --- the claim model: what is stated, where, over which domain
-from .claim import ROLES, Claim, Constraint, Domain, DomainError, Kind, Param, RootCause, Source, Verdict
+from .claim import ROLES, Alternative, Claim, Constraint, Domain, DomainError, Kind, Param, RootCause, Source, Verdict
 # --- the paper a claims package reads: PAPER = Paper(key, file_or_citation, title) in its __init__.py
 from .paper import Paper
 # --- evidence a custom check returns
@@ -33,10 +33,13 @@ from .stated import STATED, StatedSearch, stated_slope, stated_value
 # --- tests of orderings (E[a] < E[b]) and of orders (log-log slopes), for custom checks
 from .orders import (ordering_test, per_trial_slopes, slope_band_test, slope_bound_test, slope_of_means,
                      slope_test_means, slope_test_paired, slope_upper_test)
+# --- coverage ledgers (verify/claims/<paper>/ledger.py): each labelled item of a source and the claims that test it
+from .coverage import E as LedgerEntry, Ledger
 
 __all__ = [
     # claim model
-    "Claim", "Constraint", "Domain", "DomainError", "Kind", "Param", "Paper", "RootCause", "ROLES", "Source", "Verdict",
+    "Alternative", "Claim", "Constraint", "Domain", "DomainError", "Kind", "Param", "Paper", "RootCause", "ROLES",
+    "Source", "Verdict",
     # evidence
     "Check", "Evidence", "StatTest", "EVERY_VALUE",
     # context and budgets
@@ -52,6 +55,8 @@ __all__ = [
     # orderings and orders (verify.orders)
     "ordering_test", "per_trial_slopes", "slope_test_paired", "slope_test_means", "slope_bound_test",
     "slope_of_means", "slope_upper_test", "slope_band_test",
+    # coverage ledgers (verify.coverage)
+    "Ledger", "LedgerEntry",
 ]
 
 #: what each public name that is a constant (no docstring of its own) is for; tests/test_kit.py checks that every

@@ -67,10 +67,12 @@ import json
 import math
 import time
 from pathlib import Path
+from typing import Any
 
 import sympy as sp
 
 from . import api
+from .claim import Verdict
 from .judge import AllOf, Asymptotic, Expectation, Identity, _points, point_tests, stat_test
 from .stated import ALIASES, function_of, mp_function_of, reads
 from .stats import holm, student_q, two_sided_p
@@ -741,7 +743,37 @@ def _summary(rows: list[dict], judged_by: list[str]) -> dict:
 
 
 def claim_mutation_power(claim, ctx, family: int = FAMILY, alpha: float = api.ALPHA) -> dict:
-    """Mutants of one claim's stated form, judged on its Monte Carlo evidence (see the module docstring)."""
+    """Mutants of one claim's stated form, judged on its Monte Carlo evidence (see the module docstring), and its
+    declared power witnesses (``Claim.power``), each judged by the claim's check built for the wrong statement."""
+    res = _sympy_mutation_power(claim, ctx, family, alpha)
+    if not claim.power:
+        return res
+    rows, v0, ok0 = _power_witnesses(claim, ctx, family, alpha)
+    if res.get("covered"):
+        allrows = res["mutants"] + rows
+        return dict(res, **_summary(allrows, res["judged_by"] + ["power witnesses"]))
+    return dict(_summary(rows, ["power witnesses"]), can_refute=True, control_verdict=v0.value,
+                control_refuted=v0 in (Verdict.REFUTED, Verdict.DOES_NOT_EXTEND),
+                control_detected=ok0 and v0 is not Verdict.CONFIRMED, sympy=res.get("why"))
+
+
+def _power_witnesses(claim, ctx, family: int, alpha: float) -> tuple[list[dict], Any, bool]:
+    """Judge each declared :class:`~verify.claim.Alternative` as a run would judge the claim with that check (the
+    draws memoised, so alternatives that simulate the same points meet the same samples)."""
+    mctx = dataclasses.replace(ctx, memo={}, progress=False)
+    v0, _, ok0 = api.judge_alone(claim, mctx, alpha, family)
+    rows = []
+    for alt in claim.power:
+        r = _status_of(*api.judge_alone(dataclasses.replace(claim, check=alt.check, tags=()), mctx, alpha, family),
+                       v0)
+        rows.append({"mutant": f"power witness: {alt.name}", "form": alt.why or alt.name,
+                     "status": ("check raised an error (not judged)" if r.get("error") else "refuted" if r["refuted"]
+                                else "detected (inconclusive)" if r.get("detected") else "survived"),
+                     "evidence": r.get("example", "")})
+    return rows, v0, ok0
+
+
+def _sympy_mutation_power(claim, ctx, family: int, alpha: float) -> dict:
     stated = claim.stated
     if not isinstance(stated, sp.Expr):
         return {"covered": False, "why": "stated form is not a sympy expression"}

@@ -155,17 +155,18 @@ PROB_BOUND = Claim(
 CLAIMS = [EXACT, ASYMPTOTIC, BOUND, PROB_BOUND]
 '''
 
-LEDGER = '''"""Coverage ledger of {key}: every numbered statement of the paper and the claim(s) that check it, or why none.
+LEDGER = '''"""Coverage ledger of {key}: every labelled item of the paper and the claims that check it, or why none.
 
-TODO: one row per theorem, lemma, proposition, corollary and numbered equation the paper states (the suite's own
-papers keep theirs in verify/claims/<paper>/ledger.py).  A row names the statement, the ids of the claims that
-check it, and, when there are none, why (e.g. "a definition", "needs ImageNet").
+TODO: one entry per theorem, lemma, proposition, corollary and numbered equation of the paper (the suite's own
+papers keep theirs in verify/claims/<paper>/ledger.py, in this format): the item, its first and last line in the
+source text, the ids of the claims that test it, or a reason (e.g. "definition") when none does.
 """
+from verify.kit import Ledger, LedgerEntry as E
 
-LEDGER = [
-    # ("Theorem 1", ("{key}.thm1",), ""),
-    # ("eq. (12)", (), "a definition, nothing to check"),
-]
+LEDGER = Ledger("{key}", "TODO the source text's file name", [
+    # E("Theorem 1", 10, 20, "{key}.thm1"),
+    # E("eq. (2)", 25, 25, reason="definition", note="the model"),
+])
 '''
 
 TEST = '''"""Every claim of {key} is a pytest item (the ftverify plugin): its verdict at the quick profile must equal

@@ -47,14 +47,14 @@ def assess(result, by_id: dict, ctx) -> dict | None:
     if result.verdict not in (Verdict.REFUTED, Verdict.DOES_NOT_EXTEND):
         return None
     m = measure(claim, ev, ctx)
-    rec = {"role": claim.role, "measured": m}
+    rec = {"role": claim.reads, "measured": m}
     if result.verdict is Verdict.DOES_NOT_EXTEND:
         rec["class"] = None
         rec["why"] = "a reading beyond the source's context: not an erratum of the source"
         return rec
-    if claim.role in ("remark", "caption", "table"):
-        cls, why = "remark", f"the claim reads a {claim.role} of the source"
-    elif claim.role == "proof step":
+    if claim.reads in ("remark", "caption", "table"):
+        cls, why = "remark", f"the claim reads a {claim.reads} of the source"
+    elif claim.reads == "proof step":
         held = [{"id": h, "verdict": by_id[h].verdict.value if h in by_id else "not in this run"}
                 for h in claim.holds_by]
         rec["holds_by"] = held
@@ -115,7 +115,10 @@ def measure(claim, ev, ctx) -> dict:
         from .stats import clopper_pearson
 
         def gap(t):
-            return abs(t.estimate - t.predicted) / max(abs(t.predicted), t.tol, 1e-300)
+            # in units of the stated value; an ordering test (stated 0, tolerance 0) has no such unit: its
+            # difference itself (a claim that wants a relative size tests a relative difference)
+            scale = max(abs(t.predicted), t.tol)
+            return abs(t.estimate - t.predicted) / scale if scale > 0 else abs(t.estimate - t.predicted)
 
         def depth(t):
             names = set(claim.domain.names)
@@ -199,14 +202,20 @@ def stated_vs_derived(claim, ctx, n: int | None = None) -> dict | None:
 
 
 def one_change(claim) -> str | None:
-    """How the stated form differs from our derived one when that difference is a single change: a constant
-    factor, one power of one symbol, or a single additive term (None otherwise, or without both forms)."""
+    """How the stated form differs from our derived one when that difference is a single change: one symbol written
+    for another, a constant factor, one power of one symbol, or a single additive term (None otherwise, or without
+    both forms)."""
     import sympy as sp
 
     s, d = claim.stated, claim.derived
     if not (isinstance(s, sp.Basic) and isinstance(d, sp.Basic)):
         return None
     try:
+        only_s, only_d = s.free_symbols - d.free_symbols, d.free_symbols - s.free_symbols
+        if len(only_s) == 1 and len(only_d) == 1:   # one symbol written for another (R_t for R_0)
+            a, b = next(iter(only_s)), next(iter(only_d))
+            if sp.simplify(s.subs(a, b) - d) == 0:
+                return f"one symbol, {a} in place of {b}"
         ratio = sp.simplify(sp.powsimp(s / d, force=True))
         if ratio.free_symbols == set() and ratio != 1:
             return f"a constant factor {sp.sstr(ratio)}"

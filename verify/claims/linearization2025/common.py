@@ -9,7 +9,7 @@ import mpmath
 import numpy as np
 import sympy as sp  # noqa: F401 - used by the doctest of stated_mp
 
-from verify.kit import Param, Source, stated_value
+from verify.kit import Param, RootCause, Source, stated_value
 
 PAPER = "linearization2025"
 INF = math.inf
@@ -56,6 +56,58 @@ def stated_tensor(claim, **values):
     with mpmath.workdps(30):
         out = [_real(f(dict(zip(keys, vals)))) for vals in zip(*flat)]
     return torch.tensor(out, dtype=torch.float64).reshape(ts[0].shape)
+
+
+# ------------------------------------------------------------------ root causes (one per reason; verify.severity)
+#: Section 4 and Theorem 5 average over the n samples where the Problem Formulation's R~ sums: kernel_ridge,
+#: kernel_ridge.finetune, thm5, thm5.proof
+ROOT_N = RootCause(
+    "linearization2025.normalization", "linearization2025",
+    "Section 4 writes the kernel-ridge objective and Theorem 5's R(theta) with a 1/n, while the solution alpha* = "
+    "(K + sigma I)^{-1} y* and Theorem 5's bounds are those of the sum R~ of the Problem Formulation (the 1/n is "
+    "dropped between the proof's last equality and its conclusion)",
+    corrected=r"\alpha^*=(K+n\sigma I)^{-1}\tilde y\ \text{and}\ \frac{\sigma^2\|y^*\|^2}{n(\sigma+\lambda_{max})^2}"
+              r"\le R\le\frac{\sigma^2\|y^*\|^2}{n(\sigma+\lambda_{min})^2}\ \text{for the displayed }1/n"
+              r"\text{ (or drop the }1/n)")
+#: Theorem 2's statement slides write the residual at time t where the proof (and Theorem 4's use of it) has time 0
+ROOT_RESIDUAL_T = RootCause(
+    "linearization2025.thm2_residual_time", "linearization2025",
+    "Theorem 2's statement (and its Case 1/Case 2 lines) bound ||theta_t - theta_0|| with the residual "
+    "||f_theta_t(x*) - y*|| at time t, where its proof's last line has ||y(0) - y*||, the residual at time 0",
+    corrected=r"\|\theta_t-\theta_0\|\le2\,Lip(f)\|f_{\theta_0}(x^*)-y^*\|\int_0^te^{-(\Lambda_t-\Lambda_s)}ds")
+#: Theorem 4's simplified bound writes R~(theta_0) (a squared norm, Problem Formulation) for ||f_theta0(x*) - y*||
+ROOT_RTILDE = RootCause(
+    "linearization2025.thm4_rtilde", "linearization2025",
+    "Theorem 4's simplified bound has R~(theta_0) = ||f_theta0(x*) - y*||^2 where its proof's last line has "
+    "||y(0) - y*|| (the square is extra)",
+    corrected=r"2Lip(f)\|f_{\theta_0}(x^*)-y^*\|(2rLip(\nabla f)+Lip(f))t")
+#: the proof of Lemma 3: two algebra slips in the displayed steps (the lemma's limit is right)
+ROOT_LEMMA3_ALGEBRA = RootCause(
+    "linearization2025.lemma3_proof_algebra", "linearization2025",
+    "the proof of Lemma 3 writes theta~_{t+1} - theta_0 = lambda eta/(1 - lambda eta)(theta_{t+1} - theta_0) (for "
+    "1/(1 - lambda eta)) and keeps lambda eta theta_0 after dividing by eta (for lambda theta_0)",
+    corrected=r"\tilde\theta_{t+1}-\theta_0=\frac{\theta_{t+1}-\theta_0}{1-\lambda\eta};\ "
+              r"\frac{\theta_{t+1}-\theta_t}{\eta}=-\lambda(\theta_t-\theta_0)-(1-\lambda\eta)\nabla\tilde R^\top")
+#: the proof of Theorem 1: a reversed sign and 'necessary' for 'sufficient'
+ROOT_THM1_SIGN = RootCause(
+    "linearization2025.thm1_proof_sign", "linearization2025",
+    "the proof of Theorem 1 writes '>= 0 (k_t is semidefinite)' for -2<k_t r, r> <= 0, and ends with 'lambda = 0 is "
+    "necessary' where the theorem (rightly) says sufficient",
+    corrected=r"-2\langle k_tr,r\rangle\le0;\ \lambda\le4r^\top k_tr/|\nabla\tilde R(\theta_t)(\theta_t-\theta_0)|"
+              r"\ \text{suffices}")
+#: the proof of Theorem 2: the function value for the Jacobian's norm
+ROOT_THM2_STEP = RootCause(
+    "linearization2025.thm2_proof_jacobian", "linearization2025",
+    "the proof of Theorem 2 writes ||f_theta_t(x*)|| <= Lip(f) (the function value) where the operator norm of the "
+    "Jacobian grad f_theta_t(x*) is meant",
+    corrected=r"\|\nabla f_{\theta_t}(x^*)\|_{op}\le Lip(f)")
+#: the proof of Theorem 3: the linearized model's derivative written at theta_t and without its own regularization
+ROOT_THM3_STEP = RootCause(
+    "linearization2025.thm3_proof_linearized_derivative", "linearization2025",
+    "the proof of Theorem 3 writes the linearized model's derivative with the regularization term lambda grad "
+    "f(theta_t - theta_0) of the non-linear run instead of its own lambda J_0 (thetabar_t - theta_0), and its line "
+    "applying Lemma 1 keeps minus signs on both sides, which reverses the inequality",
+    corrected=r"\frac{d}{dt}\bar y(t)=-2k_0(\bar y(t)-y^*)-\lambda\nabla f_{\theta_0}(x^*)(\bar\theta_t-\theta_0)")
 
 
 # ------------------------------------------------------------------ assumptions (in words)

@@ -25,7 +25,7 @@ from numerics import NotConverged
 from numerics.proximal import outputs, split_gd
 from verify.kit import AllOf, Check, Claim, Custom, Domain, Evidence, Kind, Param, label_of, per_profile, pick
 
-from .common import (LIP_BALL, MODEL, SELECTIVE, SQUARED, judge_bound, kind_of, lip_constants, point_problem, problem,
+from .common import (LIP_BALL, MODEL, ROOT_RESIDUAL_T, ROOT_RTILDE, ROOT_THM2_STEP, SELECTIVE, SQUARED, judge_bound, kind_of, lip_constants, point_problem, problem,
                      resolved_flow, src, stated_tensor)
 
 # ------------------------------------------------------------------ the stated forms (sympy; read by the checks)
@@ -42,6 +42,9 @@ THM2_LIMSUP_STATED = 2 * LIP_F * R_T / LAM
 THM4_STATED = 2 * LIP_F * RT0 * (2 * RBALL * LIP_GF + LIP_F) * T_S
 #: Theorem 4, the proof's last line: 2 Lip(f) ||y(0) - y*|| (2 r Lip(grad f) + Lip(f)) t
 THM4_PROOF_STATED = 2 * LIP_F * R0_S * (2 * RBALL * LIP_GF + LIP_F) * T_S
+#: the same (the proof's last line) in the stated form's symbol: ||y(0) - y*|| = sqrt(R~(theta_0)), the slides' R~
+#: being the squared norm; our derived form of Theorem 4, one factor sqrt(R~(theta_0)) from the stated one
+THM4_DERIVED = 2 * LIP_F * sp.sqrt(RT0) * (2 * RBALL * LIP_GF + LIP_F) * T_S
 #: Theorem 4's threshold lambda_o = 2 ||f_theta0(x*) - y*|| Lip(f) / r (R0 = ||f_theta0(x*) - y*||): lambda >= lambda_o
 #: keeps theta_t in the r-ball for all t, lambda < lambda_o for t <= ln(1/(1 - lambda/lambda_o))/lambda.  A larger
 #: lambda_o weakens both parts (fewer lambda qualify for all t; a shorter horizon), so it is an upper bound.
@@ -329,7 +332,7 @@ T4_STATEMENT = (r"\lambda_o=\frac{2\|f_{\theta_0}(x^*)-y^*\|Lip(f)}{r};\ \lambda
                 r"\bar f_{\bar\theta_t}(x^*)\|\le2Lip(f)\tilde R(\theta_0)(2rLip(\nabla f)+Lip(f))t")
 
 CLAIMS = [
-    Claim(id="linearization2025.thm2", kind=Kind.BOUND, source=SRC2,
+    Claim(id="linearization2025.thm2", kind=Kind.BOUND, source=SRC2, role="statement", root_cause=ROOT_RESIDUAL_T,
           statement=(r"\|\theta_t-\theta_0\|\le2\,Lip(f)\|f_{\theta_t}(x^*)-y^*\|\int_0^te^{-(\Lambda_t-\Lambda_s)}ds;\ "
                      r"\lambda_t=\lambda:\ \frac{1-e^{-\lambda t}}{\lambda};\ \lambda_t=0:\ t"),
           assumptions=SQUARED + "; " + SELECTIVE + "; f Lip(f)-Lipschitz on the tau-ball holding the trajectory",
@@ -342,11 +345,19 @@ CLAIMS = [
                  "(scalar example: |u_t| = 2|r_0|(1 - e^{-(2+lambda)t})/(2+lambda) exceeds 2|r_t|(1 - e^{-lambda t})/"
                  "lambda to second order in t). 4 problems per point at both profiles (until 2026-11: 2 at quick, "
                  "where seed 3 drew linear problems whose residual had not decayed by T = 10 and the verdict was "
-                 "inconclusive; with 4, quick seeds 0-3 all refute through the linear model)."),
+                 "inconclusive; with 4, quick seeds 0-3 all refute through the linear model). Reading (issue 22): the statement "
+                 "is read as printed on all four statement slides, '||theta - theta_0|| <= 2 Lip(f) ||f_theta_t(x*) - "
+                 "y*|| int_0^t e^{-(Lambda_t - Lambda_s)} ds', and in the Case 1 / Case 2 conclusions; the proof "
+                 "derives 'w(t) <= e^{-Lambda_t} w(0) + 2 Lip(f) ||y(0) - y*||_2 int_0^t ...' (the residual at time 0, "
+                 "thm2.proof, confirmed), and Theorem 4 uses it with ||y(0) - y*|| ('Theorem 2 : ||theta_t - "
+                 "theta_0|| <= 2||y(0) - y*|| Lip(f)/lambda (1 - e^{-lambda t})'). The failing states are inside the "
+                 "hypotheses (a linear model: Lip(f) exact, the selective scheme, the loss non-increasing along the "
+                 "run), so this is not an over-reading; the corrected form differs by one symbol (theta_t for theta_0, "
+                 "R for R0 in our forms) and is verified on the same runs: a typo-class erratum."),
           corrected=r"\|\theta_t-\theta_0\|\le2\,Lip(f)\|f_{\theta_0}(x^*)-y^*\|\int_0^te^{-(\Lambda_t-\Lambda_s)}ds",
-          stated=THM2_STATED, stated_bound="upper",
+          stated=THM2_STATED, stated_bound="upper", derived=THM2_PROOF_STATED,
           check=Custom(_thm2_fn("stated"), points=POINTS)),
-    Claim(id="linearization2025.thm2.proof", kind=Kind.BOUND, source=SRC2,
+    Claim(id="linearization2025.thm2.proof", role="proof step", kind=Kind.BOUND, source=SRC2,
           statement=(r"w(t)\le e^{-\Lambda_t}w(0)+2Lip(f)\|y(0)-y^*\|\int_0^te^{-(\Lambda_t-\Lambda_s)}ds"),
           assumptions=SQUARED + "; " + SELECTIVE, domain=_dom,
           notes=("The proof's last line (w(0) = 0), with the residual at time 0. The proof needs a non-increasing loss "
@@ -355,7 +366,7 @@ CLAIMS = [
                  "each check reports whether it did along the run. Constants: see the module docstring."),
           stated=THM2_PROOF_STATED, stated_bound="upper",
           check=Custom(_thm2_fn("proof"), points=POINTS)),
-    Claim(id="linearization2025.thm2.limsup", kind=Kind.LIMIT, source=SRC2,
+    Claim(id="linearization2025.thm2.limsup", role="proof step", kind=Kind.LIMIT, source=SRC2,
           statement=r"\limsup_{t\to\infty}\|\theta_t-\theta_0\|_2\le2Lip(f)\|f_{\theta_t}(x^*)-y^*\|_2(1/\lambda)",
           assumptions=SQUARED + "; constant lambda > 0", domain=Domain((MODEL, Param("lam", 0, math.inf, lower_open=True))),
           notes=("The residual inside the limsup read at the same (late) time: at a converged end state, where "
@@ -367,12 +378,15 @@ CLAIMS = [
           # model 5 (tight) at a second lambda, so that the grid sees the bound's 1/lambda
           check=Custom(_limsup, points=per_profile([{"model": m, "lam": 1.0} for m in (0, 2, 5)] + [{"model": 5, "lam": 0.5}],
                                                    [{"model": m, "lam": lam} for m in (0, 1, 2, 5) for lam in (0.5, 3.0)]))),
-    Claim(id="linearization2025.thm2.proof_steps", kind=Kind.BOUND, source=SRC2,
+    Claim(id="linearization2025.thm2.proof_steps", kind=Kind.BOUND, source=SRC2, role="proof step",
+          holds_by=("linearization2025.thm2.proof",), root_cause=ROOT_THM2_STEP,
           statement=r"-\hat u_t^\top\nabla f_{\theta_t}(x^*)^\top(y(t)-y^*)\le\|f_{\theta_t}(x^*)\|\|y(t)-y^*\|\le Lip(f)\|y(t)-y^*\|\ (\|f_{\theta_t}(x^*)\|\le Lip(f))",
           assumptions=SQUARED, domain=Domain(()),
           notes=("The proof writes ||f_theta_t(x*)|| <= Lip(f) (the function value) where the operator norm of the "
                  "Jacobian grad f_theta_t(x*) is meant; the printed inequality is false in general (a linear model at a "
-                 "random theta0 is a counterexample); the intended step is right and the theorem's proof survives it."),
+                 "random theta0 is a counterexample); the intended step is right and the theorem's proof survives it. Role "
+                 "(issue 22): a proof step ('(because ||f_theta_t(x*)|| <= Lip(f)) -> Lemma 1'); the bound the proof "
+                 "derives holds (thm2.proof), so this is a proof-step erratum."),
           corrected=r"\|\nabla f_{\theta_t}(x^*)\|_{op}\le Lip(f)",
           check=Custom(_proof_steps)),
     Claim(id="linearization2025.thm4.ball", kind=Kind.BOUND, source=SRC4,
@@ -385,7 +399,8 @@ CLAIMS = [
                  "stated form (stated_bound 'upper': a larger lambda_0 weakens both parts)."),
           stated=THM4_LAMBDA0_STATED, stated_bound="upper",
           check=Custom(_ball_fn("ball"), points=PTS4_BALL)),
-    Claim(id="linearization2025.thm4", kind=Kind.BOUND, source=SRC4, statement=T4_STATEMENT,
+    Claim(id="linearization2025.thm4", kind=Kind.BOUND, source=SRC4, statement=T4_STATEMENT, role="statement",
+          root_cause=ROOT_RTILDE,
           assumptions=SQUARED + "; constant lambda >= lambda_0; " + LIP_BALL + "; R~(theta_0) = ||f_theta0(x*) - y*||^2",
           domain=_dom4,
           notes=("As stated, with R~(theta_0), which the slides define as ||f_theta(x*) - y*||^2 (squared); the proof's "
@@ -398,11 +413,18 @@ CLAIMS = [
                  "horizon beyond which the bound cannot fail (Delta(t) <= 2||r_0|| along both descent flows, checked per "
                  "run), with LSODA (stiff long horizons); 24 scalar problems per point at quick, 48 at standard. At "
                  "quick, seeds 0-4 all refute it at residual 0.001 (exact constants; worst lhs/rhs 15-380 at 38-88 "
-                 "recorded states); with 3 or 6 problems per point, seed 1 had found no violation."),
+                 "recorded states); with 3 or 6 problems per point, seed 1 had found no violation. Reading (issue 22): both "
+                 "Theorem 4 slides print '||f_theta_t(x*) - fbar_theta_t(x*)|| <= 2Lip(f) R~(theta_0)(2rLip(grad f) + "
+                 "Lip(f))t', and the slides define 'R~(theta) = sum_i L(f_theta(x_i), y_i) = ||f_theta(x*) - y*||^2'; "
+                 "the proof's line is 'Delta(t) <= 2Lip(f) ||y(0) - y*|| (2rLip(grad f) + Lip(f))t' (thm4.proof, "
+                 "confirmed). The failures are inside the hypotheses (lambda >= lambda_o, exact constants on the "
+                 "r-ball, the trajectory in the ball), so this is not an over-reading; the corrected form differs by "
+                 "one factor ||r_0|| (R~(theta_0) = ||r_0||^2 for ||r_0||) and is verified on the same runs: a "
+                 "typo-class erratum (our derived form THM4_DERIVED writes ||r_0|| as sqrt(R~(theta_0)), in the stated form's symbol)."),
           corrected=r"2Lip(f)\|f_{\theta_0}(x^*)-y^*\|(2rLip(\nabla f)+Lip(f))t",
-          stated=THM4_STATED, stated_bound="upper",
+          stated=THM4_STATED, stated_bound="upper", derived=THM4_DERIVED,
           check=Custom(_ball_fn("stated"), points=PTS4_LIN)),
-    Claim(id="linearization2025.thm4.proof", kind=Kind.BOUND, source=SRC4,
+    Claim(id="linearization2025.thm4.proof", role="proof step", kind=Kind.BOUND, source=SRC4,
           statement=r"\Delta(t)\le2Lip(f)\|y(0)-y^*\|(2rLip(\nabla f)+Lip(f))t\quad(\lambda\ge\lambda_o)",
           assumptions=SQUARED + "; constant lambda >= lambda_0; " + LIP_BALL, domain=_dom4,
           notes="The proof's last line (residual norm, not R~). Same runs as thm4.",

@@ -19,7 +19,7 @@ from numerics.proximal import flow, split_gd
 from verify.kit import (AllOf, Check, Claim, Custom, Domain, Evidence, Identity, Kind, Param, StatTest, label_of,
                         per_profile, pick)
 
-from .common import MODEL, SPLIT, kind_of, problem, src
+from .common import MODEL, ROOT_LEMMA3_ALGEBRA, SPLIT, kind_of, problem, src
 
 SRC = src("Lemma 3 ('Gradient Flow') and its proof slide; Problem Formulation ('Split optimization equation')")
 STATEMENT = r"\frac{d}{dt}\theta_t=-\nabla_\theta\tilde R(\theta_t)^\top-\lambda_t(\theta_t-\theta_0)"
@@ -196,7 +196,8 @@ CLAIMS = [
                        Identity("lim_{eta -> 0} (theta_{t+1} - theta_t)/eta of the split update = the stated field "
                                 "-g - lambda (theta_t - theta_0)", lhs=PROOF_STEPS[-1][1], rhs=LEMMA3_STATED,
                                 variables=_vars)])),
-    Claim(id="linearization2025.lemma3.proof", kind=Kind.SYMBOLIC, source=SRC,
+    Claim(id="linearization2025.lemma3.proof", kind=Kind.SYMBOLIC, source=SRC, role="proof step",
+          holds_by=("linearization2025.lemma3",), root_cause=ROOT_LEMMA3_ALGEBRA,
           statement=(r"\tilde\theta_{t+1}-\theta_0=\frac{\lambda\eta}{1-\lambda\eta}(\theta_{t+1}-\theta_0);\ "
                      r"\frac{\theta_{t+1}-\theta_t}{\eta}=-\lambda\theta_t-(1-\lambda\eta)\nabla\tilde R^\top+\lambda\eta\theta_0"),
           assumptions=SPLIT, domain=Domain(()),
@@ -204,7 +205,12 @@ CLAIMS = [
                  "then 50-digit mpmath). Two printed steps are wrong, although the lemma's limit is right: "
                  "theta~_{t+1} - theta_0 = (theta_{t+1} - theta_0)/(1 - lambda eta) (not lambda eta/(1 - lambda eta)), "
                  "and dividing lambda eta theta_0 by eta leaves lambda theta_0 (not lambda eta theta_0; as printed "
-                 "the limit would be -g - lambda theta_t)."),
+                 "the limit would be -g - lambda theta_t). Role (issue 22): two printed steps of the proof slide, read as "
+                 "printed ('(because theta~_{t+1} - theta_0 = lambda_{t+1} eta/(1 - lambda_{t+1} eta)(theta_{t+1} - "
+                 "theta_0))' and '(theta_{t+1} - theta_t)/eta = -lambda_{t+1} theta_t - (1 - lambda_{t+1} eta) grad "
+                 "R~(theta_t)^T + lambda_{t+1} eta theta_0'); the lemma itself holds (lemma3: the split update "
+                 "converges to the stated flow at order 1 in eta, and the difference quotient's limit is the stated "
+                 "field): a proof-step erratum."),
           corrected=(r"\tilde\theta_{t+1}-\theta_0=\frac{1}{1-\lambda\eta}(\theta_{t+1}-\theta_0);\ "
                      r"\frac{\theta_{t+1}-\theta_t}{\eta}=-\lambda(\theta_t-\theta_0)-(1-\lambda\eta)\nabla\tilde R^\top"),
           check=AllOf([Identity(name, lhs=l, rhs=r, variables=_vars) for name, l, r in PROOF_STEPS]

@@ -21,7 +21,7 @@ from numerics.proximal import grad_R, make_problem, outputs
 from verify.kit import (AllOf, Check, Claim, Custom, Domain, Evidence, Kind, Param, PropertySearch, label_of,
                         per_profile, pick)
 
-from .common import (LIP_BALL, MODEL, SQUARED, judge_bound, kind_of, lip_constants, points, problem, resolved_flow, src,
+from .common import (LIP_BALL, MODEL, ROOT_THM3_STEP, SQUARED, judge_bound, kind_of, lip_constants, points, problem, resolved_flow, src,
                      stated_tensor)
 
 SRC3 = src("Theorem 3 (slides titled 'UB on Distance between Parameters') and its proof slides")
@@ -136,6 +136,15 @@ def _sign_line(p):
         L, Lg, R0, lam = (mpmath.mpf(p[k]) for k in ("L", "Lg", "R0", "lam"))
         Lk = mpmath.mpf(p["frac"]) * 2 * L * Lg
         return -2 * L * R0 * (2 / lam * Lk * R0 + L) <= -2 * L * R0 * (4 / lam * Lg * L * R0 + L)
+
+
+def _sign_margin(p):
+    """(printed left side - right side)/|right side| of the Lemma-1 line: > 0 where the printed inequality fails."""
+    with mpmath.workdps(50):
+        L, Lg, R0, lam = (mpmath.mpf(p[k]) for k in ("L", "Lg", "R0", "lam"))
+        Lk = mpmath.mpf(p["frac"]) * 2 * L * Lg
+        lhs, rhs = -2 * L * R0 * (2 / lam * Lk * R0 + L), -2 * L * R0 * (4 / lam * Lg * L * R0 + L)
+        return float((lhs - rhs) / abs(rhs)) if rhs != 0 else float("nan")
 
 
 _sign_dom = Domain((Param("L", 0, 10), Param("Lg", 0, 10), Param("R0", 0, 10), Param("lam", 0.01, 10),
@@ -254,7 +263,8 @@ CLAIMS = [
                  "bound from a 10% smaller one; the other models stay >= 5x below it."),
           stated=THM3_STATED, stated_bound="upper",
           check=Custom(_thm3, points=PTS3)),
-    Claim(id="linearization2025.thm3.proof", kind=Kind.BOUND, source=SRC3,
+    Claim(id="linearization2025.thm3.proof", kind=Kind.BOUND, source=SRC3, role="proof step",
+          holds_by=("linearization2025.thm3",), root_cause=ROOT_THM3_STEP,
           statement=(r"\frac{d}{dt}\bar y(t)=-2k_0(\bar y(t)-y^*)-\lambda\nabla\bar f(x^*)(\theta_t-\theta_0);\ "
                      r"y'-\bar y'=-2k_t(y-y^*)-\lambda\nabla f_{\theta_t}(\theta_t-\theta_0)+2k_0(\bar y-y^*);\ "
                      r"-2L\|r_0\|(\tfrac2\lambda Lip(k)\|r_0\|+L)\le-2L\|r_0\|(\tfrac4\lambda Lip(\nabla f)L\|r_0\|+L)"),
@@ -265,10 +275,11 @@ CLAIMS = [
                  "lambda Lip(f) ||thetabar_t - theta_0||. (2) The line applying Lemma 1 keeps minus signs on both "
                  "sides, which reverses it (it holds with the signs dropped, as the next line has). Other sign "
                  "slips in the same display ('-dDelta/dt = ...', '-lambda||...||' after the triangle inequality) are "
-                 "typographical and not encoded separately."),
+                 "typographical and not encoded separately. Role (issue 22): proof steps; Theorem 3's bound itself holds along "
+                 "whole flows (thm3), so these are proof-step errata."),
           check=AllOf([Custom(_thm3_proof, points=per_profile([{"model": 2, "lam": 1.0}],
                                                                [{"model": m, "lam": 1.0} for m in (1, 2)])),
                        PropertySearch("printed Lemma-1 line with its minus signs (Lip(k) = frac x 2 Lip(f) Lip(grad f))",
-                                      holds=_sign_line, strategy=lambda: points(_sign_dom),
+                                      holds=_sign_line, strategy=lambda: points(_sign_dom), margin=_sign_margin,
                                       examples=per_profile(100, 500))])),
 ]

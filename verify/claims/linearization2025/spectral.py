@@ -292,8 +292,9 @@ CLAIMS = [
                        PropertySearch("two-sided bound for indefinite symmetric S (derived)",
                                       holds=lambda p: _decide(_thm6_pairs, p, signed=True), show=_show6(True),
                                       strategy=lambda: points(_dom6, {"eta": (0.0, 1.0)}), examples=EX, refutes=False)])),
-    Claim(id="linearization2025.thm7", kind=Kind.BOUND, source=T7_SRC, statement=T7_STATEMENT, assumptions=T7_ASSUME,
-          domain=_dom7,
+    Claim(id="linearization2025.thm7", kind=Kind.BOUND, source=T7_SRC, statement=T7_STATEMENT, assumptions=T7_ASSUME
+          + "; eta of any size (beyond the proof's 0 <= eta <= 1)",
+          domain=_dom7, tags=("extension",), role="statement",
           notes=("As stated, the theorem puts no condition on eta; its proof 'suppose[s] that 0 <= eta <= 1' (needed "
                  "for 1 - eta > 0 in the upper bound and for (1 - eta)^2 <= (1 + eta)^{-2}). For eta > 1, a = c/(1 - "
                  "eta)^2 shrinks again and either end can fail: the search shrinks to n = 1, K = 1, S = 2 (eta = 2), "
@@ -302,7 +303,13 @@ CLAIMS = [
                  "14/44). eta = 1 (a infinite) is counted as holding. Searched over eta in "
                  "[0, 10], c from kappa(K + sigma I) to 1000 kappa, in 50 digits. See thm7.eta_le_1 for the proof's "
                  "assumption. a = c/(1 - eta)^2 is read from the stated form (stated_bound 'upper': a larger a "
-                 "weakens both ends)."),
+                 "weakens both ends). Reading (issue 22): an extension. The theorem slide leaves the condition on eta "
+                 "out, but the authors plainly meant it: the proof says 'Applying the kappa(K + sigma I) <= c, and "
+                 "suppose that 0 <= eta <= 1, then (1 - eta)^2 <= (1 + eta)^{-2}, by defining a = c/(1 - eta)^2, we can "
+                 "have the desired form', Theorem 6's lower end (1 - eta) lambda_i(K) is vacuous for eta >= 1, and "
+                 "the slides' use is 'If eta is small, we don't have to select that layer'. Read with that hypothesis "
+                 "the theorem is thm7.eta_le_1 (confirmed); the failures found here all have eta > 1, a reading the "
+                 "authors did not make, so its verdict is 'does not extend' (until issue 22: refuted)."),
           stated=KR.thm7_a_stated(), stated_bound="upper",
           corrected=T7_STATEMENT + r"\quad(0\le\eta<1)",
           check=AllOf([StatedSearch("Theorem 7's two-sided bound", holds=_thm7_stated, show=lambda f, p: _show7()(p),
@@ -324,7 +331,8 @@ CLAIMS = [
                        StatedSearch("Theorem 7's two-sided bound on K = d I, S = eta K, c = kappa (lower end tightest)",
                                     holds=_thm7_stated, show=lambda f, p: _show7()(p), strategy=_tight7,
                                     examples=EX)])),
-    Claim(id="linearization2025.thm7.proof", kind=Kind.BOUND, source=T7_SRC,
+    Claim(id="linearization2025.thm7.proof", kind=Kind.BOUND, source=T7_SRC, role="proof step",
+          holds_by=("linearization2025.thm7.eta_le_1",),
           statement=(r"\frac{\lambda_{max}(K+S+\sigma I)}{\kappa(1+\eta)^2\lambda_{max}(K+\sigma I)}\le\Big(\frac{R'}{R}"
                      r"\Big)^{1/2}\le\frac{\lambda_{max}(K+S+\sigma I)\kappa}{(1-\eta)^2\lambda_{max}(K+\sigma I)};\ "
                      r"R'^{1/2}\le\frac{\sigma\|y^*\|\kappa}{(1-\eta)\lambda_{min}(K+\sigma I)};\ (1-\eta)^2\le(1+\eta)^{-2}"),
