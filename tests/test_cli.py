@@ -58,7 +58,8 @@ def test_run_at_point_writes_reports_and_rerenders(capsys, tmp_path):
     (c,) = doc["claims"]
     assert {"id", "kind", "source", "verdict", "evidence"} <= set(c)
     assert c["verdict"] in {"confirmed", "refuted", "inconclusive"}
-    assert (out / "report.md").exists() and (out / "report.tex").exists()
+    assert (out / "index.md").exists()
+    assert (out / "tahir2024" / "report.md").exists() and (out / "tahir2024" / "report.tex").exists()
     before = (out / "results.json").read_text()
     code, _, _ = _run(capsys, "report", "--out", str(out))
     assert code == 0 and (out / "results.json").read_text() == before
@@ -84,3 +85,39 @@ def test_python_dash_m_entry_point(tmp_path):
     p = subprocess.run([sys.executable, "-m", "verify", "list", "tahir2024.thm3.6.stieltjes"],
                        capture_output=True, text=True, cwd=Path(__file__).parents[1])
     assert p.returncode == 0 and "stieltjes" in p.stdout
+
+
+def test_progress_lines_without_a_terminal(capsys, tmp_path):
+    """stdout is not a terminal under pytest: one flushed line per finished claim (id, verdict, seconds, k of n)."""
+    out = tmp_path / "rep"
+    code, stdout, _ = _run(capsys, "run", "tahir2024.eq13.roots", "hermite.dual.truncation", "--profile", "quick",
+                           "--out", str(out))
+    assert code == 0
+    lines = [l for l in stdout.splitlines() if l.startswith("[")]
+    assert len(lines) == 2 and lines[0].startswith("[1/2] ") and lines[1].startswith("[2/2] ")
+    assert all(" s " in l and "confirmed" in l for l in lines)
+    code, stdout, _ = _run(capsys, "run", "tahir2024.eq13.roots", "--profile", "quick", "--out", str(out),
+                           "--no-progress")
+    assert not [l for l in stdout.splitlines() if l.startswith("[")]
+
+
+def test_default_out_is_not_reports(monkeypatch, tmp_path, capsys):
+    from verify.cli import build_parser
+
+    for cmd in (["run"], ["report"]):
+        a = build_parser().parse_args(cmd)
+        assert a.out is None   # resolved to verify.report.DEFAULT_OUT, a folder git ignores
+    monkeypatch.chdir(tmp_path)
+    code, _, err = _run(capsys, "report")
+    assert code == 2 and "ftverify-out" in err
+
+
+def test_report_pdf_rerenders_without_simulation(capsys, tmp_path, monkeypatch):
+    import verify.report as R
+
+    out = tmp_path / "rep"
+    assert _run(capsys, "run", "tahir2024.eq13.roots", "--profile", "quick", "--out", str(out), "--no-progress")[0] == 0
+    monkeypatch.setattr(R, "pdflatex", lambda: None)
+    monkeypatch.setattr("verify.api.run", lambda *a, **k: pytest.fail("report must not simulate"))
+    code, stdout, _ = _run(capsys, "report", "--pdf", "--out", str(out))
+    assert code == 0 and "apt-get install texlive-latex-base" in stdout

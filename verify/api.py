@@ -304,6 +304,10 @@ def run(patterns=None, profile: str = "standard", seed: int = 0, device: str = "
     with ``resume=True`` a claim whose entry matches (same id, code, profile, seed, points and
     versions) is read back instead of simulated.  Holm, replication and verdicts are redone.
 
+    ``on_claim(result)`` is called as each claim finishes (its evidence before the run's Holm correction and
+    replication, ``verdict`` not yet set); if it has a ``begin(total, profile)`` method, that is called first
+    with the number of selected claims (:class:`verify.summary.ClaimLines` prints one line per claim).
+
     ``claims``: run exactly these claims (e.g. those a pytest session collected) instead of ``patterns``.
     """
     # ``claims``: exactly these Claim objects instead of a selection by pattern (the pytest plugin runs the claims
@@ -331,6 +335,8 @@ def run(patterns=None, profile: str = "standard", seed: int = 0, device: str = "
         from .cache import Cache, key as cache_key
 
         store, vers = Cache(cache_dir), versions()
+    if on_claim is not None and hasattr(on_claim, "begin"):
+        on_claim.begin(len(claims), profile)
     slots: dict[str, ClaimResult] = {}
     keys = {c.id: (cache_key(c, ctx, vers) if store is not None else None) for c in claims}
     todo = []

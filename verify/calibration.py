@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import sys
 import time
 from pathlib import Path
 from typing import Callable
@@ -180,7 +181,13 @@ def verdict_stability(patterns, profile: str = "quick", seeds: int = 20, first_s
     strategies = {c.id: strategies_of(c) for c in select(patterns)}
     doc: dict = {}
     for k in range(first_seed, first_seed + seeds):
-        res = api.run(patterns, profile=profile, seed=k, progress=False, jobs=jobs)
+        # no terminal (a log, CI, a cluster job): one line per finished claim, tagged with the seed
+        lines = None
+        if not sys.stdout.isatty():
+            from .summary import ClaimLines
+
+            lines = ClaimLines(prefix=f"seed {k} ({k - first_seed + 1}/{seeds})")
+        res = api.run(patterns, profile=profile, seed=k, progress=False, jobs=jobs, on_claim=lines)
         row = {r.claim.id: r.verdict.value for r in res.claims}
         # claims with a rejection of the stated form before replication (replicated or not): the first stage of
         # "refute only what replicates", whose rate bounds the run-wide false-refutation rate (strategy_calibration)
@@ -315,21 +322,26 @@ def calibrate(profile: str = "standard", n_seeds: int = 30, seed: int = 0, out: 
     asym = select([ASYM_ID])[0]
     t0 = time.time()
     verdicts = []
+    n_mut = (len(FINITE_MUTANTS) + len(ASYM_MUTANTS)) if run_mutants else 0
     for k in range(n_seeds):
         ctx = api.make_context(profile, seed + 1000 + k, progress=False)
+        t = time.time()
         verdicts.append(_run_one(finite, ctx).value)
-        print(f"true form, seed {seed + 1000 + k}: {verdicts[-1]}", flush=True)
+        print(f"[{k + 1}/{n_seeds}] true form {FINITE_ID}, seed {seed + 1000 + k}: {verdicts[-1]}  "
+              f"{time.time() - t:.1f} s", flush=True)
     false_ref = sum(v in REJECTING for v in verdicts) / n_seeds
     mutants = []
     ctx = api.make_context(profile, seed, progress=False)
     for name, fn in (FINITE_MUTANTS.items() if run_mutants else ()):
+        t = time.time()
         v = _run_one(_with_predicted(finite, fn), ctx).value
         mutants.append({"claim": FINITE_ID, "mutant": name, "verdict": v})
-        print(f"mutant {name!r} of {FINITE_ID}: {v}", flush=True)
+        print(f"[{len(mutants)}/{n_mut}] mutant {name!r} of {FINITE_ID}: {v}  {time.time() - t:.1f} s", flush=True)
     for name, expr in (ASYM_MUTANTS.items() if run_mutants else ()):
+        t = time.time()
         v = _run_one(_with_stated_limit(asym, expr), ctx).value
         mutants.append({"claim": ASYM_ID, "mutant": name, "verdict": v})
-        print(f"mutant {name!r} of {ASYM_ID}: {v}", flush=True)
+        print(f"[{len(mutants)}/{n_mut}] mutant {name!r} of {ASYM_ID}: {v}  {time.time() - t:.1f} s", flush=True)
     power = sum(m["verdict"] == "refuted" for m in mutants) / len(mutants) if mutants else None
     doc = {"profile": profile, "seeds": n_seeds, "true_form_run_seeds": [seed + 1000 + k for k in range(n_seeds)],
            "true_form_verdicts": verdicts,

@@ -81,11 +81,16 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--profile", default="standard", choices=["quick", "standard", "full"])
     r.add_argument("--seed", type=int, default=0)
     r.add_argument("--device", default="cpu", help="torch device, e.g. cpu or cuda")
-    r.add_argument("--out", default="reports", help="output folder (default: reports/)")
+    r.add_argument("--out", default=None, metavar="DIR",
+                   help="output folder (default: ftverify-out/, which git ignores; the committed reference "
+                        "reports are written only by an explicit --out reports)")
+    r.add_argument("--pdf", action="store_true",
+                   help="also compile each source's report.pdf with pdflatex (when installed)")
     r.add_argument("--at", action="append", metavar="NAME=VALUE,...",
                    help="evaluate at this parameter point instead of the claim's grid (repeatable)")
     r.add_argument("--fail-on-refuted", action="store_true", help="exit 1 if a claim is refuted")
-    r.add_argument("--no-progress", action="store_true")
+    r.add_argument("--no-progress", action="store_true",
+                   help="neither progress bars (on a terminal) nor one line per finished claim (without one)")
     r.add_argument("--jobs", type=int, default=1, metavar="N",
                    help="run claims in N worker processes (each with cores/N torch threads); verdicts do not "
                         "depend on N, a few estimates may differ in the last digits between different N "
@@ -94,7 +99,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="reuse the claims an earlier or interrupted run finished (cache in OUT/.cache), "
                         "unless their code, profile, seed, points or library versions changed")
     rp = sub.add_parser("report", help="re-render the reports from a saved results.json (no simulation)")
-    rp.add_argument("--out", default="reports")
+    rp.add_argument("--out", default=None, metavar="DIR",
+                    help="folder holding results.json (default: ftverify-out/)")
+    rp.add_argument("--pdf", action="store_true", help="also compile each source's report.pdf with pdflatex")
     cal = sub.add_parser("calibrate", help="false-refutation rate of true forms and refutation rate of mutants")
     cal.add_argument("patterns", nargs="*",
                      help="claims to calibrate (glob over ids): false-refutation rate per judge strategy over SEEDS "
@@ -104,19 +111,19 @@ def build_parser() -> argparse.ArgumentParser:
     cal.add_argument("--seeds", type=int, default=30, help="independent runs of the true forms")
     cal.add_argument("--seed", type=int, default=0, help="the true form runs with seeds SEED+1000 ... SEED+1000+SEEDS-1")
     cal.add_argument("--skip-mutants", action="store_true", help="only the false-refutation rate")
-    cal.add_argument("--out", default="benchmarks/results", help="folder for calibration_<profile>.json")
+    cal.add_argument("--out", default="ftverify-out", help="folder for calibration_<profile>.json (default ftverify-out/, git-ignored; the committed results are in benchmarks/results/)")
     mu = sub.add_parser("mutants", help="mutation power: perturbed stated sympy forms judged on each claim's "
                                          "Monte Carlo evidence; per claim, the fraction refuted and the survivors")
     mu.add_argument("patterns", nargs="*", help="glob over claim ids (default: all)")
     mu.add_argument("--profile", default="quick", choices=["quick", "standard", "full"])
     mu.add_argument("--seed", type=int, default=0)
-    mu.add_argument("--out", default="benchmarks/results", help="folder for mutants_<profile>.json")
+    mu.add_argument("--out", default="ftverify-out", help="folder for mutants_<profile>.json (default ftverify-out/, git-ignored; the committed results are in benchmarks/results/)")
     st = sub.add_parser("stability", help="run a profile over many seeds: how often each claim's verdict came out")
     st.add_argument("patterns", nargs="*", help="glob over claim ids (default: all)")
     st.add_argument("--profile", default="quick", choices=["quick", "standard", "full"])
     st.add_argument("--seeds", type=int, default=20, help="number of seeds (SEED ... SEED+SEEDS-1)")
     st.add_argument("--seed", type=int, default=0, help="first seed")
-    st.add_argument("--out", default="benchmarks/results", help="folder for stability_<profile>.json")
+    st.add_argument("--out", default="ftverify-out", help="folder for stability_<profile>.json (default ftverify-out/, git-ignored; the committed results are in benchmarks/results/)")
     st.add_argument("--jobs", type=int, default=1, metavar="N", help="worker processes per run (as for run)")
     st.add_argument("--merge", nargs="+", metavar="FILE", help="pool the seeds of earlier stability_<profile>.json "
                     "files of one profile into one document in --out (no simulation)")
@@ -244,23 +251,40 @@ def _cmd_list(args) -> int:
     return EXIT_OK
 
 
+def _out(args) -> Path:
+    from .report import DEFAULT_OUT
+
+    return Path(args.out if args.out is not None else DEFAULT_OUT)
+
+
+def _wrote(out: Path, res: dict) -> None:
+    pdf = res["pdf"]
+    per = "report.md, report.tex" + (", report.pdf" if pdf == "ok" else
+                                     ", report.pdf where it compiled (see the warnings)" if isinstance(pdf, list) else "")
+    top = "results.json, index.md, summary.tex" + (", summary.pdf" if res.get("summary_pdf") else "")
+    print(f"\nwrote {out}/: {top}; per source {out}/<source>/: {per}, figures/ ({', '.join(res['papers'])})")
+
+
 def _cmd_run(args) -> int:
     from . import api
     from .report import check_writable, write_reports
-    from .summary import print_summary
+    from .summary import ClaimLines, print_summary
 
-    out = Path(args.out)
+    out = _out(args)
     check_writable(out)  # fail before simulating
     at = [parse_point(a) for a in args.at] if args.at else None
+    bars = not args.no_progress and sys.stderr.isatty()
+    # without a terminal (a log, CI, a cluster job): one line per finished claim instead of bars
+    lines = ClaimLines() if not args.no_progress and not sys.stdout.isatty() else None
     result = api.run(args.patterns or None, profile=args.profile, seed=args.seed, device=args.device, at=at,
-                     progress=not args.no_progress and sys.stderr.isatty(), cache_dir=out / ".cache",
-                     resume=args.resume, jobs=args.jobs)
+                     progress=bars, cache_dir=out / ".cache", resume=args.resume, jobs=args.jobs,
+                     on_claim=lines)
     doc = result.to_json()
-    write_reports(doc, out)
+    res = write_reports(doc, out, pdf=args.pdf)
     print_summary(doc)
     if doc["timing"].get("resumed_from_cache"):
         print(f"\nresumed {len(doc['timing']['resumed_from_cache'])} claim(s) from {out / '.cache'}")
-    print(f"\nwrote {out / 'results.json'}, {out / 'report.md'}, {out / 'report.tex'} and figures")
+    _wrote(out, res)
     refuted = doc["meta"]["counts"]["refuted"]
     return EXIT_REFUTED if (args.fail_on_refuted and refuted) else EXIT_OK
 
@@ -269,13 +293,15 @@ def _cmd_report(args) -> int:
     from .report import load_results, write_reports
     from .summary import print_summary
 
-    doc = load_results(Path(args.out))
+    out = _out(args)
+    doc = load_results(out)
     try:
-        write_reports(doc, Path(args.out))
+        res = write_reports(doc, out, pdf=args.pdf)
         print_summary(doc)
     except (KeyError, TypeError, AttributeError, IndexError) as e:  # a hand-edited or foreign results.json
-        raise UsageError(f"{Path(args.out) / 'results.json'} is not a results document of this tool "
+        raise UsageError(f"{out / 'results.json'} is not a results document of this tool "
                          f"({type(e).__name__}: {e}); nothing was rewritten") from None
+    _wrote(out, res)
     return EXIT_OK
 
 

@@ -895,7 +895,8 @@ def mutation_power(patterns=None, profile: str = "quick", seed: int = 0, out: Pa
     ctx = api.make_context(profile, seed, progress=False)
     t0 = time.time()
     per = {}
-    for c in select(patterns):
+    chosen = select(patterns)
+    for k, c in enumerate(chosen, 1):
         t = time.time()
         try:
             per[c.id] = claim_mutation_power(c, ctx, family=family)
@@ -903,10 +904,11 @@ def mutation_power(patterns=None, profile: str = "quick", seed: int = 0, out: Pa
             per[c.id] = {"covered": False, "why": f"error while judging mutants: {type(e).__name__}: {e}"}
         per[c.id]["seconds"] = round(time.time() - t, 1)
         r = per[c.id]
-        print(f"{c.id}: " + (f"{r['refuted']}/{r['judged']} mutants refuted"
-                             + (" (the stated form itself was refuted too)" if r["control_refuted"] else "")
-                             if r["covered"] else
-                             f"not covered ({r['why']})"), flush=True)
+        print(f"[{k}/{len(chosen)}] {c.id}: " + (f"{r['refuted']}/{r['judged']} mutants refuted"
+                                                  + (" (the stated form itself was refuted too)"
+                                                     if r["control_refuted"] else "")
+                                                  if r["covered"] else
+                                                  f"not covered ({r['why']})") + f"  {r['seconds']} s", flush=True)
     covered = {k: v for k, v in per.items() if v["covered"]}
     # a claim whose stated form is itself refuted (an erratum) says nothing about power: listed, not counted
     # nor does a claim refuted by another part of its check (its reviewed verdict, tests/expected_verdicts.json,

@@ -85,8 +85,16 @@ def assess(result, by_id: dict, ctx) -> dict | None:
 def _pct(m: dict) -> str:
     f = m["fraction"]
     lo, hi = m.get("ci95", [math.nan, math.nan])
-    ci = f" (95 % CI {100 * lo:.2g}-{100 * hi:.2g} %)" if lo == lo else ""
-    return f"{100 * f:.3g} % of {m['of']}{ci}"
+    ci = f" (95 % CI {_p(lo)}-{_p(hi)} %)" if lo == lo else ""
+    return f"{_p(f)} % of {m['of']}{ci}"
+
+
+def _p(x: float) -> str:
+    """A fraction as a percentage with up to three significant digits, never in exponent form (100, 0.12, 41.5)."""
+    v = 100 * x
+    if v == 0 or v >= 99.95:
+        return f"{v:.0f}"
+    return f"{v:.3g}" if v >= 0.01 else f"{v:.1g}"
 
 
 def measure(claim, ev, ctx) -> dict:

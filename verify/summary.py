@@ -1,9 +1,52 @@
-"""The terminal summary table printed at the end of a run."""
+"""What a run prints: one line per finished claim when there is no terminal, and the summary table at the end."""
 from __future__ import annotations
 
-from .report.tables import ORDER, summary_rows
+import copy
+import sys
+import time
+
+from .report.tables import ORDER, class_counts_text, counts, one_line, papers, summary_rows
 
 _MARK = {"confirmed": "✔ confirmed", "refuted": "✘ refuted", "does not extend": "↛ not extended", "inconclusive": "? inconclusive"}
+
+
+class ClaimLines:
+    """Progress for a log (stdout not a terminal: a pipe, CI, a cluster job): one flushed line per finished claim,
+    ``[k/n] claim-id  verdict  seconds``.  The verdict is *preliminary*: the claim's own tests Holm-adjusted among
+    themselves, before the run's Holm correction over every test and the replication of rejections (the summary
+    table at the end has the final verdicts).  ``prefix`` tags the lines (``seed 3``) when a command runs many."""
+
+    def __init__(self, prefix: str = "", stream=None):
+        self.prefix, self.stream = prefix, stream
+        self.k, self.n, self.profile, self.t0 = 0, 0, "standard", time.time()
+
+    def begin(self, total: int, profile: str = "standard") -> None:
+        self.k, self.n, self.profile, self.t0 = 0, total, profile, time.time()
+
+    def __call__(self, result) -> None:
+        self.k += 1
+        v = preliminary_verdict(result, self.profile)
+        head = f"{self.prefix} " if self.prefix else ""
+        print(f"{head}[{self.k}/{self.n}] {result.claim.id}  {v}  {result.seconds:.1f} s  "
+              f"(elapsed {time.time() - self.t0:.0f} s)", file=self.stream or sys.stdout, flush=True)
+
+
+def preliminary_verdict(result, profile: str) -> str:
+    """The claim's verdict on its own evidence (Holm among its own tests, no replication): what the final verdict
+    will be unless the run's correction over every test or the replication overturns a rejection."""
+    from .api import ALPHA, verdict_of
+    from .evidence import finalize
+
+    try:
+        ev = copy.deepcopy(result.evidence)
+        finalize([ev], ALPHA)
+        v, _ = verdict_of(result.claim, ev, profile)
+        v = v.value
+    except Exception as e:  # noqa: BLE001 - a progress line never stops a run
+        return f"(no preliminary verdict: {type(e).__name__})"
+    if v in ("refuted", "does not extend"):
+        return v + " (preliminary: before replication)"
+    return v + " (preliminary)"
 
 
 def print_summary(doc: dict) -> None:
@@ -12,9 +55,15 @@ def print_summary(doc: dict) -> None:
     print(f"\n{'claim':{w}s}  {'verdict':15s} {'kind':30s} reason")
     print("-" * (w + 90))
     for r in rows:
-        reason = r["reason"] if len(r["reason"]) < 110 else r["reason"][:107] + "..."
-        print(f"{r['id']:{w}s}  {_MARK[r['verdict']]:15s} {r['kind']:30s} {reason}")
-    counts = doc["meta"].get("counts", {})
+        cls = f" [{r['class']}]" if r.get("class") else ""
+        print(f"{r['id']:{w}s}  {_MARK[r['verdict']]:15s} {r['kind']:30s} {one_line(r['reason'], 100)}{cls}")
+    total = doc["meta"].get("counts", {})
     print("-" * (w + 90))
-    print(", ".join(f"{counts.get(k, 0)} {k}" for k in ORDER) + f"  ({doc.get('timing', {}).get('seconds', '?')} s, "
+    for p in papers(doc):
+        n = counts(doc, p)
+        bv = n["by_verdict"]
+        print(f"{p:18s} {n['claims']:3d} claims: {bv['confirmed']} confirmed, {bv['refuted']} errata"
+              + (f" ({class_counts_text(n['by_class'])})" if bv["refuted"] else "")
+              + f", {bv['does not extend']} do not extend, {bv['inconclusive']} inconclusive")
+    print(", ".join(f"{total.get(k, 0)} {k}" for k in ORDER) + f"  ({doc.get('timing', {}).get('seconds', '?')} s, "
           f"profile {doc['meta'].get('profile')}, seed {doc['meta'].get('seed')})")

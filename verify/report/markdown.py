@@ -1,96 +1,279 @@
-"""Markdown report that renders on a code forge: tables, $...$ formulas and PNG figures."""
+"""Markdown reports that render on a code forge: one per source (``<paper>/report.md``) and the index.
+
+The first screen answers "what is wrong in this source, and how badly": what was checked, the errata ordered by
+severity and grouped by root cause, then the readings that do not extend, the inconclusive claims and the confirmed
+ones, one line each.  Every claim's full record (stated form, assumptions, notes, checks, per-point tests in a
+collapsed ``<details>`` block, figures) follows in the appendix.
+"""
 from __future__ import annotations
 
-from .tables import (ORDER, corrected_heading, errata_groups, extensions_refuted, fmt, point_rows, set_aside_note,
-                     summary_rows)
+import math
+
+from ..severity import rank
+from .tables import (BRIEF_NOTE, DETAILED, ORDER, SOURCE_NOTES, checked_parts, claims_of, class_counts_text,
+                     corrected_heading, corrected_verdict_word, counts, cross_references, errata_groups,
+                     extensions_refuted, fmt, klass, measured, measured_cell, minimal, one_line, papers, point_rows,
+                     set_aside_note, short, source_info, what_decides, what_fails, with_verdict, witness)
 
 MAX_ROWS = 40
+_GREEK = {"alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "epsilon": "ε", "eta": "η", "theta": "θ",
+          "kappa": "κ", "lambda": "λ", "lam": "λ", "mu": "μ", "nu": "ν", "xi": "ξ", "rho": "ρ", "sigma": "σ",
+          "tau": "τ", "phi": "φ", "chi": "χ", "psi": "ψ", "omega": "ω", "Delta": "Δ", "Gamma": "Γ"}
+
+
+def _name(k: str) -> str:
+    base, _, sub = k.partition("_")
+    return _GREEK.get(base, base) + (f"_{sub}" if sub else "")
+
+
+def point_text(pt: dict | None, n: int = 90) -> str:
+    """``{'gamma': 0.5, 'sigma': 1}`` -> ``γ = 0.5, σ = 1`` (one line)."""
+    if not pt:
+        return "—"
+    parts = []
+    for k, v in pt.items():
+        if isinstance(v, (list, tuple, dict)):
+            continue
+        parts.append(f"{_name(k)} = {short(v) if isinstance(v, (int, float)) else v}")
+    return one_line(", ".join(parts), n) if parts else "(a design, see the claim's checks)"
+
+
+def witness_cell(c: dict) -> str:
+    w = witness(c)
+    if w:
+        out = point_text(w["point"], 70)
+        mg = w.get("margin")
+        if isinstance(mg, (int, float)) and math.isfinite(mg):
+            out += f" (margin {short(mg)})"
+        return out
+    m = minimal(c)
+    return ("minimal: " + point_text(m, 70)) if m else "—"
+
+
+def _cell(s: str) -> str:
+    return str(s).replace("|", "\\|").replace("\n", " ")
+
+
+def _math_cell(s: str | None, n: int = 60) -> str | None:
+    if not s:
+        return None
+    s = " ".join(s.split())
+    if len(s) > n:
+        return None
+    return "$" + s.replace("|", r"\vert ") + "$"
 
 
 def _math(s: str | None) -> str:
     return f"$${s}$$" if s else "—"
 
 
-def render_markdown(doc: dict, figs: dict[str, list[str]]) -> str:
+def _anchor(cid: str) -> str:
+    return "c-" + "".join(ch if ch.isalnum() else "-" for ch in cid).lower()
+
+
+def _ref(cid: str) -> str:
+    return f"[`{cid}`](#{_anchor(cid)})"
+
+
+def header_lines(doc: dict) -> list[str]:
     meta, timing = doc.get("meta", {}), doc.get("timing", {})
-    L = ["# Verification report", ""]
-    L.append(f"Profile **{meta.get('profile')}**, seed **{meta.get('seed')}**, device `{meta.get('device')}`, "
-             f"{meta.get('n_tests', 0)} Monte Carlo tests, family-wise level {meta.get('alpha_familywise')} "
-             f"({meta.get('multiple_testing', '')}). Started {timing.get('started', '')}, "
-             f"{timing.get('seconds', '?')} s.")
-    v = meta.get("versions", {})
+    return [f"Profile **{meta.get('profile')}**, seed **{meta.get('seed')}**, device `{meta.get('device')}`, "
+            f"{meta.get('n_tests', 0)} Monte Carlo tests in the run, family-wise level {meta.get('alpha_familywise')} "
+            f"({meta.get('multiple_testing', '')}). Started {timing.get('started', '')}, "
+            f"{timing.get('seconds', '?')} s."]
+
+
+def render_index(doc: dict, pdfs: set[str] | None = None) -> str:
+    """``index.md``: one line per source."""
+    pdfs = pdfs or set()
+    L = ["# Verification reports", ""] + header_lines(doc) + [""]
+    v = doc.get("meta", {}).get("versions", {})
     if v:
-        L.append("Library versions: " + ", ".join(f"{k} {val}" for k, val in v.items() if k != "platform") + ".")
-    counts = meta.get("counts", {})
-    L += ["", "**" + ", ".join(f"{counts.get(k, 0)} {k}" for k in ORDER) + "**", ""]
-    L += ["## Summary", "", "| claim | kind | verdict | source | reason |", "|---|---|---|---|---|"]
-    for r in summary_rows(doc):
-        only = " (derivation only)" if r["derived_only"] else ""
-        L.append(f"| `{r['id']}` | {r['kind']} | **{r['verdict']}**{only} | {r['where']} | {r['reason']} |".replace("\n", " "))
-    groups = errata_groups(doc)
-    L += ["", "## Errata", ""]
-    if not groups:
-        L.append("No claim was refuted as its source states it in this run.")
-    for cause, members in groups:
-        if cause:
-            L += [f"### Erratum: {cause}", "",
-                  "One root cause; its consequences: " + ", ".join(f"`{c['id']}`" for c in members) + ".", ""]
-        for c in members:
-            L += [f"{'####' if cause else '###'} `{c['id']}` — {c['source']['where']}", "",
-                  f"*Stated* ({c['source']['file']}):", "", _math(c["statement"]), ""]
-            L += _refutation_evidence(c)
-            if c.get("corrected"):
-                L += [f"*{corrected_heading(c)}*", "", _math(c["corrected"]), ""]
-            else:
-                L += ["*Corrected form:* none derived.", ""]
-    ext = extensions_refuted(doc)
+        L += ["Library versions: " + ", ".join(f"{k} {val}" for k, val in v.items() if k != "platform") + ".", ""]
+    L += ["| source | claims (statements) | confirmed | errata by severity | does not extend | inconclusive | report |",
+          "|---|---|---|---|---|---|---|"]
+    tot = {k: 0 for k in ("claims", "statements", "confirmed", "refuted", "does not extend", "inconclusive")}
+    by_class: dict = {}
+    for p in papers(doc):
+        info, n = source_info(doc, p), counts(doc, p)
+        bv = n["by_verdict"]
+        num = f"{info['number']} " if info["number"] else ""
+        links = f"[md]({p}/report.md), [tex]({p}/report.tex)" + (f", [pdf]({p}/report.pdf)" if p in pdfs else "")
+        L.append(f"| **{num}{p}** — {_cell(one_line(info['title'], 70))} | {n['claims']} ({n['statements']}) | "
+                 f"{bv['confirmed']} | {bv['refuted']}{': ' + class_counts_text(n['by_class']) if bv['refuted'] else ''} | "
+                 f"{bv['does not extend']} | {bv['inconclusive']} | {links} |")
+        for k, v in n["by_class"].items():
+            by_class[k] = by_class.get(k, 0) + v
+        tot["claims"] += n["claims"]
+        tot["statements"] += n["statements"]
+        for k in ORDER:
+            tot[k] += bv[k]
+    by_class = dict(sorted(by_class.items(), key=lambda kv: rank(kv[0])))
+    L.append(f"| **all** | {tot['claims']} ({tot['statements']}) | {tot['confirmed']} | {tot['refuted']}"
+             f"{': ' + class_counts_text(by_class) if tot['refuted'] else ''} | "
+             f"{tot['does not extend']} | {tot['inconclusive']} | `results.json` |")
+    L += ["", "The first pages of every report in one document: [summary.tex](summary.tex)"
+          + (", [summary.pdf](summary.pdf)" if "summary" in pdfs else "") + "."]
+    L += ["", "Severity classes (derived by `verify/severity.py`, most serious first): *substantive* (fails on a set "
+          "of positive measure of the stated domain), *typo* (a verified corrected form one constant, factor or "
+          "term away), *boundary* (fails only on a set of measure zero), *proof step* (a step fails, the result "
+          "holds), *remark* (a sentence of discussion, a caption or a table). *Does not extend*: a reading beyond "
+          "the source's own context that fails there; not an erratum. A cross-source claim counts in its own "
+          "source's line and is listed under the root cause's source.", ""]
+    return "\n".join(L) + "\n"
+
+
+def render_paper(doc: dict, paper: str, figs: dict[str, list[str]]) -> str:
+    info, n = source_info(doc, paper), counts(doc, paper)
+    bv = n["by_verdict"]
+    num = f"{info['number']} · " if info["number"] else ""
+    L = [f"# {num}{info['title']}", "",
+         f"Verification report for `{paper}` (source text `{info['file']}`). [All sources](../index.md)."]
+    L += [""] + header_lines(doc) + [""]
+    if paper in SOURCE_NOTES:
+        L += [f"> **Note.** {SOURCE_NOTES[paper]}", ""]
+    L += ["## What was checked", "",
+          "".join(f"**{t}**" if bold else t for t, bold in checked_parts(n)), "",
+          "By kind: " + ", ".join(f"{k} {v}" for k, v in sorted(n["by_kind"].items(), key=lambda kv: -kv[1])) + ". "
+          "By role: " + ", ".join(f"{k} {v}" for k, v in n["by_role"].items()) + ".", ""]
+    L += _errata(doc, paper)
+    ext = extensions_refuted(doc, paper)
+    L += ["## Readings that do not extend", ""]
     if ext:
-        L += ["## Readings beyond the source that do not hold", "",
-              "These claims deliberately read a statement beyond the context the source gives it; their "
-              "failure says the statement does not extend, and is not an erratum of the source.", ""]
+        L += ["Claims that deliberately read a statement beyond the context the source gives it; they fail there. "
+              "Not errata of the source.", "",
+              "| claim | location | what fails | witness |", "|---|---|---|---|"]
         for c in ext:
-            L += [f"### `{c['id']}` — does not extend ({c['source']['where']})", "", _math(c["statement"]), ""]
-            L += _refutation_evidence(c)
-    L += ["", "## Claims", ""]
-    for c in sorted(doc["claims"], key=lambda c: (ORDER.index(c["verdict"]), c["id"])):
+            L.append(f"| {_ref(c['id'])} | {_cell(one_line(c['source']['where'], 50))} | {_cell(what_fails(c, 90))} "
+                     f"| {_cell(witness_cell(c))} |")
+    else:
+        L.append("None in this run.")
+    inc = with_verdict(doc, paper, "inconclusive")
+    L += ["", "## Inconclusive", ""]
+    if inc:
+        L += ["| claim | location | why, and what would decide it |", "|---|---|---|"]
+        for c in inc:
+            L.append(f"| {_ref(c['id'])} | {_cell(one_line(c['source']['where'], 50))} | {_cell(what_decides(c))} |")
+    else:
+        L.append("None in this run.")
+    conf = with_verdict(doc, paper, "confirmed")
+    L += ["", "## Confirmed", ""]
+    if conf:
+        L += ["| claim | location | what the evidence rules out |", "|---|---|---|"]
+        for c in conf:
+            ro = c.get("rules_out") or c.get("reason")
+            dag = " †" if c.get("basis") == "derivation only" else ""
+            L.append(f"| {_ref(c['id'])}{dag} | {_cell(one_line(c['source']['where'], 50))} | {_cell(one_line(ro))} |")
+        if any(c.get("basis") == "derivation only" for c in conf):
+            L += ["", "† verdict from our derivation only (symbolic identities, searches over closed forms); no "
+                  "simulation of the procedure entered it."]
+    else:
+        L.append("None in this run.")
+    detailed = [(c, g) for g in errata_groups(doc, paper) for c in g["members"] if klass(c) in DETAILED]
+    if detailed:
+        L += ["", "## Errata in detail", ""]
+        for c, g in detailed:
+            L += _erratum_detail(c, g)
+    L += ["", "## Appendix: every claim", "",
+          "Each claim's full record; per-point Monte Carlo tables are collapsed (click to open). "
+          "Every number is in `results.json`.", ""]
+    timing = doc.get("timing", {})
+    for c in sorted(claims_of(doc, paper), key=lambda c: (ORDER.index(c["verdict"]), c["id"])):
         L += _claim_section(c, figs.get(c["id"], []), timing)
     return "\n".join(L) + "\n"
 
 
-def _refutation_evidence(c: dict) -> list[str]:
-    out = []
-    ev = c["evidence"]
-    for ch in ev.get("checks", []):
-        if ch["passed"] is False and ch["refutes"]:
-            out += [f"*Counterexample* ({ch['name']}): {ch['detail']}", ""]
-    rej = [t for t in ev.get("tests", []) if t["status"] == "rejected" and t["target"] == "stated"]
-    if rej:
-        out += ["*Simulated against stated:*", "", "| point | stated | simulated (95% CI) | trials | Holm p |",
-                "|---|---|---|---|---|"]
-        for t in rej[:MAX_ROWS]:
-            out.append(f"| {t['label']} | {fmt(t['predicted'])} | {fmt(t['estimate'])} "
-                       f"[{fmt(t['ci'][0])}, {fmt(t['ci'][1])}] | {t['trials']} | {fmt(t['p_adjusted'])} |")
-        if len(rej) > MAX_ROWS:
-            out.append(f"| … {len(rej) - MAX_ROWS} more in results.json | | | | |")
-        out.append("")
-    return out
+def _errata(doc: dict, paper: str) -> list[str]:
+    groups = errata_groups(doc, paper)
+    L = ["## Errata, most serious first", ""]
+    if not groups:
+        L.append("No claim of this source was refuted as its authors state it in this run.")
+    else:
+        L += ["Grouped by root cause (R1, R2, …); the strongest witness is the failing point with the largest margin "
+              "(violation in units of the stated value) inside the stated domain; the minimal counterexample and "
+              "every number are in the claim's detail below.", "",
+              "| class | claim · location | what fails | strongest witness | corrected form (verdict) | measured |",
+              "|---|---|---|---|---|---|"]
+        for g in groups:
+            if g["label"]:
+                corr = _math_cell(g["corrected"], 200)
+                L.append(f"| **{g['label']}** | **{_cell(one_line(g['summary'], 120))}** | "
+                         f"{len(g['members'])} claim(s) | | {corr or ('see below' if g['corrected'] else '')} | |")
+            for c in g["members"]:
+                other = f" *(from {c['source']['paper']})*" if c["source"].get("paper") != paper else ""
+                corr = _math_cell(c.get("corrected"), 200)
+                corr = (corr or "see detail") if c.get("corrected") else "none derived"
+                if c.get("corrected"):
+                    corr += f" ({corrected_verdict_word(c)})"
+                L.append(f"| {klass(c) or 'unclassified'} | {_ref(c['id'])}{other} · "
+                         f"{_cell(one_line(c['source']['where'], 45))} | {_cell(what_fails(c, 90))} | "
+                         f"{_cell(witness_cell(c))} | {_cell(corr)} | {_cell(measured_cell(c))} |")
+    if any(klass(c) not in DETAILED for g in groups for c in g["members"]):
+        L += ["", BRIEF_NOTE]
+    xr = cross_references(doc, paper)
+    if xr:
+        L += ["", "Also refuted here, with a root cause in another source (listed in that source's report): "
+              + "; ".join(f"{_ref(c['id'])} → `{rc['paper']}`: {one_line(rc['summary'], 80)}" for c, rc in xr) + "."]
+    return L + [""]
+
+
+def _erratum_detail(c: dict, g: dict) -> list[str]:
+    s = c["source"]
+    sev = c.get("severity") if isinstance(c.get("severity"), dict) else {}
+    m = measured(c)
+    L = [f"### {c['id']} — {klass(c) or 'unclassified'}", "",
+         f"*Stated* ({s['file']}, {s['where']}):", "", _math(c["statement"]), "",
+         f"*What fails:* {one_line(c['reason'], 600)}", ""]
+    if sev.get("why"):
+        L += [f"*Severity:* **{sev.get('class')}** — {sev['why']}.", ""]
+    elif m:
+        L += [f"*Measured:* {measured_cell(c)}.", ""]
+    gap = m.get("largest_gap")
+    gap = gap if isinstance(gap, (int, float)) and math.isfinite(gap) else None
+    how = m.get("method") if m.get("method") and m["method"] not in (sev.get("why") or "") \
+        and (m.get("fraction") is not None or gap is not None) else None
+    if how or gap is not None:
+        L += [f"*How measured:* " + "; ".join(filter(None, [
+            how, f"largest gap {short(gap)} in units of the stated value" if gap is not None else None])) + ".", ""]
+    w = witness(c)
+    if w:
+        extra = ""
+        if isinstance(w.get("estimate"), (int, float)):
+            extra = f"; simulated {fmt(w['estimate'])}" + (f" [{fmt(w['ci'][0])}, {fmt(w['ci'][1])}]"
+                                                          if w.get("ci") else "") + f" vs stated {fmt(w.get('stated'))}"
+        elif isinstance(w.get("stated"), (int, float)) and isinstance(w.get("derived"), (int, float)):
+            extra = f"; stated {fmt(w['stated'])} vs derived {fmt(w['derived'])}"
+        L += [f"*Strongest witness:* {point_text(w['point'], 300)}"
+              + (f", margin {short(w['margin'])}" if isinstance(w.get("margin"), (int, float))
+                 and math.isfinite(w["margin"]) else "") + extra + (f" ({w['how']})" if w.get("how") else "") + ".", ""]
+    mn = minimal(c)
+    if mn:
+        L += [f"*Minimal counterexample:* {point_text(mn, 300)}.", ""]
+    if g.get("summary"):
+        L += [f"*Root cause* ({g['label']}, {g['paper']}): {g['summary']}", ""]
+    if c.get("corrected"):
+        L += [f"*{corrected_heading(c)}*", "", _math(c["corrected"]), ""]
+    return L
 
 
 def _claim_section(c: dict, figs: list[str], timing: dict) -> list[str]:
     s = c["source"]
-    L = [f"### `{c['id']}` — **{c['verdict']}**", "",
-         f"{s['file']}, {s['where']} · kind: {c['kind']}", "", "*Stated:*", "", _math(c["statement"]), ""]
+    role = c.get("role") or "statement"
+    L = [f'<a id="{_anchor(c["id"])}"></a>', "", f"### `{c['id']}` — **{c['verdict']}**"
+         + (f" ({klass(c)})" if klass(c) else ""), "",
+         f"{s['file']}, {s['where']} · kind: {c['kind']} · role: {role}", "", "*Stated:*", "", _math(c["statement"]), ""]
     if c.get("derived"):
         L += ["*Derived (sympy):*", "", _math(c["derived"]), ""]
     if c.get("corrected"):
         L += [f"*{corrected_heading(c)}*", "", _math(c["corrected"]), ""]
     L += [f"*Assumptions:* {c['assumptions']}", "", f"*Domain:* {c['domain']}", ""]
     if c.get("extension"):
-        L += ["*Extension:* this claim reads the statement beyond the source's context; a refutation is "
-              "not an erratum of the source.", ""]
+        L += ["*Extension:* this claim reads the statement beyond the source's context; a failure says it does not "
+              "extend, and is not an erratum of the source.", ""]
     if c.get("notes"):
         L += [f"*Notes:* {c['notes']}", ""]
-    L += [f"*Verdict:* **{c['verdict']}** — {c['reason']} ({timing.get('claims', {}).get(c['id'], '?')} s)", ""]
+    L += [f"*Verdict:* **{c['verdict']}** — {one_line(c['reason'], 400)} "
+          f"({timing.get('claims', {}).get(c['id'], '?')} s)", ""]
     if c.get("basis") == "derivation only":
         L += ["*Basis:* our derivation only (symbolic identities, searches over closed forms); no simulation of "
               "the procedure entered this verdict.", ""]
@@ -101,20 +284,21 @@ def _claim_section(c: dict, figs: list[str], timing: dict) -> list[str]:
         L += ["| check | result | detail |", "|---|---|---|"]
         for ch in ev["checks"]:
             res = {True: "passed", False: "failed", None: "undecided"}[ch["passed"]]
-            L.append(f"| {ch['name']} | {res} | {ch['detail']} |".replace("\n", " "))
+            L.append(f"| {_cell(ch['name'])} | {res} | {_cell(one_line(ch['detail'], 300))} |")
         L.append("")
     aside = set_aside_note(ev)
     if aside:
         L += [f"*Set aside:* {aside}", ""]
     rows = point_rows(ev)
     if rows:
-        L += ["| point | vs | predicted | estimate | 95% CI | tol | trials | Holm p | status |",
+        L += [f"<details><summary>{len(rows)} Monte Carlo test(s) at grid points</summary>", "",
+              "| point | vs | predicted | estimate | 95% CI | tol | trials | Holm p | status |",
               "|---|---|---|---|---|---|---|---|---|"]
         for r in rows[:MAX_ROWS]:
-            L.append("| " + " | ".join(r) + " |")
+            L.append("| " + " | ".join(_cell(x) for x in r) + " |")
         if len(rows) > MAX_ROWS:
             L.append(f"| … {len(rows) - MAX_ROWS} more rows in results.json |" + " |" * 8)
-        L.append("")
+        L += ["", "</details>", ""]
     for f in figs:
         L += [f"![{c['id']}]({f})", ""]
     return L
