@@ -26,18 +26,22 @@ n = sp.Symbol("n", positive=True)
 
 STATED_FORM = sp.Piecewise((sigma**2 * gamma / (1 - gamma), gamma < 1),
                            (r**2 * (1 - 1 / gamma) + sigma**2 / (gamma - 1), True))
-#: a misprint as papers make them: the second branch's variance term with the first branch's numerator gamma
-MISPRINT = sp.Piecewise((sigma**2 * gamma / (1 - gamma), gamma < 1),
-                        (r**2 * (1 - 1 / gamma) + sigma**2 * gamma / (gamma - 1), True))
+#: the over-parametrized branch (gamma > 1), as stated
+OVER = r**2 * (1 - 1 / gamma) + sigma**2 / (gamma - 1)
+#: a misprint as papers make them: that branch's variance term with the first branch's numerator gamma
+MISPRINT = r**2 * (1 - 1 / gamma) + sigma**2 * gamma / (gamma - 1)
 
 ASSUME = ("x ~ N(0, I_p) (isotropic), y = x^T beta + eps with E eps = 0, Var eps = sigma^2, ||beta|| = r; "
           "beta_hat = X^+ y (minimum-norm least squares, the limit of gradient descent from zero); n, p -> infinity "
           "with p/n = gamma.  Here r = 1: min_norm_risk draws a unit teacher (the bias term scales as r^2).")
 
+SIGMA = Param("sigma", 0, float("inf"), doc="noise standard deviation, sigma >= 0")
+R = Param("r", 1, 1, doc="signal norm ||beta||; the sampler draws a unit teacher, so r = 1")
 DOMAIN = Domain((Param("gamma", 0, float("inf"), lower_open=True, doc="gamma = p/n > 0, p features, n samples"),
-                 Param("sigma", 0, float("inf"), doc="noise standard deviation, sigma >= 0"),
-                 Param("r", 1, 1, doc="signal norm ||beta||; the sampler draws a unit teacher, so r = 1")),
+                 SIGMA, R),
                 (Constraint(lambda p: p["gamma"] != 1, "the risk diverges at the interpolation threshold gamma = 1"),))
+OVER_DOMAIN = Domain((Param("gamma", 1, float("inf"), lower_open=True, doc="gamma = p/n > 1 (over-parametrized)"),
+                      SIGMA, R))
 
 
 def _finite(p):
@@ -59,12 +63,15 @@ def _trials(profile, p) -> int:
 
 
 def _limit_checks_of(stated):
-    """sympy: the finite-size risk at p = gamma n tends, as n -> oo, to each branch of ``stated``."""
+    """sympy: the finite-size risk at p = gamma n tends, as n -> oo, to each branch of ``stated`` (a Piecewise of
+    both branches, or the gamma > 1 branch alone)."""
     def checks():
         over = 1 - n / (gamma * n) + sigma**2 * n / (gamma * n - n - 1)     # p > n + 1
         under = sigma**2 * gamma * n / (n - gamma * n - 1)                  # n > p + 1
         out = []
-        for label, fin, branch in (("gamma < 1", under, stated.args[0][0]), ("gamma > 1", over, stated.args[1][0])):
+        pairs = ([("gamma < 1", under, stated.args[0][0]), ("gamma > 1", over, stated.args[1][0])]
+                 if isinstance(stated, sp.Piecewise) else [("gamma > 1", over, stated)])
+        for label, fin, branch in pairs:
             lim = sp.limit(fin, n, sp.oo)
             ok = sp.simplify(lim - branch.subs(r, 1)) == 0
             out.append(Check(f"lim_(n->oo) finite risk at p = gamma n = stated form, {label}", ok,
@@ -113,7 +120,8 @@ CLAIMS = [
         source=Source("hastie2019", "Theorem 1 (isotropic features), second branch retyped with a misprint"),
         statement=(r"R_X(\hat\beta;\beta)\to r^2\left(1-\frac1\gamma\right)+\sigma^2\frac{\gamma}{\gamma-1}"
                    r"\quad(\gamma>1)"),
-        assumptions=ASSUME, domain=DOMAIN, stated=MISPRINT, derived=W.scratch_risk_finite(), stated_at={"r": 1},
+        assumptions=ASSUME + " gamma > 1.", domain=OVER_DOMAIN, stated=MISPRINT, stated_at={"r": 1},
+        derived=OVER,             # our derived limit, the theorem's own branch (sympy's limit of the finite risk)
         corrected=r"r^2\left(1-\frac1\gamma\right)+\frac{\sigma^2}{\gamma-1}",
         notes=("NOT in the paper: a deliberate misprint for the worked example (docs/tutorial.md), the first "
                "branch's numerator gamma copied into the second branch's variance term, as papers mistype. "
