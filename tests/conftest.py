@@ -1,21 +1,28 @@
-"""Shared fixtures: one quick-profile run of every registered claim per test session.
+"""Shared fixtures: one quick-profile run of every built-in claim per test session.
 
 Every claim is judged inside one run, exactly as `python -m verify run --profile quick
 --seed 0 --jobs 2` would, so Holm's correction spans the same family of tests.  Two worker
 processes (on a machine with two or more cores): the verdicts do not depend on the number of
 workers, and the run takes about half the time.
+
+The run is the pytest plugin's (verify/plugin.py, loaded by `-p verify.plugin` in pyproject.toml):
+`SUITE` is the built-in claims pinned in tests/expected_verdicts.json, the same set whose verdicts
+tests/test_claims.py asserts, so the verdict items and this fixture share one run.
 """
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import pytest
 
+from verify.plugin import ClaimSet
+
 QUICK_SEED = 0
+SUITE = ClaimSet("verify.claims", expected=Path(__file__).parent / "expected_verdicts.json", profile="quick",
+                 seed=QUICK_SEED, jobs=min(2, os.cpu_count() or 1))
 
 
 @pytest.fixture(scope="session")
-def quick_run():
-    from verify import api
-
-    return api.run(None, profile="quick", seed=QUICK_SEED, progress=False, jobs=min(2, os.cpu_count() or 1))
+def quick_run(request):
+    return SUITE.result(request.config)

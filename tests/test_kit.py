@@ -106,3 +106,16 @@ def test_point_free_custom_refuses_at_points():
     ctx.at = None
     assert pts.run(c, ctx).details["points"] == [{"n": 4, "s": 0, "g": 2}]
     assert kit.AllOf([free, pts]).takes_points and not kit.AllOf([free]).takes_points
+
+
+@pytest.mark.parametrize("name", kit.__all__)
+def test_every_kit_name_says_what_it_is_for(name):
+    """A user writing claims reads the kit's names (help(verify.kit.X)): each has a docstring of its own, not the
+    dataclass signature, or, for a constant, a line in kit.CONSTANTS."""
+    obj = getattr(kit, name)
+    if name in kit.CONSTANTS:
+        assert kit.CONSTANTS[name].strip()
+        return
+    assert inspect.isclass(obj) or inspect.isfunction(obj), f"{name}: a constant needs a line in kit.CONSTANTS"
+    doc = obj.__doc__ or ""
+    assert doc.strip() and not doc.startswith(name + "("), f"{name} has no docstring saying what it is for"

@@ -225,9 +225,14 @@ def judge_alone(claim: Claim, ctx: Context, alpha: float = ALPHA, family: int | 
     return v, why, ok
 
 
-def _worker_init(threads: int, parent: int | None = None) -> None:
+def _worker_init(threads: int, parent: int | None = None, sources: tuple[str, ...] = ()) -> None:
+    """A worker process: its torch threads, its death with the run, and the run's ``--claims`` sources (so that
+    :func:`verify.registry.all_claims` finds the same external claims here as in the parent)."""
+    from .registry import use
+
     torch.set_num_threads(threads)
     _die_with_parent(parent)
+    use(sources)
 
 
 def _die_with_parent(parent: int | None) -> None:
@@ -267,11 +272,12 @@ def _compute_parallel(todo, ctx, jobs: int, done) -> None:
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
     from .cache import evidence_from_json
+    from .registry import sources
 
     threads = max(1, (os.cpu_count() or 1) // jobs)
     by_id = {c.id: c for c in todo}
     ex = ProcessPoolExecutor(max_workers=jobs, mp_context=mp.get_context("spawn"), initializer=_worker_init,
-                             initargs=(threads, os.getpid()))
+                             initargs=(threads, os.getpid(), sources()))
     try:
         futs = {ex.submit(_worker, c.id, ctx.profile.name, ctx.seed, str(ctx.device), ctx.at) for c in todo}
         while futs:
@@ -287,7 +293,7 @@ def _compute_parallel(todo, ctx, jobs: int, done) -> None:
 
 def run(patterns=None, profile: str = "standard", seed: int = 0, device: str = "cpu", at=None,
         progress: bool = True, alpha: float = ALPHA, on_claim=None, cache_dir=None, resume: bool = False,
-        jobs: int = 1) -> RunResult:
+        jobs: int = 1, claims=None) -> RunResult:
     """Run the selected claims and return verdicts with their evidence.
 
     ``at`` (a list of parameter dicts) replaces every selected claim's grid and is
@@ -301,8 +307,12 @@ def run(patterns=None, profile: str = "standard", seed: int = 0, device: str = "
     ``on_claim(result)`` is called as each claim finishes (its evidence before the run's Holm correction and
     replication, ``verdict`` not yet set); if it has a ``begin(total, profile)`` method, that is called first
     with the number of selected claims (:class:`verify.summary.ClaimLines` prints one line per claim).
+
+    ``claims``: run exactly these claims (e.g. those a pytest session collected) instead of ``patterns``.
     """
-    claims = select(patterns, exact=at is not None)
+    # ``claims``: exactly these Claim objects instead of a selection by pattern (the pytest plugin runs the claims
+    # it collected); claims from outside verify/claims must be loadable by a worker (verify.registry.use)
+    claims = list(claims) if claims is not None else select(patterns, exact=at is not None)
     ctx = make_context(profile, seed, device, at, progress)
     if at is not None:
         from .judge import takes_points

@@ -2,7 +2,8 @@
 
 A claim's entry is keyed by its id, the profile, the seed, the ``--at`` points, the library
 versions and a hash of the source code the claim depends on: its own module and every module of
-``derivations/``, ``numerics/`` and ``verify/`` it imports, transitively (found by reading the
+``derivations/``, ``numerics/`` and ``verify/`` (and, for a claim from outside the project, of its own
+top-level package) it imports, transitively (found by reading the
 import statements), plus the judge itself.  A changed claim, sampler, closed form or judge is
 therefore recomputed; an unchanged one is read back.
 
@@ -31,8 +32,23 @@ CORE = ("verify/judge.py", "verify/evidence.py", "verify/stats.py", "verify/cont
         "verify/budget.py", "verify/kit.py")
 
 
-def _module_file(name: str) -> Path | None:
-    if not name.split(".")[0] in PACKAGES:
+def _module_file(name: str, external: str | None = None) -> Path | None:
+    """The source file of one of our modules or, when ``external`` names the top-level package of a claims
+    module outside this project (``--claims``, an entry point), of a module of that package."""
+    top = name.split(".")[0]
+    if external is not None and top == external and top not in PACKAGES:
+        mod = sys.modules.get(name)
+        f = getattr(mod, "__file__", None)
+        if f is None:
+            try:
+                import importlib.util
+
+                spec = importlib.util.find_spec(name)
+            except (ImportError, ValueError, AttributeError):
+                return None
+            f = getattr(spec, "origin", None) if spec is not None else None
+        return Path(f) if f and f.endswith(".py") and Path(f).exists() else None
+    if top not in PACKAGES:
         return None
     base = ROOT.joinpath(*name.split("."))
     for p in (base.with_suffix(".py"), base / "__init__.py"):
@@ -59,18 +75,21 @@ def _imports(path: Path, package: str) -> set[str]:
 
 @lru_cache(maxsize=None)
 def dependency_files(module: str) -> tuple[str, ...]:
-    """Our source files a module depends on, transitively (sorted, relative to the project root)."""
+    """Our source files a module depends on, transitively (sorted, relative to the project root).  For a claims
+    module outside the project (``--claims``, an entry point), its own package's files count too (absolute
+    paths): editing a user's claim recomputes it on ``--resume``."""
     seen: dict[str, Path] = {}
     todo = [module]
+    external = module.split(".")[0] if module.split(".")[0] not in PACKAGES else None
     while todo:
         name = todo.pop()
-        f = _module_file(name)
+        f = _module_file(name, external)
         if f is None or name in seen:
             continue
         seen[name] = f
         pkg = name if f.name == "__init__.py" else name.rsplit(".", 1)[0]
         todo += sorted(_imports(f, pkg))
-    files = {str(p.relative_to(ROOT)) for p in seen.values()} | set(CORE)
+    files = {str(p.relative_to(ROOT)) if p.is_relative_to(ROOT) else str(p) for p in seen.values()} | set(CORE)
     return tuple(sorted(files))
 
 

@@ -14,23 +14,6 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Callable, Mapping
 
-PAPERS: dict[str, tuple[str, str]] = {
-    "shachaf2021": ("000_efaf07e323d59f0e.txt",
-                    "Shachaf, Brutzkus, Globerson, A Theoretical Analysis of Fine-tuning with Linear Teachers (NeurIPS 2021)"),
-    "tahir2024": ("001_759117b8232d72ac.txt",
-                  "Tahir, Ganguli, Rotskoff, Features are fate: a theory of transfer learning in high-dimensional regression (2024)"),
-    "liu2019": ("002_040fb3cd502e6250.txt",
-                "Liu, Long, Wang, Jordan, Towards Understanding the Transferability of Deep Representations (arXiv 1909.12031)"),
-    "dayi2024": ("003_83d15a9763fa9a30.txt",
-                 "Dayi, Chen, Gradient dynamics for low-rank fine-tuning beyond kernels (arXiv 2411.15385)"),
-    "linearization2025": ("004_04c86723a9734555.txt",
-                          "Linearization Explains Fine-Tuning in Large Language Models (NeurIPS 2025), slide deck"),
-    # not a paper: standard identities several sources rest on, checked once (derivations/hermite.py)
-    "hermite": ("derivations/hermite.py",
-                "General identities: Hermite expansions and infinite-width kernels "
-                "(used by 000 §6, 001 App. C, 002 §6 and 003)"),
-}
-
 
 class Kind(str, Enum):
     """What a claim asserts; the judge treats each kind differently."""
@@ -106,11 +89,17 @@ class Source:
 
     @property
     def file(self) -> str:
-        return PAPERS[self.paper][0]
+        """The source file (or citation) its paper declares (``PAPER = Paper(...)``, :mod:`verify.paper`)."""
+        from .paper import paper_of
+
+        return paper_of(self.paper).file
 
     @property
     def title(self) -> str:
-        return PAPERS[self.paper][1]
+        """The paper's title as its package declares it."""
+        from .paper import paper_of
+
+        return paper_of(self.paper).title
 
     def cite(self) -> str:
         return f"{self.file}: {self.where}"

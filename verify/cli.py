@@ -1,4 +1,4 @@
-"""Command line: ``python -m verify {list,run,report,calibrate,stability,mutants,coverage}``.
+"""Command line: ``python -m verify {list,run,report,calibrate,stability,mutants,coverage,new}``.
 
 Exit status: 0 when the run completes; 1 with ``--fail-on-refuted`` when a claim is
 refuted; 2 with a one-line message on bad input (unknown id or pattern, invalid
@@ -137,7 +137,25 @@ def build_parser() -> argparse.ArgumentParser:
                     help="also list the entries of this status (repeatable)")
     cv.add_argument("--check", action="store_true", help="also compare each ledger with a fresh parse of its "
                     "source and with the registered claims; exit 1 on a missing, moved or dangling entry")
+    claims_help = ("also load the claims (CLAIMS, and the paper's PAPER) of a .py file, a folder of them or a dotted "
+                   "module, besides the built-in sources and the installed ftverify.claims entry points (repeatable)")
+    for sp_ in (ls, r, mu, st):
+        sp_.add_argument("--claims", action="append", metavar="PATH", help=claims_help)
+    nw = sub.add_parser("new", help="write a claims package for your own paper: PAPER, an example claim of each "
+                                    "common kind, a ledger stub and a pytest file that runs green as written")
+    nw.add_argument("key", help="the paper key, an identifier such as mypaper2026 (the prefix of its claim ids)")
+    nw.add_argument("--dir", default=".", help="folder to write into (default: the current folder)")
     return p
+
+
+def _cmd_new(args) -> int:
+    from .scaffold import scaffold
+
+    for f in scaffold(args.key, Path(args.dir)):
+        print(f"wrote {f}")
+    print(f"\nnext: python -m verify run '{args.key}.*' --claims {Path(args.dir) / args.key} --profile quick "
+          f"--out /tmp/{args.key}-report\n      python -m pytest {Path(args.dir) / 'tests'}")
+    return EXIT_OK
 
 
 def _cmd_coverage(args) -> int:
@@ -312,9 +330,13 @@ def main(argv=None) -> int:
 
     try:
         args = build_parser().parse_args(argv)
+        if getattr(args, "claims", None):
+            from .registry import use
+
+            use(args.claims)
         return {"list": _cmd_list, "run": _cmd_run, "report": _cmd_report, "calibrate": _cmd_calibrate,
                 "stability": _cmd_stability, "mutants": _cmd_mutants,
-                "coverage": _cmd_coverage}[args.cmd](args)
+                "coverage": _cmd_coverage, "new": _cmd_new}[args.cmd](args)
     except (UsageError, DomainError, UnknownClaim, FileNotFoundError, OSError, ValueError) as e:
         msg = str(e).splitlines()[0] if str(e) else type(e).__name__
         print(f"error: {msg}", file=sys.stderr)

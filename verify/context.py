@@ -43,6 +43,9 @@ def derive_seed(*keys: Any) -> int:
 
 @dataclass
 class Context:
+    """The run a check is called in: the profile (sizes, trials), the run seed and per-claim generators
+    (``ctx.generator(claim.id, ...)``), the torch device and dtype, and the user's ``--at`` points."""
+
     profile: Profile
     seed: int = 0
     device: torch.device = field(default_factory=lambda: torch.device("cpu"))

@@ -399,6 +399,9 @@ def E(key: str, start: int, end: int | None = None, *claims: str, reason: str | 
 
 @dataclass(frozen=True)
 class Ledger:
+    """A paper's coverage ledger (``LEDGER`` in ``verify/claims/<paper>/ledger.py``): every labelled item of its
+    source text with the claims that test it, or why none does (``python -m verify coverage``)."""
+
     paper: str
     source: str  # the file name in SEEDS
     entries: tuple[Entry, ...] = field(default_factory=tuple)

@@ -106,6 +106,9 @@ class Check:
 
 @dataclass
 class Evidence:
+    """What a check returns (a custom check builds one): its Monte Carlo tests, deterministic checks, figures,
+    details and the seeds it drew from; the judge turns it into a verdict (:func:`decide`)."""
+
     tests: list[StatTest] = field(default_factory=list)
     checks: list[Check] = field(default_factory=list)
     figures: list[dict] = field(default_factory=list)

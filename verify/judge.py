@@ -84,6 +84,7 @@ class Figure:
 
 
 def label_of(p: Mapping[str, Any]) -> str:
+    """A parameter point as the label of its test in the reports, e.g. ``n=5, d=20, sigma=1``."""
     return ", ".join(f"{k}={_fmt(v)}" for k, v in p.items())
 
 

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 # --- the claim model: what is stated, where, over which domain
 from .claim import ROLES, Alternative, Claim, Constraint, Domain, DomainError, Kind, Param, RootCause, Source, Verdict
+# --- the paper a claims package reads: PAPER = Paper(key, file_or_citation, title) in its __init__.py
+from .paper import Paper
 # --- evidence a custom check returns
 from .evidence import EVERY_VALUE, Check, Evidence, StatTest
 # --- run context: profile, seeds, per-profile values, compute budgets
@@ -36,7 +38,8 @@ from .coverage import E as LedgerEntry, Ledger
 
 __all__ = [
     # claim model
-    "Alternative", "Claim", "Constraint", "Domain", "DomainError", "Kind", "Param", "RootCause", "ROLES", "Source", "Verdict",
+    "Alternative", "Claim", "Constraint", "Domain", "DomainError", "Kind", "Param", "Paper", "RootCause", "ROLES",
+    "Source", "Verdict",
     # evidence
     "Check", "Evidence", "StatTest", "EVERY_VALUE",
     # context and budgets
@@ -55,6 +58,14 @@ __all__ = [
     # coverage ledgers (verify.coverage)
     "Ledger", "LedgerEntry",
 ]
+
+#: what each public name that is a constant (no docstring of its own) is for; tests/test_kit.py checks that every
+#: other name of ``__all__`` has a docstring of its own
+CONSTANTS = {
+    "ROLES": "the parts of a source a claim may read (Claim.role): statement, proof step, remark, caption, table",
+    "EVERY_VALUE": "Check.extra key: the check compared an inequality with every recorded value (verify mutants)",
+    "STATED": "predicted=STATED / stated=STATED: the number tested is the claim's own stated sympy form",
+}
 
 #: the judge strategies (each has ``run(claim, ctx) -> Evidence``); tests/test_kit.py checks that
 #: every strategy class defined in verify.judge is listed here

@@ -1,38 +1,218 @@
-"""Discovery of claims: every module under :mod:`verify.claims` that defines ``CLAIMS``."""
+"""Discovery of claims: every module that defines ``CLAIMS``, from three places.
+
+* the built-in sources, every module under :mod:`verify.claims`;
+* installed packages that register a claims module or package under the entry-point group
+  ``ftverify.claims`` (in their ``pyproject.toml``: ``[project.entry-points."ftverify.claims"]
+  hastie2019 = "hastie2019"``);
+* ``--claims SOURCE`` on the command line (:func:`use`): a ``.py`` file, a folder (a package, or a plain
+  folder of ``.py`` files and packages), or a dotted module name.
+
+Each module's paper must be declared by ``PAPER = Paper(...)`` in the module or a package above it
+(:mod:`verify.paper`); claim ids must be unique across all places.  Both are checked when the claims are
+loaded, before anything is simulated, with a one-line error (:class:`ClaimsError`).  Worker processes
+(``--jobs N``) call :func:`use` with :func:`sources` first, so they load exactly the same claims.
+"""
 from __future__ import annotations
 
 import fnmatch
 import importlib
+import importlib.metadata
 import pkgutil
+import sys
 from functools import lru_cache
+from pathlib import Path
 
-from . import claims as _claims_pkg
 from .claim import Claim
+
+BUILTIN = "verify.claims"
+ENTRY_POINT_GROUP = "ftverify.claims"
+#: module names never loaded from a claims folder or package: tests and build files
+_SKIP = ("test_", "conftest", "setup")
 
 
 class UnknownClaim(LookupError):
     """A pattern that matches no registered claim."""
 
 
+class ClaimsError(ValueError):
+    """Claims that cannot be loaded: a source that does not exist or fails to import, a claim whose paper is not
+    declared, a duplicate id.  One line; the command line prints it and exits with status 2."""
+
+
 _MODULE: dict[str, str] = {}  # claim id -> the module that declares it
+_EXTRA: list[str] = []        # --claims sources, in the order given
+
+
+def _skipped(modname: str) -> bool:
+    last = modname.rsplit(".", 1)[-1]
+    return last.startswith(_SKIP) or last.endswith("_test")
+
+
+def normalize(source: str) -> str:
+    """A path source made absolute (worker processes and other folders see the same file); a dotted module
+    name as it is."""
+    p = Path(source).expanduser()
+    return str(p.resolve()) if (p.exists() or source.endswith(".py") or "/" in source) else source
+
+
+def use(sources) -> None:
+    """Add ``--claims`` sources to every later :func:`all_claims` (and so to :func:`select`, runs, workers)."""
+    changed = False
+    for s in sources or ():
+        s = normalize(str(s))
+        if s not in _EXTRA:
+            _EXTRA.append(s)
+            changed = True
+    if changed:
+        all_claims.cache_clear()
+
+
+def sources() -> tuple[str, ...]:
+    """The ``--claims`` sources added with :func:`use` (what a worker process must :func:`use` too)."""
+    return tuple(_EXTRA)
+
+
+def _package_name(path: Path) -> tuple[Path, str]:
+    """(folder to put on sys.path, dotted module name) of a ``.py`` file or package folder: the name runs
+    from the outermost enclosing package, as Python itself would import it."""
+    if path.is_dir():
+        parts, here = [path.name], path.parent
+    elif path.name == "__init__.py":
+        parts, here = [path.parent.name], path.parent.parent
+    else:
+        parts, here = [path.stem], path.parent
+    while (here / "__init__.py").exists():
+        parts.insert(0, here.name)
+        here = here.parent
+    return here, ".".join(parts)
+
+
+def _import(name: str, root: Path | None, what: str):
+    if root is not None and str(root) not in sys.path:
+        sys.path.insert(0, str(root))
+    try:
+        return importlib.import_module(name)
+    except ClaimsError:
+        raise
+    except Exception as e:  # noqa: BLE001 -- any failure of a user's module is one line naming it
+        msg = str(e).splitlines()[0] if str(e) else ""
+        raise ClaimsError(f"cannot load claims from {what}: {type(e).__name__}: {msg}") from None
+
+
+def _walk(mod, what: str) -> list:
+    """The module, and if it is a package every module inside it (tests and build files skipped)."""
+    out = [mod]
+    if hasattr(mod, "__path__"):
+        for info in pkgutil.walk_packages(mod.__path__, mod.__name__ + ".", onerror=lambda name: None):
+            if not _skipped(info.name):
+                out.append(_import(info.name, None, what))
+    return out
+
+
+def _modules_of(source: str) -> list:
+    """Every module a source names: a .py file, a folder, or a dotted module / package."""
+    p = Path(source)
+    if p.exists():
+        p = p.resolve()
+        if p.is_file():
+            if p.suffix != ".py":
+                raise ClaimsError(f"--claims {source}: not a .py file, a folder or a module name")
+            root, name = _package_name(p)
+            return _walk(_import(name, root, source), source)
+        if (p / "__init__.py").exists():
+            root, name = _package_name(p)
+            return _walk(_import(name, root, source), source)
+        mods = []
+        for f in sorted(p.iterdir()):
+            if f.name.startswith((".", "_")) or _skipped(f.stem):
+                continue
+            if (f.suffix == ".py" and f.is_file()) or (f.is_dir() and (f / "__init__.py").exists()):
+                mods += _walk(_import(f.stem if f.is_file() else f.name, p, str(f)), str(f))
+        return mods
+    if all(part.isidentifier() for part in source.split(".")):
+        return _walk(_import(source, None, source), source)
+    raise ClaimsError(f"--claims {source}: no such file, folder or module")
+
+
+def _place(mod) -> str:
+    f = getattr(mod, "__file__", None)
+    return f"{mod.__name__} ({f})" if f else mod.__name__
+
+
+def _declare_papers(mod) -> None:
+    """Declare the ``PAPER = Paper(...)`` of the module and of every package above it (a ``PAPER`` that is not
+    a :class:`~verify.paper.Paper`, e.g. a module's key string, is no declaration)."""
+    from .paper import Paper, declare
+
+    parts = mod.__name__.split(".")
+    for i in range(1, len(parts) + 1):
+        m = sys.modules.get(".".join(parts[:i]))
+        if m is not None and isinstance(getattr(m, "PAPER", None), Paper):
+            declare(m.PAPER, _place(m))
+
+
+def entry_points() -> list:
+    """The installed ``ftverify.claims`` entry points, sorted by name."""
+    return sorted(importlib.metadata.entry_points(group=ENTRY_POINT_GROUP), key=lambda ep: (ep.name, ep.value))
+
+
+def claims_from(srcs, entry_points_too: bool = False) -> tuple[Claim, ...]:
+    """The claims of the given sources (and of the installed entry points), sorted by id: papers declared,
+    ids unique, or :class:`ClaimsError`."""
+    from .paper import UndeclaredPaper, paper_of
+
+    found: dict[str, tuple[Claim, str]] = {}
+    seen: set[str] = set()
+    todo = [(s, s) for s in srcs]
+    if entry_points_too:
+        todo += [(ep.module, f"the entry point {ep.name} = {ep.value!r} (group {ENTRY_POINT_GROUP})")
+                 for ep in entry_points()]
+    for src, what in todo:
+        try:
+            mods = _modules_of(src)
+        except ClaimsError as e:
+            if src == what:
+                raise
+            raise ClaimsError(f"{what}: {e}") from None
+        for mod in mods:
+            if mod.__name__ in seen:
+                continue
+            seen.add(mod.__name__)
+            _declare_papers(mod)
+            for c in getattr(mod, "CLAIMS", ()):
+                if not isinstance(c, Claim):
+                    raise ClaimsError(f"{_place(mod)}: CLAIMS holds {type(c).__name__}, not a verify.kit.Claim")
+                if c.id in found:
+                    if found[c.id][0] is c:
+                        continue
+                    raise ClaimsError(f"duplicate claim id {c.id}: declared in {found[c.id][1]} and in {_place(mod)}")
+                try:
+                    paper_of(c.source.paper)
+                except UndeclaredPaper:
+                    raise ClaimsError(
+                        f"claim {c.id} ({_place(mod)}) cites the paper {c.source.paper!r}, which no claims package "
+                        f"declares: add PAPER = Paper({c.source.paper!r}, 'file or citation', 'title') to its "
+                        "package's __init__.py") from None
+                found[c.id] = (c, _place(mod))
+                _MODULE[c.id] = mod.__name__
+    return tuple(sorted((c for c, _ in found.values()), key=lambda c: c.id))
 
 
 @lru_cache(maxsize=1)
 def all_claims() -> tuple[Claim, ...]:
-    found: dict[str, Claim] = {}
-    for mod in pkgutil.walk_packages(_claims_pkg.__path__, _claims_pkg.__name__ + "."):
-        module = importlib.import_module(mod.name)
-        for c in getattr(module, "CLAIMS", ()):
-            if c.id in found:
-                raise ValueError(f"duplicate claim id {c.id} in {mod.name}")
-            found[c.id] = c
-            _MODULE[c.id] = mod.name
-    return tuple(sorted(found.values(), key=lambda c: c.id))
+    """Every claim: the built-in sources, the installed entry points, and the ``--claims`` sources."""
+    return claims_from([BUILTIN, *_EXTRA], entry_points_too=True)
+
+
+def builtin_claims() -> tuple[Claim, ...]:
+    """The claims of the built-in sources only (:mod:`verify.claims`), whatever else is installed."""
+    return claims_from([BUILTIN])
 
 
 def module_of(claim_id: str) -> str:
     """The module whose ``CLAIMS`` declares ``claim_id`` (for the resume cache's code hash)."""
-    all_claims()
+    if claim_id not in _MODULE:
+        all_claims()
     return _MODULE[claim_id]
 
 

@@ -326,13 +326,21 @@ def point_rows(ev: dict) -> list[list[str]]:
     return rows
 
 
+def _short(source: dict) -> str:
+    """A source in one word: the first three characters of a source file of the suite (``001``), else the paper
+    key (a paper declared by a claims package outside the suite, ``PAPER = Paper(...)``, may cite e.g.
+    ``arXiv:1903.08560``)."""
+    f = source.get("file", "")
+    return f[:3] if f.endswith((".txt", ".py")) else source.get("paper") or f
+
+
 def summary_rows(doc: dict) -> list[dict]:
     """One row per claim for the terminal summary."""
     rows = []
     for c in sorted(doc["claims"], key=lambda c: (ORDER.index(c["verdict"]), c["id"])):
         rows.append({"id": c["id"], "kind": c["kind"], "verdict": c["verdict"], "class": klass(c),
                      "derived_only": c.get("basis") == "derivation only",
-                     "where": f"{c['source']['file'][:3]} {c['source']['where']}", "reason": c["reason"]})
+                     "where": f"{_short(c['source'])} {c['source']['where']}", "reason": c["reason"]})
     return rows
 
 

@@ -15,3 +15,9 @@ Modules, by section of the paper:
 - :mod:`.ntk`      §6: Theorem 6.1 and Corollaries 6.2-6.3 (two-layer ReLU networks in the NTK regime);
 - :mod:`.table1`   Table 1 (MNIST correlations).
 """
+
+from verify.paper import Paper
+
+PAPER = Paper("shachaf2021", "000_efaf07e323d59f0e.txt",
+              ("Shachaf, Brutzkus, Globerson, "
+               "A Theoretical Analysis of Fine-tuning with Linear Teachers (NeurIPS 2021)"))

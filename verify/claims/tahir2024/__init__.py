@@ -1,1 +1,7 @@
 """001_759117b8232d72ac.txt: Tahir, Ganguli, Rotskoff, "Features are fate" (2024)."""
+
+from verify.paper import Paper
+
+PAPER = Paper("tahir2024", "001_759117b8232d72ac.txt",
+              ("Tahir, Ganguli, Rotskoff, "
+               "Features are fate: a theory of transfer learning in high-dimensional regression (2024)"))

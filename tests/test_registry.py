@@ -1,0 +1,153 @@
+"""Claims from anywhere (issue 25): papers declare themselves, --claims loads a file, a folder or a module,
+installed entry points are discovered, errors are one line before anything is simulated, and external claims run
+like built-in ones (worker processes, the resume cache)."""
+from __future__ import annotations
+
+import itertools
+import textwrap
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+import verify.registry as registry
+from verify.cli import main
+
+_names = itertools.count()
+
+CLAIM = '''
+import mpmath as mp
+from verify.kit import Claim, Domain, Kind, Param, Paper, PropertySearch, Source
+{paper}
+def _holds(p):
+    with mp.workdps(50):
+        return {predicate}
+
+CLAIMS = [Claim(id="{key}.{label}", kind=Kind.BOUND, source=Source("{key}", "eq. (1)"), statement=r"x^2 \\ge 0",
+                assumptions="x real", domain=Domain((Param("x", -10, 10),)),
+                check=PropertySearch("x^2 >= 0", holds=_holds))]
+'''
+
+
+def _module(folder: Path, key=None, label="sq", declare=True, predicate="mp.mpf(p['x']) ** 2 >= 0", name=None):
+    """A claims module in ``folder`` with a fresh module name (sys.modules keeps every module imported)."""
+    key = key or f"regtest{next(_names)}"
+    paper = f'PAPER = Paper("{key}", "arXiv:0000.00000", "A test paper")\n' if declare else ""
+    f = folder / f"{name or key}.py"
+    f.write_text(textwrap.dedent(CLAIM.format(paper=paper, key=key, label=label, predicate=predicate)))
+    return f, key
+
+
+@pytest.fixture(autouse=True)
+def _restore_registry():
+    before = list(registry._EXTRA)
+    yield
+    registry._EXTRA[:] = before
+    registry.all_claims.cache_clear()
+
+
+def _run(capsys, *argv):
+    code = main(list(argv))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_builtin_papers_declare_themselves():
+    from verify.paper import paper_of
+
+    assert paper_of("tahir2024").file == "001_759117b8232d72ac.txt"
+    c = next(c for c in registry.builtin_claims() if c.id == "tahir2024.thm3.6.finite")
+    assert c.source.file == "001_759117b8232d72ac.txt" and "Features are fate" in c.source.title
+    builtin = registry.builtin_claims()
+    assert len(builtin) > 150 and all(registry.module_of(c.id).startswith("verify.claims.") for c in builtin)
+
+
+def test_list_with_claims_file(capsys, tmp_path):
+    f, key = _module(tmp_path)
+    code, out, _ = _run(capsys, "list", "--claims", str(f))
+    assert code == 0 and f"{key}.sq" in out and "arXiv:0000.00000: eq. (1)" in out
+    assert any(line.startswith("tahir2024.thm3.6.finite") for line in out.splitlines())   # besides the built-in ones
+
+
+def test_claims_folder_and_dotted_module(capsys, tmp_path, monkeypatch):
+    pkg = tmp_path / "pkgs" / f"regpkg{next(_names)}"
+    pkg.mkdir(parents=True)
+    key = pkg.name
+    (pkg / "__init__.py").write_text(f'from verify.kit import Paper\nPAPER = Paper("{key}", "doi:10/x", "A package")\n')
+    _module(pkg, key=key, label="a", declare=False, name="topic_a")
+    _module(pkg, key=key, label="b", declare=False, name="topic_b")
+    (pkg / "test_ignored.py").write_text("raise RuntimeError('a test file is not a claims module')\n")
+    code, out, _ = _run(capsys, "list", f"{key}.*", "--claims", str(pkg))
+    assert code == 0 and [ln.split()[0] for ln in out.splitlines()] == [f"{key}.a", f"{key}.b"]
+    monkeypatch.syspath_prepend(str(tmp_path / "pkgs"))
+    registry._EXTRA.clear()
+    registry.all_claims.cache_clear()
+    code, out, _ = _run(capsys, "list", f"{key}.*", "--claims", key)
+    assert code == 0 and len(out.splitlines()) == 2
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    _, k1 = _module(plain)
+    _, k2 = _module(plain)
+    code, out, _ = _run(capsys, "list", "--claims", str(plain))
+    assert code == 0 and f"{k1}.sq" in out and f"{k2}.sq" in out
+
+
+@pytest.mark.parametrize("case, needle", [
+    ("undeclared", "which no claims package declares"),
+    ("duplicate", "duplicate claim id tahir2024.thm3.6.finite: declared in verify.claims.tahir2024.scratch"),
+    ("missing", "no such file, folder or module"),
+    ("broken", "cannot load claims from"),
+])
+def test_bad_claims_are_one_line_exit_2(capsys, tmp_path, case, needle):
+    if case == "undeclared":
+        f, _ = _module(tmp_path, declare=False)
+    elif case == "duplicate":
+        f, _ = _module(tmp_path, key="tahir2024", label="thm3.6.finite", declare=False, name=f"dup{next(_names)}")
+    elif case == "missing":
+        f = tmp_path / "nothing_here" / "x.py"
+    else:
+        f = tmp_path / f"broken{next(_names)}.py"
+        f.write_text("import no_such_module_anywhere\n")
+    for cmd in (["list"], ["run", "--out", str(tmp_path / "r")]):
+        registry._EXTRA.clear()
+        registry.all_claims.cache_clear()
+        code, out, err = _run(capsys, *cmd, "--claims", str(f))
+        assert code == 2 and err.count("\n") == 1 and err.startswith("error: ") and needle in err, err
+        assert not (tmp_path / "r" / "results.json").exists()   # nothing simulated, nothing written
+    if case == "duplicate":
+        assert str(f) in err   # both places are named
+
+
+def test_entry_points_are_discovered(capsys, tmp_path, monkeypatch):
+    f, key = _module(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    ep = SimpleNamespace(name=key, value=key, module=key)
+    monkeypatch.setattr(registry, "entry_points", lambda: [ep])
+    registry.all_claims.cache_clear()
+    code, out, _ = _run(capsys, "list", f"{key}.*")
+    assert code == 0 and out.startswith(f"{key}.sq")
+    ep.module = ep.value = "no_such_claims_package_xyz"
+    registry.all_claims.cache_clear()
+    code, _, err = _run(capsys, "list")
+    assert code == 2 and "the entry point" in err and "no_such_claims_package_xyz" in err
+
+
+def test_external_claims_run_in_workers_and_cache(tmp_path):
+    """--jobs 2: the worker processes load the same --claims file; --resume reuses the entry until the file
+    changes (the code hash covers the external module)."""
+    from verify import api
+    from verify.cache import dependency_files
+
+    f, key = _module(tmp_path, label="sq")
+    text = f.read_text()
+    f.write_text(text + text.replace(f'id="{key}.sq"', f'id="{key}.cube"').replace("CLAIMS = [", "CLAIMS += ["))
+    registry.use([str(f)])
+    res = api.run([f"{key}.*"], profile="quick", seed=0, progress=False, jobs=2, cache_dir=tmp_path / "cache")
+    assert [(r.claim.id, r.verdict.value) for r in res.claims] == [(f"{key}.cube", "confirmed"),
+                                                                     (f"{key}.sq", "confirmed")]
+    assert str(f) in dependency_files(f.stem)
+    again = api.run([f"{key}.*"], profile="quick", seed=0, progress=False, cache_dir=tmp_path / "cache", resume=True)
+    assert sorted(again.timing["resumed_from_cache"]) == [f"{key}.cube", f"{key}.sq"]
+    f.write_text(f.read_text() + "# edited\n")
+    edited = api.run([f"{key}.*"], profile="quick", seed=0, progress=False, cache_dir=tmp_path / "cache", resume=True)
+    assert edited.timing["resumed_from_cache"] == []

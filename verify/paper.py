@@ -1,0 +1,81 @@
+"""Papers declare themselves: ``PAPER = Paper(key, file_or_citation, title)`` in a claims package.
+
+A claims package (``verify/claims/tahir2024/``, or a user's own ``mypaper2026/`` anywhere) says which
+source it reads in its ``__init__.py``::
+
+    from verify.kit import Paper
+    PAPER = Paper("hastie2019", "arXiv:1903.08560",
+                  "Hastie, Montanari, Rosset, Tibshirani, Surprises in high-dimensional ridgeless least squares")
+
+The registry (:mod:`verify.registry`) reads ``PAPER`` from every module it loads claims from and from the
+packages above it, so :attr:`verify.claim.Source.file` and ``.title`` (what the reports print) need no
+table inside the claim model.  A claim whose paper no loaded package declares is a one-line error when the
+claims are loaded, before anything is simulated (:class:`UndeclaredPaper`).
+"""
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Paper:
+    """A source that claims cite by ``key`` (``Source(key, "Theorem 1")``): where to read it and what it is.
+
+    key:   the prefix of its claims' ids, e.g. ``"hastie2019"`` (``hastie2019.thm1.underparametrized``).
+    file:  the source file or, for a paper not on disk, its citation (``"arXiv:1903.08560"``, a DOI).
+    title: authors, title, venue and year, as the reports print them.
+    """
+
+    key: str
+    file: str
+    title: str
+
+    def __post_init__(self) -> None:
+        if not (isinstance(self.key, str) and self.key.isidentifier()):
+            raise ValueError(f"Paper key {self.key!r} must be an identifier such as 'mypaper2026' "
+                             "(it is the first part of every claim id)")
+        if not self.file or not self.title:
+            raise ValueError(f"Paper {self.key!r} needs a file (or citation) and a title")
+
+
+class UndeclaredPaper(LookupError):
+    """A claim cites a paper key that no loaded claims package declares with ``PAPER = Paper(...)``."""
+
+
+_DECLARED: dict[str, tuple[Paper, str]] = {}   # key -> (paper, where it was declared)
+
+
+def declare(paper: Paper, where: str) -> None:
+    """Record ``paper`` as declared by the module ``where``.  The same key declared twice with different
+    file or title is an error naming both places; the same declaration seen again (a module imported
+    by two routes) is not."""
+    if not isinstance(paper, Paper):
+        raise ValueError(f"{where}: PAPER must be a verify.kit.Paper(key, file_or_citation, title), "
+                         f"not {type(paper).__name__}")
+    old = _DECLARED.get(paper.key)
+    if old is not None and old[0] != paper:
+        raise ValueError(f"paper {paper.key!r} is declared twice, differently: in {old[1]} and in {where}")
+    if old is None:
+        _DECLARED[paper.key] = (paper, where)
+
+
+def declared() -> dict[str, Paper]:
+    """Every paper declared so far, by key."""
+    return {k: p for k, (p, _) in _DECLARED.items()}
+
+
+def paper_of(key: str) -> Paper:
+    """The declared :class:`Paper` of ``key``.  A built-in source (``verify/claims/<key>/``) is imported on
+    demand, so ``Source("tahir2024", ...).file`` works before the registry has run."""
+    if key not in _DECLARED:
+        try:
+            mod = importlib.import_module(f"verify.claims.{key}")
+        except ImportError:
+            mod = None
+        if mod is not None and hasattr(mod, "PAPER"):
+            declare(mod.PAPER, mod.__name__)
+    if key not in _DECLARED:
+        raise UndeclaredPaper(f"no claims package declares the paper {key!r}: add "
+                              f"PAPER = Paper({key!r}, 'file or citation', 'title') to its __init__.py")
+    return _DECLARED[key][0]
