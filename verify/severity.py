@@ -132,9 +132,10 @@ def measure(claim, ev, ctx) -> dict:
             names = set(claim.domain.names)
             return claim.domain.depth({k: v for k, v in t.params.items() if k in names})
         best = max(rejected, key=lambda t: (depth(t) > 0, gap(t)))
-        lo, hi = clopper_pearson(len(rejected), len(judged))
         interior = [t for t in rejected if depth(t) > 0]
-        return {"method": f"Monte Carlo: {len(rejected)} of {len(judged)} grid points rejected and replicated",
+        lo, hi = clopper_pearson(len(interior), len(judged))   # the interval of the fraction reported: interior
+        return {"method": f"Monte Carlo: {len(rejected)} of {len(judged)} grid points rejected and replicated, "
+                          f"{len(interior)} inside the domain (the fraction counts those)",
                 "fraction": (len(interior) / len(judged)) if judged else None, "ci95": [lo, hi],
                 "n": len(judged), "failed": len(rejected), "of": "the grid points",
                 "interior_failed": len(interior), "depth": max(depth(t) for t in rejected),
