@@ -277,7 +277,7 @@ def _compute_parallel(todo, ctx, jobs: int, done) -> None:
 
 def run(patterns=None, profile: str = "standard", seed: int = 0, device: str = "cpu", at=None,
         progress: bool = True, alpha: float = ALPHA, on_claim=None, cache_dir=None, resume: bool = False,
-        jobs: int = 1) -> RunResult:
+        jobs: int = 1, cluster=None) -> RunResult:
     """Run the selected claims and return verdicts with their evidence.
 
     ``at`` (a list of parameter dicts) replaces every selected claim's grid and is
@@ -287,6 +287,9 @@ def run(patterns=None, profile: str = "standard", seed: int = 0, device: str = "
     ``cache_dir``: each finished claim's raw evidence is stored there (:mod:`verify.cache`);
     with ``resume=True`` a claim whose entry matches (same id, code, profile, seed, points and
     versions) is read back instead of simulated.  Holm, replication and verdicts are redone.
+
+    ``cluster``: a :class:`verify.distributed.Cluster` (Dask workers) that computes the claims' checks instead
+    of this process (``jobs`` is then ignored); everything else is done here, as in a serial run.
     """
     claims = select(patterns, exact=at is not None)
     ctx = make_context(profile, seed, device, at, progress)
@@ -332,7 +335,9 @@ def run(patterns=None, profile: str = "standard", seed: int = 0, device: str = "
         if on_claim:
             on_claim(slots[c.id])
 
-    if jobs > 1 and len(todo) > 1:
+    if cluster is not None and todo:
+        cluster.compute(todo, ctx, done)
+    elif jobs > 1 and len(todo) > 1:
         _compute_parallel(todo, ctx, min(jobs, len(todo)), done)
     else:
         for c in todo:

@@ -162,7 +162,7 @@ def calibration_table(cal: dict) -> list[str]:
 
 
 def verdict_stability(patterns, profile: str = "quick", seeds: int = 20, first_seed: int = 0,
-                      out: Path | None = None, jobs: int = 1, name: str = "stability") -> dict:
+                      out: Path | None = None, jobs: int = 1, name: str = "stability", cluster=None) -> dict:
     """Run a profile over many seeds and count, per claim, how often each verdict came out.
 
     A pinned verdict that holds only for a lucky seed is a test that passes by chance: the target
@@ -180,7 +180,7 @@ def verdict_stability(patterns, profile: str = "quick", seeds: int = 20, first_s
     strategies = {c.id: strategies_of(c) for c in select(patterns)}
     doc: dict = {}
     for k in range(first_seed, first_seed + seeds):
-        res = api.run(patterns, profile=profile, seed=k, progress=False, jobs=jobs)
+        res = api.run(patterns, profile=profile, seed=k, progress=False, jobs=jobs, cluster=cluster)
         row = {r.claim.id: r.verdict.value for r in res.claims}
         # claims with a rejection of the stated form before replication (replicated or not): the first stage of
         # "refute only what replicates", whose rate bounds the run-wide false-refutation rate (strategy_calibration)

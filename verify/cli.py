@@ -70,6 +70,26 @@ def parse_point(text: str) -> dict:
     return out
 
 
+def _dask_flags(p) -> None:
+    """--workers / --scheduler / --worker-threads (verify.distributed; the optional extra ftverify[dask])."""
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--workers", type=int, metavar="N", help="spread the claims over a local Dask cluster of N "
+                   "worker processes (needs pip install 'ftverify[dask]'); results.json is the serial run's")
+    g.add_argument("--scheduler", metavar="ADDRESS", help="spread the claims over the workers of an existing Dask "
+                   "scheduler, e.g. tcp://head:8786 (workers need this ftverify and the same library versions)")
+    p.add_argument("--worker-threads", type=int, metavar="N", help="torch threads per Dask task (default: this "
+                   "process's count, as in a serial run; another count can change last digits of some estimates)")
+
+
+def _cluster(args):
+    """The Dask cluster the flags ask for (a context manager), or a null context."""
+    import contextlib
+
+    from .distributed import connect
+
+    return connect(args.workers, args.scheduler, args.worker_threads) or contextlib.nullcontext()
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="python -m verify", description="Verify published closed forms and bounds of "
                 "fine-tuning / transfer-learning theory against derivations and literal simulation.")
@@ -93,6 +113,7 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--resume", action="store_true",
                    help="reuse the claims an earlier or interrupted run finished (cache in OUT/.cache), "
                         "unless their code, profile, seed, points or library versions changed")
+    _dask_flags(r)
     rp = sub.add_parser("report", help="re-render the reports from a saved results.json (no simulation)")
     rp.add_argument("--out", default="reports")
     cal = sub.add_parser("calibrate", help="false-refutation rate of true forms and refutation rate of mutants")
@@ -104,6 +125,7 @@ def build_parser() -> argparse.ArgumentParser:
     cal.add_argument("--seeds", type=int, default=30, help="independent runs of the true forms")
     cal.add_argument("--seed", type=int, default=0, help="the true form runs with seeds SEED+1000 ... SEED+1000+SEEDS-1")
     cal.add_argument("--skip-mutants", action="store_true", help="only the false-refutation rate")
+    _dask_flags(cal)
     cal.add_argument("--out", default="benchmarks/results", help="folder for calibration_<profile>.json")
     mu = sub.add_parser("mutants", help="mutation power: perturbed stated sympy forms judged on each claim's "
                                          "Monte Carlo evidence; per claim, the fraction refuted and the survivors")
@@ -111,6 +133,7 @@ def build_parser() -> argparse.ArgumentParser:
     mu.add_argument("--profile", default="quick", choices=["quick", "standard", "full"])
     mu.add_argument("--seed", type=int, default=0)
     mu.add_argument("--out", default="benchmarks/results", help="folder for mutants_<profile>.json")
+    _dask_flags(mu)
     st = sub.add_parser("stability", help="run a profile over many seeds: how often each claim's verdict came out")
     st.add_argument("patterns", nargs="*", help="glob over claim ids (default: all)")
     st.add_argument("--profile", default="quick", choices=["quick", "standard", "full"])
@@ -120,6 +143,7 @@ def build_parser() -> argparse.ArgumentParser:
     st.add_argument("--jobs", type=int, default=1, metavar="N", help="worker processes per run (as for run)")
     st.add_argument("--merge", nargs="+", metavar="FILE", help="pool the seeds of earlier stability_<profile>.json "
                     "files of one profile into one document in --out (no simulation)")
+    _dask_flags(st)
     return p
 
 
@@ -143,7 +167,9 @@ def _cmd_stability(args) -> int:
         raise UsageError(f"--jobs must be at least 1, not {args.jobs}")
     select(args.patterns or None)  # an unknown pattern fails before any simulation
     check_writable(Path(args.out))
-    verdict_stability(args.patterns or None, args.profile, args.seeds, args.seed, Path(args.out), jobs=args.jobs)
+    with _cluster(args) as cluster:
+        verdict_stability(args.patterns or None, args.profile, args.seeds, args.seed, Path(args.out), jobs=args.jobs,
+                          cluster=cluster)
     return EXIT_OK
 
 
@@ -154,7 +180,8 @@ def _cmd_mutants(args) -> int:
 
     select(args.patterns or None)  # an unknown pattern fails before any simulation
     check_writable(Path(args.out))
-    mutation_power(args.patterns or None, args.profile, args.seed, Path(args.out))
+    with _cluster(args) as cluster:
+        mutation_power(args.patterns or None, args.profile, args.seed, Path(args.out), cluster=cluster)
     return EXIT_OK
 
 
@@ -174,9 +201,10 @@ def _cmd_run(args) -> int:
     out = Path(args.out)
     check_writable(out)  # fail before simulating
     at = [parse_point(a) for a in args.at] if args.at else None
-    result = api.run(args.patterns or None, profile=args.profile, seed=args.seed, device=args.device, at=at,
-                     progress=not args.no_progress and sys.stderr.isatty(), cache_dir=out / ".cache",
-                     resume=args.resume, jobs=args.jobs)
+    with _cluster(args) as cluster:
+        result = api.run(args.patterns or None, profile=args.profile, seed=args.seed, device=args.device, at=at,
+                         progress=not args.no_progress and sys.stderr.isatty(), cache_dir=out / ".cache",
+                         resume=args.resume, jobs=args.jobs, cluster=cluster)
     doc = result.to_json()
     write_reports(doc, out)
     print_summary(doc)
@@ -214,9 +242,13 @@ def _cmd_calibrate(args) -> int:
         select(args.patterns)  # an unknown pattern fails before any simulation
     check_writable(Path(args.out))  # fail before an hour of simulation
     if args.patterns:
-        verdict_stability(args.patterns, args.profile, args.seeds, args.seed + 1000, Path(args.out), jobs=args.jobs,
-                          name="calibration_suite")
+        with _cluster(args) as cluster:
+            verdict_stability(args.patterns, args.profile, args.seeds, args.seed + 1000, Path(args.out),
+                              jobs=args.jobs, name="calibration_suite", cluster=cluster)
         return EXIT_OK
+    if args.workers is not None or args.scheduler is not None:
+        raise UsageError("calibrate without claim patterns (the scratch-risk slice) runs in this process; "
+                         "--workers/--scheduler apply to calibrate PATTERN ...")
     return calibrate(profile=args.profile, n_seeds=args.seeds, seed=args.seed, out=Path(args.out),
                      run_mutants=not args.skip_mutants)
 
