@@ -126,20 +126,23 @@ def build_parser() -> argparse.ArgumentParser:
     cal.add_argument("--seed", type=int, default=0, help="the true form runs with seeds SEED+1000 ... SEED+1000+SEEDS-1")
     cal.add_argument("--skip-mutants", action="store_true", help="only the false-refutation rate")
     _dask_flags(cal)
-    cal.add_argument("--out", default="benchmarks/results", help="folder for calibration_<profile>.json")
+    cal.add_argument("--out", default="benchmarks/local", help="folder for calibration_<profile>.json (default benchmarks/local/, "
+                     "git-ignored; --out benchmarks/results to commit)")
     mu = sub.add_parser("mutants", help="mutation power: perturbed stated sympy forms judged on each claim's "
                                          "Monte Carlo evidence; per claim, the fraction refuted and the survivors")
     mu.add_argument("patterns", nargs="*", help="glob over claim ids (default: all)")
     mu.add_argument("--profile", default="quick", choices=["quick", "standard", "full"])
     mu.add_argument("--seed", type=int, default=0)
-    mu.add_argument("--out", default="benchmarks/results", help="folder for mutants_<profile>.json")
+    mu.add_argument("--out", default="benchmarks/local", help="folder for mutants_<profile>.json (default benchmarks/local/, "
+                     "git-ignored; --out benchmarks/results to commit)")
     _dask_flags(mu)
     st = sub.add_parser("stability", help="run a profile over many seeds: how often each claim's verdict came out")
     st.add_argument("patterns", nargs="*", help="glob over claim ids (default: all)")
     st.add_argument("--profile", default="quick", choices=["quick", "standard", "full"])
     st.add_argument("--seeds", type=int, default=20, help="number of seeds (SEED ... SEED+SEEDS-1)")
     st.add_argument("--seed", type=int, default=0, help="first seed")
-    st.add_argument("--out", default="benchmarks/results", help="folder for stability_<profile>.json")
+    st.add_argument("--out", default="benchmarks/local", help="folder for stability_<profile>.json (default benchmarks/local/, "
+                     "git-ignored; --out benchmarks/results to commit)")
     st.add_argument("--jobs", type=int, default=1, metavar="N", help="worker processes per run (as for run)")
     st.add_argument("--merge", nargs="+", metavar="FILE", help="pool the seeds of earlier stability_<profile>.json "
                     "files of one profile into one document in --out (no simulation)")
