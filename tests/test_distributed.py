@@ -37,6 +37,27 @@ def test_two_workers_give_the_serial_document(cluster):
     assert len(cluster.client.scheduler_info()["workers"]) == 2
 
 
+def test_an_existing_scheduler(cluster):
+    """``--scheduler ADDRESS``: connect to a running scheduler (here the fixture's), check its workers, same document."""
+    from verify.distributed import Cluster
+
+    pats = PATS[:2]
+    with Cluster(scheduler=cluster.client.scheduler_info()["address"]) as remote:
+        got = api.run(pats, profile="quick", seed=5, progress=False, cluster=remote).to_json()
+    want = api.run(pats, profile="quick", seed=5, progress=False).to_json()
+    got.pop("timing"), want.pop("timing")
+    assert json.dumps(got, sort_keys=True) == json.dumps(want, sort_keys=True)
+
+
+def test_an_unreachable_scheduler_is_a_one_line_error(capsys, tmp_path, monkeypatch):
+    pytest.importorskip("distributed")
+    monkeypatch.setattr("verify.distributed.CONNECT_TIMEOUT", "1s")
+    argv = ["run", "tahir2024.thm3.6.stieltjes", "--scheduler", "tcp://127.0.0.1:9", "--out", str(tmp_path)]
+    assert cli.main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "cannot reach the Dask scheduler" in err, err
+
+
 def _dies(claim_id, profile, seed, device, at):  # a task that kills its worker every time
     os._exit(3)
 

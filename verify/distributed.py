@@ -42,6 +42,7 @@ from .claim import DomainError
 INSTALL = "pip install 'ftverify[dask]' (or: pip install 'dask[distributed]')"
 #: a task's attempts: the first and one retry (exceptions), and the scheduler's allowed worker losses on our cluster
 RETRIES, ALLOWED_FAILURES = 1, 1
+CONNECT_TIMEOUT = "20s"  # to reach an existing scheduler
 
 
 def _require():
@@ -94,10 +95,31 @@ class Cluster:
             self._client = distributed.Client(self.cluster)
         else:
             try:
-                self._client = distributed.Client(self.scheduler, timeout="20s")
+                self._client = distributed.Client(self.scheduler, timeout=CONNECT_TIMEOUT)
             except (OSError, TimeoutError, ValueError) as e:
                 raise DomainError(f"cannot reach the Dask scheduler {self.scheduler!r} "
                                   f"({str(e).splitlines()[0] if str(e) else type(e).__name__})") from None
+            self._check_workers()
+
+    def _check_workers(self) -> None:
+        """Fail before any work when a worker of an existing scheduler cannot import this ftverify or runs other
+        library versions (each claim's cache key is compared again when it comes back)."""
+        mine = _probe()
+        try:
+            theirs = self._client.run(_probe)
+        except Exception as e:  # noqa: BLE001 - e.g. ModuleNotFoundError on the worker
+            self.close()
+            raise DomainError(f"the workers of {self.scheduler} cannot run ftverify ({type(e).__name__}: "
+                              f"{str(e).splitlines()[0] if str(e) else ''}); install it there") from None
+        if not theirs:
+            self.close()
+            raise DomainError(f"the Dask scheduler {self.scheduler} has no workers")
+        for addr, v in theirs.items():
+            diff = sorted(k for k in mine if mine[k] != v.get(k))
+            if diff:
+                self.close()
+                raise DomainError(f"the Dask worker {addr} runs other versions than this process ({', '.join(diff)}); "
+                                  "its numbers could differ: use the same ftverify and libraries")
 
     def __enter__(self) -> "Cluster":
         return self
@@ -159,6 +181,20 @@ def failed(why: str):
     from .evidence import Check, Evidence
 
     return Evidence(checks=[Check("check raised an error", None, why, refutes=False)])
+
+
+def _probe() -> dict:
+    """What must agree between the caller and a worker: library versions (platform aside) and our source code."""
+    import hashlib
+
+    from .api import versions
+    from .cache import PACKAGES, ROOT
+
+    h = hashlib.sha256()
+    for pkg in PACKAGES:
+        for p in sorted((ROOT / pkg).rglob("*.py")):
+            h.update(str(p.relative_to(ROOT)).encode() + b"\0" + p.read_bytes())
+    return {**{k: v for k, v in versions().items() if k != "platform"}, "ftverify source": h.hexdigest()}
 
 
 def _call(threads: int, fn: Callable, *args):
