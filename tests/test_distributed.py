@@ -91,6 +91,7 @@ def test_without_distributed_the_flag_is_a_one_line_error(monkeypatch, capsys):
     (["run", "x", "--workers", "2", "--scheduler", "tcp://h:1"], "not allowed with argument"),
     (["run", "x", "--worker-threads", "2"], "--worker-threads needs --workers or --scheduler"),
     (["calibrate", "--workers", "2"], "scratch-risk slice"),
+    (["run", "x", "--workers", "2", "--jobs", "2"], "give one of them"),
 ])
 def test_bad_dask_flags(argv, msg, capsys, tmp_path):
     pytest.importorskip("distributed")

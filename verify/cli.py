@@ -87,6 +87,8 @@ def _cluster(args):
 
     from .distributed import connect
 
+    if getattr(args, "jobs", 1) != 1 and (args.workers is not None or args.scheduler is not None):
+        raise UsageError("--jobs runs local processes, --workers/--scheduler Dask workers: give one of them")
     return connect(args.workers, args.scheduler, args.worker_threads) or contextlib.nullcontext()
 
 
