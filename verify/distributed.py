@@ -15,10 +15,12 @@ Two things could still make the numbers differ, and both are handled:
   this).  Each task sets the worker's torch thread count to ``threads``, by default the calling process's
   own count, i.e. the serial run's: the same document, at the price of some oversubscription when several
   workers share a machine (``--worker-threads`` trades that identity for throughput).
-* a worker on another machine could run other code or other library versions.  Each task computes the
-  claim's resume-cache key on the worker (:func:`verify.cache.key`: claim id, profile, seed, points, device,
-  dtype, library versions and the hash of every source file the claim depends on) and the caller compares it
-  with its own; a claim computed by different code is made inconclusive with that recorded, never mixed in.
+* a worker on another machine could run other code or other library versions.  On connecting to an existing
+  scheduler every worker is asked for its library versions and a hash of our sources (a mismatch is a one-line
+  error before any work); then each task computes the claim's resume-cache key on the worker
+  (:func:`verify.cache.key`: claim id, profile, seed, points, device, dtype, library versions and the hash of
+  every source file the claim depends on) and the caller compares it with its own; a claim computed by
+  different code (a worker that joined later) is made inconclusive with that recorded, never mixed in.
 
 Failures: a worker that dies (killed, out of memory) loses its task, which the scheduler gives to another
 worker; a task that fails twice (two lost workers, or an exception outside the check, which is retried once)
