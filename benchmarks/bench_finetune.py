@@ -60,7 +60,8 @@ def parse(argv=None):
     p.add_argument("--chunk", type=int, default=None, help="batch chunk of protocol (b) (cache locality at large d)")
     p.add_argument("--threads", type=int, default=1, help="torch intra-op threads")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "finetune.json"))
+    p.add_argument("--out", default=str(ROOT / "benchmarks" / "local" / "finetune.json"),
+                   help="default: benchmarks/local/ (git-ignored); name a file under benchmarks/results/ to commit it")
     return p.parse_args(argv)
 
 

@@ -60,7 +60,8 @@ def main(argv=None):
     ap.add_argument("--trials", type=int, default=400)
     ap.add_argument("--chunk", type=int, default=200)
     ap.add_argument("--repeats", type=int, default=7)
-    ap.add_argument("--out", default=str(Path(__file__).parent / "results" / "min_norm.json"))
+    ap.add_argument("--out", default=str(Path(__file__).parent / "local" / "min_norm.json"),
+                    help="default: benchmarks/local/ (git-ignored); name a file under benchmarks/results/ to commit it")
     a = ap.parse_args(argv)
     gen = torch.Generator().manual_seed(0)
 

@@ -43,7 +43,8 @@ def main(argv=None) -> dict:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--networks", type=int, default=32)
     ap.add_argument("--seed", type=int, default=2)
-    ap.add_argument("--out", type=Path, default=Path(__file__).parent / "results" / "liu2019_eq6_paths.json")
+    ap.add_argument("--out", type=Path, default=Path(__file__).parent / "local" / "liu2019_eq6_paths.json",
+                    help="default: benchmarks/local/ (git-ignored); name a file under benchmarks/results/ to commit it")
     a = ap.parse_args(argv)
     t0 = time.time()
     out = {"networks": a.networks, "seed": a.seed, "widths": WIDTHS, "points": []}

@@ -51,9 +51,9 @@ def _digits():
     from sklearn.datasets import load_digits
 
     data = load_digits()
-    X = torch.tensor(data.data, dtype=torch.float64)
+    X = torch.tensor(data.data, dtype=torch.float64)  # device: cpu (the data set; load_digits_unit moves it)
     X = X / X.norm(dim=1, keepdim=True)
-    return X, torch.tensor(data.target, dtype=torch.long)
+    return X, torch.tensor(data.target, dtype=torch.long)  # device: cpu (as above)
 
 
 def load_digits_unit(*, device=None, dtype=torch.float64) -> tuple[Tensor, Tensor]:
@@ -64,11 +64,11 @@ def load_digits_unit(*, device=None, dtype=torch.float64) -> tuple[Tensor, Tenso
 
 def _split(labels: Tensor, gen: torch.Generator) -> Tensor:
     """A boolean mask of the training pool: half of each class (rounded down), chosen at random."""
-    train = torch.zeros(labels.numel(), dtype=torch.bool)
+    train = torch.zeros(labels.numel(), dtype=torch.bool)  # device: cpu (built on the host, moved below)
     lab = labels.cpu()
     for c in range(10):
         idx = torch.nonzero(lab == c).flatten()
-        perm = idx[torch.randperm(idx.numel(), generator=gen)]
+        perm = idx[torch.randperm(idx.numel(), generator=gen, device=gen.device).cpu()]
         train[perm[: idx.numel() // 2]] = True
     return train.to(labels.device)
 
@@ -138,7 +138,7 @@ def _table1_repetition(ns, gen: torch.Generator, *, K: int = 20, samples: int = 
     X, labels = load_digits_unit(device=device, dtype=dtype)
     train = _split(labels, gen)
     test = ~train
-    errs = torch.empty(K, len(ns), dtype=dtype)
+    errs = torch.empty(K, len(ns), dtype=dtype, device=X.device)
     fits: dict = {}
 
     def fit(a_, b_):
@@ -146,9 +146,9 @@ def _table1_repetition(ns, gen: torch.Generator, *, K: int = 20, samples: int = 
             Xa, ya = _task(X, labels, train, a_, b_)
             fits[(a_, b_)] = min_norm_fit(Xa, ya) if ridge is None else ridge_fit(Xa, ya, ridge)
         return fits[(a_, b_)]
-    preds = {k: torch.empty(K, len(ns), dtype=dtype) for k in PREDICTORS}
+    preds = {k: torch.empty(K, len(ns), dtype=dtype, device=X.device) for k in PREDICTORS}
     for k in range(K):
-        perm = torch.randperm(10, generator=gen).tolist()
+        perm = torch.randperm(10, generator=gen, device=gen.device).tolist()
         a, b, cc, dd = perm[:4]                           # source a vs b, target cc vs dd (four distinct digits)
         XT, yT = _task(X, labels, train, cc, dd)
         Xte, yte = _task(X, labels, test, cc, dd)
@@ -156,7 +156,7 @@ def _table1_repetition(ns, gen: torch.Generator, *, K: int = 20, samples: int = 
         Sigma = XT.T @ XT / XT.shape[0]
         lam_V = torch.linalg.eigh(Sigma)
         # nested fine-tuning sets: the first n of one random order per draw (common draws across n)
-        order = torch.rand(samples, XT.shape[0], generator=gen).argsort(-1)[:, : max(ns)].to(X.device)
+        order = torch.rand(samples, XT.shape[0], generator=gen, device=gen.device).argsort(-1)[:, : max(ns)].to(X.device)
         dth = (thT - thS).unsqueeze(0)
         for j, n in enumerate(ns):
             idx = order[:, :n]

@@ -281,8 +281,8 @@ def _split_gd(prob, lam, eta, T, selective, record, lam_schedule, linear_too, wa
         if k == steps:
             break
         if selective:
-            lam_now = torch.where(selector(prob, th) >= 0, torch.as_tensor(float(lam), dtype=th.dtype),
-                                  torch.zeros((), dtype=th.dtype))
+            lam_now = torch.where(selector(prob, th) >= 0, torch.as_tensor(float(lam), dtype=th.dtype, device=th.device),
+                                  torch.zeros((), dtype=th.dtype, device=th.device))
         elif lam_schedule is not None:
             lam_now = torch.full((prob.B,), float(lam_schedule(k * eta)), dtype=th.dtype, device=th.device)
         tt = th - eta * grad_R(prob, th)

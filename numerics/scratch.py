@@ -26,7 +26,7 @@ def min_norm_risk(trials: int, n: int, d: int, sigma, gen: torch.Generator, dtyp
     eps, and since X^+ is linear, X^+ y_k = X^+ X beta + sigma_k X^+ eps is the exact
     min-norm fit of each y_k from one solve with two right-hand sides.
     """
-    sigmas = torch.as_tensor(sigma if isinstance(sigma, (list, tuple)) else [sigma], dtype=dtype)
+    sigmas = torch.as_tensor(sigma if isinstance(sigma, (list, tuple)) else [sigma], dtype=dtype, device=gen.device)
     beta = unit_vectors(trials, d, gen, dtype=dtype)
     X = gaussian_design(trials, n, d, gen, dtype=dtype)
     eps = torch.randn(trials, n, generator=gen, dtype=dtype, device=X.device)

@@ -321,7 +321,7 @@ def online_sgd(W: Tensor, c: Tensor, u: Tensor, c_hat: Tensor, u0: Tensor, xi: f
     path = torch.stack(rec_m, dim=1)
     extra = {"c_hat_final": ch, "u_hat_final": uh} if train_c else {"u_hat_final": uh}
     return SGDResult(tuple(float(v) for v in thresholds), hits.cpu(), ms[S - 1].cpu() if steps else (uh * u).sum(-1),
-                     torch.tensor(rec_steps), path.cpu(), t0, extra)
+                     torch.tensor(rec_steps), path.cpu(), t0, extra)  # device: cpu (results are read on the host)
 
 
 def population_loss_mc(n: int, W: Tensor, c: Tensor, u: Tensor, c_hat: Tensor, u_hat: Tensor, xi, act: Activation,
@@ -453,7 +453,7 @@ def overlap_chain(m0: Tensor, gram: Tensor, c: Tensor, c_hat: Tensor, xi: float 
         t0 += S
         if stop_when_all_hit and bool((hits >= 0).all()):
             break
-    return SGDResult(tuple(float(v) for v in thresholds), hits.cpu(), m.cpu(), torch.tensor(rec_steps),
+    return SGDResult(tuple(float(v) for v in thresholds), hits.cpu(), m.cpu(), torch.tensor(rec_steps),  # device: cpu (results on the host)
                      torch.stack(rec_m, 1).cpu(), t0, {})
 
 

@@ -293,7 +293,7 @@ def _compute_parallel(todo, ctx, jobs: int, done) -> None:
 
 def run(patterns=None, profile: str = "standard", seed: int = 0, device: str = "cpu", at=None,
         progress: bool = True, alpha: float = ALPHA, on_claim=None, cache_dir=None, resume: bool = False,
-        jobs: int = 1, claims=None) -> RunResult:
+        jobs: int = 1, claims=None, cluster=None) -> RunResult:
     """Run the selected claims and return verdicts with their evidence.
 
     ``at`` (a list of parameter dicts) replaces every selected claim's grid and is
@@ -309,6 +309,9 @@ def run(patterns=None, profile: str = "standard", seed: int = 0, device: str = "
     with the number of selected claims (:class:`verify.summary.ClaimLines` prints one line per claim).
 
     ``claims``: run exactly these claims (e.g. those a pytest session collected) instead of ``patterns``.
+
+    ``cluster``: a :class:`verify.distributed.Cluster` (Dask workers) that computes the claims' checks instead
+    of this process (``jobs`` is then ignored); everything else is done here, as in a serial run.
     """
     # ``claims``: exactly these Claim objects instead of a selection by pattern (the pytest plugin runs the claims
     # it collected); claims from outside verify/claims must be loadable by a worker (verify.registry.use)
@@ -358,7 +361,9 @@ def run(patterns=None, profile: str = "standard", seed: int = 0, device: str = "
         if on_claim:
             on_claim(slots[c.id])
 
-    if jobs > 1 and len(todo) > 1:
+    if cluster is not None and todo:
+        cluster.compute(todo, ctx, done)
+    elif jobs > 1 and len(todo) > 1:
         _compute_parallel(todo, ctx, min(jobs, len(todo)), done)
     else:
         for c in todo:

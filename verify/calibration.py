@@ -163,7 +163,7 @@ def calibration_table(cal: dict) -> list[str]:
 
 
 def verdict_stability(patterns, profile: str = "quick", seeds: int = 20, first_seed: int = 0,
-                      out: Path | None = None, jobs: int = 1, name: str = "stability") -> dict:
+                      out: Path | None = None, jobs: int = 1, name: str = "stability", cluster=None) -> dict:
     """Run a profile over many seeds and count, per claim, how often each verdict came out.
 
     A pinned verdict that holds only for a lucky seed is a test that passes by chance: the target
@@ -187,7 +187,8 @@ def verdict_stability(patterns, profile: str = "quick", seeds: int = 20, first_s
             from .summary import ClaimLines
 
             lines = ClaimLines(prefix=f"seed {k} ({k - first_seed + 1}/{seeds})")
-        res = api.run(patterns, profile=profile, seed=k, progress=False, jobs=jobs, on_claim=lines)
+        res = api.run(patterns, profile=profile, seed=k, progress=False, jobs=jobs, on_claim=lines,
+                      cluster=cluster)
         row = {r.claim.id: r.verdict.value for r in res.claims}
         # claims with a rejection of the stated form before replication (replicated or not): the first stage of
         # "refute only what replicates", whose rate bounds the run-wide false-refutation rate (strategy_calibration)

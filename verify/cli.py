@@ -70,6 +70,28 @@ def parse_point(text: str) -> dict:
     return out
 
 
+def _dask_flags(p) -> None:
+    """--workers / --scheduler / --worker-threads (verify.distributed; the optional extra ftverify[dask])."""
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--workers", type=int, metavar="N", help="spread the claims over a local Dask cluster of N "
+                   "worker processes (needs pip install 'ftverify[dask]'); results.json is the serial run's")
+    g.add_argument("--scheduler", metavar="ADDRESS", help="spread the claims over the workers of an existing Dask "
+                   "scheduler, e.g. tcp://head:8786 (workers need this ftverify and the same library versions)")
+    p.add_argument("--worker-threads", type=int, metavar="N", help="torch threads per Dask task (default: this "
+                   "process's count, as in a serial run; another count can change last digits of some estimates)")
+
+
+def _cluster(args):
+    """The Dask cluster the flags ask for (a context manager), or a null context."""
+    import contextlib
+
+    from .distributed import connect
+
+    if getattr(args, "jobs", 1) != 1 and (args.workers is not None or args.scheduler is not None):
+        raise UsageError("--jobs runs local processes, --workers/--scheduler Dask workers: give one of them")
+    return connect(args.workers, args.scheduler, args.worker_threads) or contextlib.nullcontext()
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="python -m verify", description="Verify published closed forms and bounds of "
                 "fine-tuning / transfer-learning theory against derivations and literal simulation.")
@@ -98,6 +120,7 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--resume", action="store_true",
                    help="reuse the claims an earlier or interrupted run finished (cache in OUT/.cache), "
                         "unless their code, profile, seed, points or library versions changed")
+    _dask_flags(r)
     rp = sub.add_parser("report", help="re-render the reports from a saved results.json (no simulation)")
     rp.add_argument("--out", default=None, metavar="DIR",
                     help="folder holding results.json (default: ftverify-out/)")
@@ -111,22 +134,28 @@ def build_parser() -> argparse.ArgumentParser:
     cal.add_argument("--seeds", type=int, default=30, help="independent runs of the true forms")
     cal.add_argument("--seed", type=int, default=0, help="the true form runs with seeds SEED+1000 ... SEED+1000+SEEDS-1")
     cal.add_argument("--skip-mutants", action="store_true", help="only the false-refutation rate")
-    cal.add_argument("--out", default="ftverify-out", help="folder for calibration_<profile>.json (default ftverify-out/, git-ignored; the committed results are in benchmarks/results/)")
+    _dask_flags(cal)
+    cal.add_argument("--out", default="benchmarks/local", help="folder for calibration_<profile>.json (default benchmarks/local/, "
+                     "git-ignored; --out benchmarks/results to commit)")
     mu = sub.add_parser("mutants", help="mutation power: perturbed stated sympy forms judged on each claim's "
                                          "Monte Carlo evidence; per claim, the fraction refuted and the survivors")
     mu.add_argument("patterns", nargs="*", help="glob over claim ids (default: all)")
     mu.add_argument("--profile", default="quick", choices=["quick", "standard", "full"])
     mu.add_argument("--seed", type=int, default=0)
-    mu.add_argument("--out", default="ftverify-out", help="folder for mutants_<profile>.json (default ftverify-out/, git-ignored; the committed results are in benchmarks/results/)")
+    mu.add_argument("--out", default="benchmarks/local", help="folder for mutants_<profile>.json (default benchmarks/local/, "
+                     "git-ignored; --out benchmarks/results to commit)")
+    _dask_flags(mu)
     st = sub.add_parser("stability", help="run a profile over many seeds: how often each claim's verdict came out")
     st.add_argument("patterns", nargs="*", help="glob over claim ids (default: all)")
     st.add_argument("--profile", default="quick", choices=["quick", "standard", "full"])
     st.add_argument("--seeds", type=int, default=20, help="number of seeds (SEED ... SEED+SEEDS-1)")
     st.add_argument("--seed", type=int, default=0, help="first seed")
-    st.add_argument("--out", default="ftverify-out", help="folder for stability_<profile>.json (default ftverify-out/, git-ignored; the committed results are in benchmarks/results/)")
+    st.add_argument("--out", default="benchmarks/local", help="folder for stability_<profile>.json (default benchmarks/local/, "
+                     "git-ignored; --out benchmarks/results to commit)")
     st.add_argument("--jobs", type=int, default=1, metavar="N", help="worker processes per run (as for run)")
     st.add_argument("--merge", nargs="+", metavar="FILE", help="pool the seeds of earlier stability_<profile>.json "
                     "files of one profile into one document in --out (no simulation)")
+    _dask_flags(st)
     cv = sub.add_parser("coverage", help="coverage ledgers: per source, items covered by claims, not checkable "
                                          "(by reason) and uncovered; --init lists a source's labelled items")
     cv.add_argument("papers", nargs="*", help="paper keys, e.g. dayi2024 (default: all five)")
@@ -228,7 +257,9 @@ def _cmd_stability(args) -> int:
         raise UsageError(f"--jobs must be at least 1, not {args.jobs}")
     select(args.patterns or None)  # an unknown pattern fails before any simulation
     check_writable(Path(args.out))
-    verdict_stability(args.patterns or None, args.profile, args.seeds, args.seed, Path(args.out), jobs=args.jobs)
+    with _cluster(args) as cluster:
+        verdict_stability(args.patterns or None, args.profile, args.seeds, args.seed, Path(args.out), jobs=args.jobs,
+                          cluster=cluster)
     return EXIT_OK
 
 
@@ -239,7 +270,8 @@ def _cmd_mutants(args) -> int:
 
     select(args.patterns or None)  # an unknown pattern fails before any simulation
     check_writable(Path(args.out))
-    mutation_power(args.patterns or None, args.profile, args.seed, Path(args.out))
+    with _cluster(args) as cluster:
+        mutation_power(args.patterns or None, args.profile, args.seed, Path(args.out), cluster=cluster)
     return EXIT_OK
 
 
@@ -276,9 +308,10 @@ def _cmd_run(args) -> int:
     bars = not args.no_progress and sys.stderr.isatty()
     # without a terminal (a log, CI, a cluster job): one line per finished claim instead of bars
     lines = ClaimLines() if not args.no_progress and not sys.stdout.isatty() else None
-    result = api.run(args.patterns or None, profile=args.profile, seed=args.seed, device=args.device, at=at,
-                     progress=bars, cache_dir=out / ".cache", resume=args.resume, jobs=args.jobs,
-                     on_claim=lines)
+    with _cluster(args) as cluster:
+        result = api.run(args.patterns or None, profile=args.profile, seed=args.seed, device=args.device, at=at,
+                         progress=bars, cache_dir=out / ".cache", resume=args.resume, jobs=args.jobs,
+                         on_claim=lines, cluster=cluster)
     doc = result.to_json()
     res = write_reports(doc, out, pdf=args.pdf)
     print_summary(doc)
@@ -318,9 +351,13 @@ def _cmd_calibrate(args) -> int:
         select(args.patterns)  # an unknown pattern fails before any simulation
     check_writable(Path(args.out))  # fail before an hour of simulation
     if args.patterns:
-        verdict_stability(args.patterns, args.profile, args.seeds, args.seed + 1000, Path(args.out), jobs=args.jobs,
-                          name="calibration_suite")
+        with _cluster(args) as cluster:
+            verdict_stability(args.patterns, args.profile, args.seeds, args.seed + 1000, Path(args.out),
+                              jobs=args.jobs, name="calibration_suite", cluster=cluster)
         return EXIT_OK
+    if args.workers is not None or args.scheduler is not None:
+        raise UsageError("calibrate without claim patterns (the scratch-risk slice) runs in this process; "
+                         "--workers/--scheduler apply to calibrate PATTERN ...")
     return calibrate(profile=args.profile, n_seeds=args.seeds, seed=args.seed, out=Path(args.out),
                      run_mutants=not args.skip_mutants)
 

@@ -887,22 +887,42 @@ def _short(status: str) -> str:
     return "no test changes" if "does not see" in status else status.removeprefix("survived: ")
 
 
+def _claim_power_task(claim_id: str, profile: str, seed: int, family: int) -> dict:
+    """One claim's mutation power, on a Dask worker (``mutants --workers``): as computed in :func:`mutation_power`."""
+    from .registry import select
+
+    c = select([claim_id], exact=True)[0]
+    return _power_or_error(c, api.make_context(profile, seed, progress=False), family)
+
+
+def _power_or_error(c, ctx, family: int) -> dict:
+    t = time.time()
+    try:
+        r = claim_mutation_power(c, ctx, family=family)
+    except Exception as e:  # noqa: BLE001 - one claim's failure is reported, the table goes on
+        r = {"covered": False, "why": f"error while judging mutants: {type(e).__name__}: {e}"}
+    r["seconds"] = round(time.time() - t, 1)
+    return r
+
+
 def mutation_power(patterns=None, profile: str = "quick", seed: int = 0, out: Path | None = None,
-                   family: int = FAMILY) -> dict:
-    """Mutation power of every selected claim (``python -m verify mutants``): a per-claim table and survivors."""
+                   family: int = FAMILY, cluster=None) -> dict:
+    """Mutation power of every selected claim (``python -m verify mutants``): a per-claim table and survivors.
+    ``cluster`` (:class:`verify.distributed.Cluster`): the claims are judged on its workers (each claim's mutants
+    in one task, on the same seeds as here), then tabulated in the selection's order."""
     from .registry import select
 
     ctx = api.make_context(profile, seed, progress=False)
     t0 = time.time()
     per = {}
     chosen = select(patterns)
+    if cluster is not None:
+        got = {}
+        for cid, r, err in cluster.each(_claim_power_task, [c.id for c in chosen], profile, seed, family):
+            got[cid] = r if err is None else {"covered": False, "seconds": 0.0,
+                                              "why": f"error while judging mutants: the task failed twice ({err})"}
     for k, c in enumerate(chosen, 1):
-        t = time.time()
-        try:
-            per[c.id] = claim_mutation_power(c, ctx, family=family)
-        except Exception as e:  # noqa: BLE001 - one claim's failure is reported, the table goes on
-            per[c.id] = {"covered": False, "why": f"error while judging mutants: {type(e).__name__}: {e}"}
-        per[c.id]["seconds"] = round(time.time() - t, 1)
+        per[c.id] = got[c.id] if cluster is not None else _power_or_error(c, ctx, family)
         r = per[c.id]
         print(f"[{k}/{len(chosen)}] {c.id}: " + (f"{r['refuted']}/{r['judged']} mutants refuted"
                                                   + (" (the stated form itself was refuted too)"

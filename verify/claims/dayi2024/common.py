@@ -204,11 +204,11 @@ def run_scaling(gen: torch.Generator, *, k: int, arms, act_name: str, inner, ds,
         hits, budget, mf, m0d = {}, {}, {}, {}
         for j, d in enumerate(ds):
             sl = slice((ia * nd + j) * R, (ia * nd + j + 1) * R)
-            h = res.hits[sl].numpy().copy()
+            h = res.hits[sl].cpu().numpy().copy()
             b = int(math.ceil(a["tau"] * d ** bp))
             h[h > b] = -1
             hits[d], budget[d] = h, b
-            mf[d] = res.m_final[sl].numpy()
+            mf[d] = res.m_final[sl].cpu().numpy()
             m0d[d] = m0[sl].cpu().numpy()
         out.append(Scaling(list(ds), hits, budget, a["phi0"], a["lam"], a["eta0"], mf, m0d, a["unit"]))
     return out

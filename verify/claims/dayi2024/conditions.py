@@ -39,7 +39,7 @@ def _cond3_sampler(p, trials, gen, ctx):
     c, ch = (2 * bits[0] - 1) / math.sqrt(k), (2 * bits[1] - 1) / math.sqrt(k)
     phi0, lam = CM.phi_grid(_gram(p), c, ch, xi, kp, n=101)
     bad = (phi0 == 0) | (lam < np.abs(phi0) / 2)
-    return torch.as_tensor(bad.astype(float))
+    return torch.as_tensor(bad.astype(float))  # device: cpu (a host computation; the judge reads it there)
 
 
 _COND3 = per_profile(

@@ -64,12 +64,13 @@ def _run(ctx, key, *, k, xi, act, eta0, train_c, project, linearized=False, alph
     hits = []
     for thr in (0.5, 0.9):
         reached = m_abs >= thr
-        first = torch.where(reached.any(1), res.record_steps[reached.to(torch.int8).argmax(1)], torch.tensor(-1))
-        hits.append(first.numpy())
+        first = torch.where(reached.any(1), res.record_steps[reached.to(torch.int8).argmax(1)],
+                            torch.tensor(-1, device=res.record_steps.device))
+        hits.append(first.cpu().numpy())
     ch_fin = res.extra.get("c_hat_final", ch)
     return {"res": res, "hits": np.stack(hits, 1), "seed": seed, "d": d, "R": R, "steps": steps,
-            "inst": (W, u, c, ch_fin), "m_abs_final": m_abs[:, -1].numpy(), "path": m_abs.numpy(),
-            "record": res.record_steps.numpy()}
+            "inst": (W, u, c, ch_fin), "m_abs_final": m_abs[:, -1].cpu().numpy(), "path": m_abs.cpu().numpy(),
+            "record": res.record_steps.cpu().numpy()}
 
 
 def _ordering_test(label, params, slow, fast, budget, seed, *, paired: bool) -> StatTest:

@@ -107,7 +107,7 @@ _MIN_PRED = 0.3
 
 def _instance(p, gen, ctx):
     k = int(p["k"])
-    gram = torch.as_tensor(gram_separated(k)) if int(p["sep"]) else None
+    gram = torch.as_tensor(gram_separated(k), device=ctx.device) if int(p["sep"]) else None
     name, inner, r = _model(p)
     kp = LR.kprime_function(name, r, inner)
     m = float(p["m"])

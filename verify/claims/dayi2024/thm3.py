@@ -123,8 +123,8 @@ def _prop3_instance(p, gen, ctx, phi3=None):
     e = upad - m * uh
     e = e / e.norm()
     r = xi
-    return {"W": Wpad, "u": upad, "c": torch.as_tensor(c)[None].to(ctx.device, ctx.dtype),
-            "c_hat": torch.as_tensor(ch)[None].to(ctx.device, ctx.dtype), "u_hat": uh, "e": e,
+    return {"W": Wpad, "u": upad, "c": torch.as_tensor(c, device=ctx.device)[None].to(ctx.device, ctx.dtype),
+            "c_hat": torch.as_tensor(ch, device=ctx.device)[None].to(ctx.device, ctx.dtype), "u_hat": uh, "e": e,
             "act": S.Activation(f"h{pp}", r), "xi": xi,
             "phi": float(LR.phi_prop3(m, c, ch, pp) if phi3 is None else phi3(m, c, ch, pp)[0])}
 

@@ -151,7 +151,7 @@ for _name, (_expr, _act, _tu, _stmt) in KERNELS.items():
 
 # ============================================================================ the Gram matrix on random inputs
 def _unit_rows(n, d, gen, dtype):
-    X = torch.randn(n, d, generator=gen, dtype=dtype)
+    X = torch.randn(n, d, generator=gen, dtype=dtype, device=gen.device)
     return X / X.norm(dim=-1, keepdim=True)
 
 
@@ -206,7 +206,7 @@ def _gram_check(claim, ctx, points):
 
 def _lambda0_checks(claim, ctx):
     ev = Evidence()
-    gen = torch.Generator().manual_seed(ctx.seed_for(claim.id, "inputs") % (2 ** 63))
+    gen = torch.Generator().manual_seed(ctx.seed_for(claim.id, "inputs") % (2 ** 63))  # device: cpu (small exact checks)
     rows = []
     sizes = pick(ctx.profile, per_profile([(8, 5), (12, 3)], [(8, 5), (20, 3), (6, 30)], [(8, 5), (20, 3), (6, 30), (40, 10)]))
     ok_all, worst_mp, worst_series = True, 0.0, 0.0
@@ -254,7 +254,7 @@ def _lambda0_checks(claim, ctx):
     # first-order part of lambda_min(H(0)) - lambda_0: lambda_min(H(0)) - v^T (H(0) - H^inf) v has the same mean with
     # only the second-order (Jensen) part left to vary, 5-80 times smaller standard errors.
     n, d = sizes[0]
-    gen2 = torch.Generator().manual_seed(ctx.seed_for(claim.id, "inputs") % (2 ** 63))
+    gen2 = torch.Generator().manual_seed(ctx.seed_for(claim.id, "inputs") % (2 ** 63))  # device: cpu (as above)
     X = _unit_rows(n, d, gen2, torch.float64)
     evals, evecs = torch.linalg.eigh(kn.ntk_relu_gram(X))
     lam0, v0 = float(evals[0]), evecs[:, 0]
@@ -268,8 +268,8 @@ def _lambda0_checks(claim, ctx):
         for b0 in range(0, B, 100):                               # chunks of 100 draws (memory ~ B m d)
             H0 = TL.ntk_gram_mc(min(100, B - b0), m, X, g)
             lmin = torch.linalg.eigvalsh(H0)[:, 0]
-            plain.append(lmin.numpy())
-            cv.append((lmin - ((H0 @ v0) @ v0 - lam0)).numpy())
+            plain.append(lmin.cpu().numpy())
+            cv.append((lmin - ((H0 @ v0) @ v0 - lam0)).cpu().numpy())
         lm, lc = np.concatenate(plain), np.concatenate(cv)
         mean, se = float(lm.mean()), float(lm.std(ddof=1) / math.sqrt(B))
         cmean, cse = float(lc.mean()), float(lc.std(ddof=1) / math.sqrt(B))

@@ -42,6 +42,13 @@ def _real(v) -> float:
     return z.real if abs(z.imag) <= 1e-12 * (1 + abs(z.real)) else math.nan
 
 
+def _device(values):
+    """The device of the first tensor among ``values`` (the CPU when none is a tensor)."""
+    import torch
+
+    return next((v.device for v in values.values() if isinstance(v, torch.Tensor)), torch.device("cpu"))
+
+
 def stated_tensor(claim, **values):
     """The claim's stated form evaluated elementwise over the broadcast torch tensors / numbers ``values``
     (keyword = symbol name; ``**{"lambda": lam}`` for lambda): a float64 tensor of their shape.  Through
@@ -51,11 +58,11 @@ def stated_tensor(claim, **values):
 
     f = stated_mp(claim)
     keys = list(values)
-    ts = torch.broadcast_tensors(*[torch.as_tensor(v, dtype=torch.float64) for v in values.values()])
+    ts = torch.broadcast_tensors(*[torch.as_tensor(v, dtype=torch.float64).cpu() for v in values.values()])  # device: cpu (mpmath)
     flat = [t.reshape(-1).tolist() for t in ts]
     with mpmath.workdps(30):
         out = [_real(f(dict(zip(keys, vals)))) for vals in zip(*flat)]
-    return torch.tensor(out, dtype=torch.float64).reshape(ts[0].shape)
+    return torch.tensor(out, dtype=torch.float64, device=_device(values)).reshape(ts[0].shape)
 
 
 # ------------------------------------------------------------------ root causes (one per reason; verify.severity)

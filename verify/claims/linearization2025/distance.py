@@ -241,7 +241,7 @@ def _ball_fn(variant):
                 if kind == "quadratic1d":   # r in units of |b/a|: the ball where the Jacobian can double
                     rr = r * (prob.data["b"][:, 0, 0] / prob.data["A"][:, 0, 0, 0]).abs()
                 else:
-                    rr = torch.full((prob.B,), r, dtype=prob.theta0.dtype)
+                    rr = torch.full((prob.B,), r, dtype=prob.theta0.dtype, device=prob.theta0.device)
                 consts = lip_constants(prob, rr, gen)
                 L_up = consts[1]
                 r0 = (prob.f(prob.theta0) - prob.y).norm(dim=1)
@@ -266,7 +266,7 @@ def _ball_fn(variant):
                 ev.checks.append(Check(lab, None, str(tr), refutes=False))
                 continue
             u = (tr.theta - prob.theta0[:, None]).norm(dim=2)
-            t = torch.as_tensor(tr.t, dtype=u.dtype)[None]
+            t = torch.as_tensor(tr.t, dtype=u.dtype, device=u.device)[None]
             inside = t <= horizon[:, None] * (1 + 1e-9)
             if variant == "ball":
                 # lambda_0 computed with the upper constant: membership must hold with it (rigorous hypothesis)

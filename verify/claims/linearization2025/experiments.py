@@ -90,7 +90,7 @@ def _monotone_in_lambda(name, lams, V, R):
     inc = V[:, 1:] - V[:, :-1]
     bar = R[:, 1:] + R[:, :-1]
     bad = inc > bar
-    per = f"lambda = {list(lams)}; per problem: {np.round(V.numpy(), 4).tolist()}"
+    per = f"lambda = {list(lams)}; per problem: {np.round(V.cpu().numpy(), 4).tolist()}"
     if bool(bad.any()):
         b, l = (int(i) for i in bad.nonzero()[0])
         return Check(name, False, f"{int(bad.any(1).sum())} of {V.shape[0]} problems increase somewhere beyond the error "

@@ -141,7 +141,7 @@ def _finetune(norm: str):
             K = J @ J.transpose(1, 2)
             ytil = prob.y - lin.f(prob.theta0)
             s = stated_value(claim)(p)   # sigma = lambda/2, the claim's stated form (KR.finetune_ridge_sigma)
-            alpha = torch.linalg.solve(K + s * torch.eye(K.shape[1], dtype=K.dtype), ytil)
+            alpha = torch.linalg.solve(K + s * torch.eye(K.shape[1], dtype=K.dtype, device=K.device), ytil)
             u_krr = torch.einsum("bnp,bn->bp", J, alpha)
             u = th - prob.theta0
             err = float(((u - u_krr).norm(dim=1) / u.norm(dim=1).clamp_min(1e-300)).max())
@@ -149,7 +149,7 @@ def _finetune(norm: str):
                           / ytil.norm(dim=1)).max())
             ok = err < 1e-6 and ferr < 1e-6
             if norm == "mean":   # the corrected form: alpha = (K + n lambda/2 I)^{-1} y~ (our derivation)
-                alpha_c = torch.linalg.solve(K + K.shape[1] * s * torch.eye(K.shape[1], dtype=K.dtype), ytil)
+                alpha_c = torch.linalg.solve(K + K.shape[1] * s * torch.eye(K.shape[1], dtype=K.dtype, device=K.device), ytil)
                 err_c = float(((u - torch.einsum("bnp,bn->bp", J, alpha_c)).norm(dim=1) / u.norm(dim=1).clamp_min(1e-300)).max())
                 ev.checks.append(Check(f"corrected: GD end point = J^T (K + n lambda/2 I)^(-1) y~: {lab}", err_c < 1e-6,
                                        f"max relative difference {err_c:.3g}", refutes=False))

@@ -81,7 +81,7 @@ def _thm3(claim, ctx, pts):
         tau = u.max(1).values.clamp_min(1e-9)
         L_low, L_up, Lg_low, Lg_up = lip_constants(prob, tau, gen, tr.theta)
         r0 = (prob.f(prob.theta0) - prob.y).norm(dim=1)[:, None]
-        t = torch.as_tensor(times, dtype=u.dtype)[None]
+        t = torch.as_tensor(times, dtype=u.dtype, device=u.device)[None]
         # the stated bound b (t - (1 - e^{-lambda t})/lambda), with the lower and the upper constants
         rl = stated_tensor(claim, Lip_f=L_low[:, None], Lip_grad_f=Lg_low[:, None], R0=r0, t=t, **{"lambda": lam})
         ru = stated_tensor(claim, Lip_f=L_up[:, None], Lip_grad_f=Lg_up[:, None], R0=r0, t=t, **{"lambda": lam})
@@ -165,9 +165,9 @@ def _lemma1(claim, ctx, pts):
         ev.seeds.append(seed)
         prob = problem(kind, 4, gen, ctx)
         Bn, pdim = prob.theta0.shape
-        tau = torch.full((Bn,), rad, dtype=prob.theta0.dtype)
+        tau = torch.full((Bn,), rad, dtype=prob.theta0.dtype, device=prob.theta0.device)
         _, L_up, _, Lg_up = lip_constants(prob, tau, gen)
-        best = torch.zeros(Bn, dtype=tau.dtype)
+        best = torch.zeros(Bn, dtype=tau.dtype, device=tau.device)
         chain_bad = 0
         for s in range(64):
             a = prob.theta0 + rad * _unit_ball(Bn, pdim, gen, tau.dtype)
@@ -232,9 +232,9 @@ TIGHT_LEMMA1 = ((1.0, 3.0), (2.0, 0.5), (0.5, 2.0))
 
 
 def _unit_ball(B, p, gen, dtype):
-    v = torch.randn(B, p, generator=gen, dtype=dtype)
+    v = torch.randn(B, p, generator=gen, dtype=dtype, device=gen.device)
     v = v / v.norm(dim=1, keepdim=True)
-    return v * torch.rand(B, 1, generator=gen, dtype=dtype) ** (1 / p)
+    return v * torch.rand(B, 1, generator=gen, dtype=dtype, device=gen.device) ** (1 / p)
 
 
 CLAIMS = [

@@ -111,7 +111,7 @@ def _lemma5(claim, ctx, points):
             lamQ = torch.linalg.eigvalsh(kn.ntk_relu_gram(X))[:, 0]
             R = C_BAND * lamQ / nQ**2
             kappa = k * R
-            W = kappa.view(B, 1, 1) * torch.randn(B, m, d, generator=gen, dtype=ctx.dtype)
+            W = kappa.view(B, 1, 1) * torch.randn(B, m, d, generator=gen, dtype=ctx.dtype, device=gen.device)
             S = TL.band_count(W, X, R)
             need.append((S * DELTA / (m * nQ * R)).cpu().numpy())             # the C this draw needs
             viol.append((S > markov(kappa) * m * nQ * R / DELTA).cpu().numpy())
@@ -124,7 +124,7 @@ def _lemma5(claim, ctx, points):
         ev.tests.append(t)
         F = np.stack(frac, 1).ravel()
         ev.tests.append(stat_test(f"ours: E[sum_i |S-bar_i|]/(m n_Q) = erf(R/(sqrt 2 kappa)) ({label_of(p)})", p,
-                                  math.erf(1 / (math.sqrt(2) * k)), torch.from_numpy(F), Tol(), "derived", seed))
+                                  math.erf(1 / (math.sqrt(2) * k)), torch.from_numpy(F), Tol(), "derived", seed))  # device: cpu (stats)
         ev.tests.append(binomial_bound_test(f"corrected: sum_i |S-bar_i| <= 2 m n_Q R/(sqrt(2 pi) kappa delta) with "
                                             f"probability >= 1 - delta (n_Q = {', '.join(map(str, LEMMA5_NQ))} pooled; "
                                             f"{label_of(p)})", p, np.concatenate(viol), DELTA, seed, target="derived"))

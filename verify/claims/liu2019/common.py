@@ -93,7 +93,7 @@ def kappas(widths):
 
 # ----------------------------------------------------------------------------- the synthetic instance
 def _unit(n, d, gen, dtype):
-    X = torch.randn(n, d, generator=gen, dtype=dtype)
+    X = torch.randn(n, d, generator=gen, dtype=dtype, device=gen.device)
     return X / X.norm(dim=-1, keepdim=True)
 
 
@@ -102,7 +102,7 @@ def instance(p, gen, dtype=torch.float64) -> dict:
     nP, nQ, d = int(p["n_P"]), int(p["n_Q"]), int(p["d"])
     XP, XQ = _unit(nP, d, gen, dtype), _unit(nQ, d, gen, dtype)
     th = _unit(1, d, gen, dtype)[0]
-    perp = torch.randn(d, generator=gen, dtype=dtype)
+    perp = torch.randn(d, generator=gen, dtype=dtype, device=gen.device)
     perp = perp - (perp @ th) * th
     perp = perp / perp.norm()
     thQ = math.cos(p["phi"]) * th + math.sin(p["phi"]) * perp

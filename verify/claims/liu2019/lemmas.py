@@ -65,7 +65,7 @@ def _per_network(f, common, **arrays):
     cols = {k: v.cpu().double().numpy() for k, v in arrays.items()}
     B = len(next(iter(cols.values())))
     return torch.tensor([f({**common, **{k: float(v[b]) for k, v in cols.items()}}) for b in range(B)],
-                        dtype=torch.float64)
+                        dtype=torch.float64)  # device: cpu (values of the stated form, compared on the host)
 
 
 def _lemma1(claim, ctx, points):

@@ -97,8 +97,8 @@ EQ10_BOUNDS = {"R": (1e-6, 10.0), "kappa": (1e-4, 10.0)}
 # ============================================================================ eq. (12): Hoeffding
 def _hoeff_instance(p, gen, ctx):
     nP, nQ, d = int(p["n_P"]), int(p["n_Q"]), int(p["d"])
-    XP = torch.randn(nP, d, generator=gen, dtype=ctx.dtype)
-    XQ = torch.randn(nQ, d, generator=gen, dtype=ctx.dtype)
+    XP = torch.randn(nP, d, generator=gen, dtype=ctx.dtype, device=gen.device)
+    XQ = torch.randn(nQ, d, generator=gen, dtype=ctx.dtype, device=gen.device)
     XP, XQ = XP / XP.norm(dim=-1, keepdim=True), XQ / XQ.norm(dim=-1, keepdim=True)
     return XP, XQ, kn.ntk_relu_gram(XP, XQ)
 
@@ -170,7 +170,7 @@ def _u0_stated_ratio(claim, ctx, points):
         B = 100
         g2, seed2 = ctx.generator(claim.id, "init", str(p))
         W, a = TL.init(B, int(p["m"]), XQ.shape[-1], g2, dtype=ctx.dtype)
-        Y = np.stack([(yQ - TL.forward(k * W, a, XQ)).norm(dim=-1).numpy() for k in ks], 1)   # common random numbers
+        Y = np.stack([(yQ - TL.forward(k * W, a, XQ)).norm(dim=-1).cpu().numpy() for k in ks], 1)   # common random numbers
         slope, se, ci, means = slope_of_means(ks, Y, seed2)
         # claim: ||y_Q - u_Q(0)|| = O(kappa): slope in kappa >= 1 (- 0.1); shown as -slope <= -1 + 0.1
         p_val = float(sps.norm.sf((-slope + order - 0.1) / se)) if se > 0 else float(-slope > -order + 0.1)
@@ -297,17 +297,17 @@ def _fine_grained(claim, ctx, points):
         spreads = [2.0, 1.0, 0.5, 0.25]
         gen, seed = ctx.generator(claim.id, str(p))
         B = 400 if ctx.profile.name == "quick" else 2000
-        mu = torch.zeros(d, dtype=ctx.dtype)
+        mu = torch.zeros(d, dtype=ctx.dtype, device=ctx.device)
         mu[0] = 1.0
-        G = torch.randn(B, n, d, generator=gen, dtype=ctx.dtype)
-        y = torch.rand(B, n, generator=gen, dtype=ctx.dtype) * 2 - 1
+        G = torch.randn(B, n, d, generator=gen, dtype=ctx.dtype, device=gen.device)
+        y = torch.rand(B, n, generator=gen, dtype=ctx.dtype, device=gen.device) * 2 - 1
         lam, bnd = [], []
         for s in spreads:
             X = mu + s * G
             X = X / X.norm(dim=-1, keepdim=True)
             H = kn.ntk_relu_gram(X)
-            lam.append(torch.linalg.eigvalsh(H)[:, 0].numpy())
-            bnd.append(torch.sqrt((y * torch.linalg.solve(H, y.unsqueeze(-1)).squeeze(-1)).sum(-1)).numpy())
+            lam.append(torch.linalg.eigvalsh(H)[:, 0].cpu().numpy())
+            bnd.append(torch.sqrt((y * torch.linalg.solve(H, y.unsqueeze(-1)).squeeze(-1)).sum(-1)).cpu().numpy())
         ev.seeds.append(seed)
         for name, vals, sign in (("lambda_min(H_Q^inf)", lam, -1), ("sqrt(y^T H_Q^-1 y)", bnd, +1)):
             for a, b, sa, sb in zip(vals, vals[1:], spreads, spreads[1:]):

@@ -44,7 +44,7 @@ def unit(B: int, d: int, gen: torch.Generator, dtype=torch.float64) -> torch.Ten
 def pair_at_angle(B: int, d: int, cos_: float, gen: torch.Generator, dtype=torch.float64):
     """Unit vectors (u, w) with <u, w> = cos_, uniformly rotated: (B, d) each."""
     u = unit_vectors(B, d, gen, dtype=dtype)
-    z = torch.randn(B, d, generator=gen, dtype=dtype)
+    z = torch.randn(B, d, generator=gen, dtype=dtype, device=gen.device)
     z = z - (z * u).sum(-1, keepdim=True) * u
     z = z / z.norm(dim=-1, keepdim=True)
     return u, cos_ * u + math.sqrt(max(0.0, 1 - cos_**2)) * z

@@ -36,12 +36,12 @@ def _sizes(ctx):
 
 def risks(B: int, n: int, d: int, m: int, gen: torch.Generator, dtype=torch.float64) -> torch.Tensor:
     """(B, 2): eq. (2) risk of Top Eigen Align and of Bottom Eigen Align on the same design, ||v|| = 1."""
-    lam = LF.two_level_spectrum(d, m, TOP, BOTTOM, dtype=dtype)
+    lam = LF.two_level_spectrum(d, m, TOP, BOTTOM, dtype=dtype, device=gen.device)
     X = LF.design(B, n, lam, gen, dtype=dtype)
-    vt = torch.zeros(B, d, dtype=dtype)
-    vt[:, m:] = torch.randn(B, d - m, generator=gen, dtype=dtype)   # bottom span: P_<=m v = 0
-    vb = torch.zeros(B, d, dtype=dtype)
-    vb[:, :m] = torch.randn(B, m, generator=gen, dtype=dtype)       # top span: P_>m v = 0
+    vt = torch.zeros(B, d, dtype=dtype, device=gen.device)
+    vt[:, m:] = torch.randn(B, d - m, generator=gen, dtype=dtype, device=gen.device)   # bottom span: P_<=m v = 0
+    vb = torch.zeros(B, d, dtype=dtype, device=gen.device)
+    vb[:, :m] = torch.randn(B, m, generator=gen, dtype=dtype, device=gen.device)       # top span: P_>m v = 0
     vt, vb = vt / vt.norm(dim=-1, keepdim=True), vb / vb.norm(dim=-1, keepdim=True)
     z = torch.zeros_like(vt)
     return torch.stack([LF.risk_eq2(X, z, vt, lam), LF.risk_eq2(X, z, vb, lam)], -1)

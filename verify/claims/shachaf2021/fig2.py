@@ -37,9 +37,9 @@ def fig2a_risks(B, d, alphas, depths, gen, dtype=torch.float64) -> torch.Tensor:
     """(B, len(alphas), len(depths)) risks ||beta_L - theta_T||^2 with theta_T = alpha theta_S + eps."""
     n = max(1, d // 10)
     tS = unit_vectors(B, d, gen, dtype=dtype)
-    eps = 0.5 * torch.randn(B, d, generator=gen, dtype=dtype) / math.sqrt(d)   # ||eps|| ~ 0.5 ||theta_S||
+    eps = 0.5 * torch.randn(B, d, generator=gen, dtype=dtype, device=gen.device) / math.sqrt(d)   # ||eps|| ~ 0.5 ||theta_S||
     X = gaussian_design(B, n, d, gen, dtype=dtype)
-    out = torch.empty(B, len(alphas), len(depths), dtype=dtype)
+    out = torch.empty(B, len(alphas), len(depths), dtype=dtype, device=gen.device)
     for i, a in enumerate(alphas):
         tT = a * tS + eps
         y = torch.einsum("bnd,bd->bn", X, tT)
@@ -97,7 +97,7 @@ def fig2b_risks(B, d, scales, gen, dtype=torch.float64, frac=0.1) -> torch.Tenso
     cos = 1 - 0.1**2 / 2                          # ||theta_hat_T - theta_hat_S|| = 0.1
     hS, hT = pair_at_angle(B, d, cos, gen, dtype)
     X = gaussian_design(B, n, d, gen, dtype=dtype)
-    out = torch.empty(B, len(scales), 2, dtype=dtype)
+    out = torch.empty(B, len(scales), 2, dtype=dtype, device=gen.device)
     for i, a in enumerate(scales):
         for k, (tS, tT) in enumerate(((hS, a * hT), (a * hS, hT))):
             y = torch.einsum("bnd,bd->bn", X, tT)

@@ -33,16 +33,16 @@ SPECTRA = {0: "identity", 1: "two-level (first d/10 eigenvalues 1.5, rest 0.3, a
            2: "power law lambda_i = 1/i", 3: "power law lambda_i = 1/i^2"}
 
 
-def spectrum(code: int, d: int) -> torch.Tensor:
+def spectrum(code: int, d: int, device=None) -> torch.Tensor:
     code = int(code)
     if code == 0:
-        return torch.ones(d, dtype=torch.float64)
+        return torch.ones(d, dtype=torch.float64, device=device)
     if code == 1:
-        return LF.two_level_spectrum(d, max(1, d // 10), 1.5, 0.3)
+        return LF.two_level_spectrum(d, max(1, d // 10), 1.5, 0.3, device=device)
     if code == 2:
-        return LF.power_spectrum(d, 1.0)
+        return LF.power_spectrum(d, 1.0, device=device)
     if code == 3:
-        return LF.power_spectrum(d, 2.0)
+        return LF.power_spectrum(d, 2.0, device=device)
     raise ValueError(f"unknown spectrum code {code} (0-3: {SPECTRA})")
 
 
@@ -52,10 +52,10 @@ SPEC = Param("spectrum", 0, 3, integer=True, doc="; ".join(f"{k}: {v}" for k, v 
 def _draw(p, B, gen, dtype=torch.float64):
     """Design, source and target teachers for a point (||theta_T - theta_S|| = 1, random direction)."""
     n, d = int(p["n"]), int(p["d"])
-    lam = spectrum(p["spectrum"], d)
+    lam = spectrum(p["spectrum"], d, gen.device)
     X = LF.design(B, n, lam, gen, dtype=dtype)
-    tS = torch.randn(B, d, generator=gen, dtype=dtype)
-    v = torch.randn(B, d, generator=gen, dtype=dtype)
+    tS = torch.randn(B, d, generator=gen, dtype=dtype, device=gen.device)
+    v = torch.randn(B, d, generator=gen, dtype=dtype, device=gen.device)
     v = v / v.norm(dim=-1, keepdim=True)
     return lam, X, tS, tS + v
 

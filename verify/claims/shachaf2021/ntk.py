@@ -334,7 +334,7 @@ def _thm61(claim, ctx, points) -> Evidence:
     ns = (1, 2, 3, 6)
     r, seed = _kernel_block(ctx, claim.id, "kernel", D, ns, False, pick(ctx.profile, KERNEL_TRIALS))
     ev.seeds.append(seed)
-    nt = torch.tensor(ns, dtype=r["q"].dtype).view(1, -1, 1)
+    nt = torch.tensor(ns, dtype=r["q"].dtype, device=r["q"].device).view(1, -1, 1)
     first = _first_term(r["q"], nt)
     ratio = (r["risk"] / first)[:, :, 0].cpu().numpy()
     rows = []

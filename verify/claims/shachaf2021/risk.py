@@ -45,10 +45,10 @@ def _eq7_check(claim, ctx) -> Evidence:
     for code in (0, 1, 2):
         gen, _ = ctx.generator(claim.id, code)
         B, n, d = 200, 6, 20
-        lam = spectrum(code, d)
+        lam = spectrum(code, d, gen.device)
         X = LF.design(B, n, lam, gen)
-        tS = torch.randn(B, d, generator=gen, dtype=torch.float64)
-        tT = 3 * torch.randn(B, d, generator=gen, dtype=torch.float64)
+        tS = torch.randn(B, d, generator=gen, dtype=torch.float64, device=gen.device)
+        tT = 3 * torch.randn(B, d, generator=gen, dtype=torch.float64, device=gen.device)
         beta = DL.end_state_eq6(X, _labels(X, tT), tS)
         par_T = DL.row_space_split(X, tT)[0]
         par_S = DL.row_space_split(X, tS)[0]
@@ -56,7 +56,7 @@ def _eq7_check(claim, ctx) -> Evidence:
         cols = zip((perp_T.square() * lam).sum(-1).tolist(), (perp_T * perp_S * lam).sum(-1).tolist(),
                    (perp_S.square() * lam).sum(-1).tolist(), par_T.norm(dim=-1).tolist(), par_S.norm(dim=-1).tolist())
         eq7 = torch.tensor([f7({"Q_TT": a, "Q_TS": b, "Q_SS": c, "p_T": pt, "p_S": ps}) for a, b, c, pt, ps in cols],
-                           dtype=tT.dtype)
+                           dtype=tT.dtype, device=tT.device)
         R = _risk(beta, tT, lam)
         worst = max(worst, float(((R - eq7).abs() / eq7).max()))
     return Evidence(checks=[Check("R(beta of (6)) = (7) on 600 random draws (Sigma = I and two anisotropic spectra)",
@@ -73,9 +73,9 @@ def _thm53_l1_check(claim, ctx, points) -> Evidence:
     for p in points:
         gen, seed = ctx.generator(claim.id, "L=1", label_of(p))
         n, d, a = int(p["n"]), int(p["d"]), float(p["alpha"])
-        lam = spectrum(p["spectrum"], d)
+        lam = spectrum(p["spectrum"], d, gen.device)
         X = LF.design(B, n, lam, gen)
-        tT = torch.randn(B, d, generator=gen, dtype=torch.float64)
+        tT = torch.randn(B, d, generator=gen, dtype=torch.float64, device=gen.device)
         tS = tT / a
         w, info = LF.gd_finetune(X, _labels(X, tT), tS)
         Q = (LF.perp_part(X, tT).square() * lam).sum(-1)

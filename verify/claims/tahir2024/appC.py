@@ -72,7 +72,7 @@ OVERLAP = Claim(
                     trials=OVERLAP_TRIALS, chunk=500, name="unit weights: Monte Carlo of (152) vs (153)",
                     figure=Figure(x="u", xlabel=r"$u=w_i^Tw_j$", ylabel=r"$\langle\sigma(w_i^Tx),\sigma(w_j^Tx)\rangle$",
                                   group=("d",), curve=_overlap_value, curve_label="(153)",
-                                  fine=[float(x) for x in torch.linspace(-1, 1, 201)])),
+                                  fine=[float(x) for x in torch.linspace(-1, 1, 201)])),  # device: cpu (a grid of floats)
         Expectation(points=OVERLAP_NONUNIT, predicted=_overlap_general_value, sampler=_overlap_sampler,
                     target="derived", trials=OVERLAP_TRIALS, chunk=500,
                     name="weights off the sphere: Monte Carlo vs |w_i||w_j| x (153) (derived)"),

@@ -84,7 +84,7 @@ def _rank_one_extra(ctx, claim, p, a, bs, k_extra):
         return None
     gen, _ = ctx.generator(claim.id, "rank-one extra", label_of(p), a)
     B, d = bs.shape
-    n, total = int(p["n"]), torch.zeros(B, dtype=bs.dtype)
+    n, total = int(p["n"]), torch.zeros(B, dtype=bs.dtype, device=bs.device)
     for done in range(0, k_extra, 500):
         k = min(500, k_extra - done)
         b_s = bs.repeat_interleave(k, 0)
