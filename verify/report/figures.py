@@ -117,9 +117,11 @@ def _fmt_plain(v) -> str:
 
 def tex_param(key: str, v, fig: dict | None = None) -> str:
     val, is_math = tex_value(key, v, fig)
-    if not is_math:
+    if is_math:
+        return f"${tex_name(key, fig)}={val}$"
+    if key in ((fig or {}).get("values") or {}):   # a named value says it all
         return val
-    return f"${tex_name(key, fig)}={val}$"
+    return f"${tex_name(key, fig)}$ = {tex_text(val)}"
 
 
 def tex_text(s: str) -> str:
@@ -272,7 +274,7 @@ def _title(fig: dict, claim: dict) -> str:
     loc = re.split(r" \((?!\d{1,3}[a-z]?\)|[a-z]\))|: |; |'", where, maxsplit=1)[0].strip(" ,")
     paper = str(src.get("paper", ""))
     m = re.fullmatch(r"([a-z]+)(\d{4})", paper)
-    who = f"{m[1].capitalize()} {m[2]}" if m else paper.capitalize()
+    who = f"{m[1].capitalize()} {m[2]}" if m else "General identity"   # not one of the five sources
     head = f"{who}, {loc}" if loc and len(loc) <= 60 else who
     title = fig.get("title") or ""
     title = re.sub(rf"^{re.escape(claim['id'])}:\s*", "", title)
@@ -309,9 +311,15 @@ def draw_figure(fig: dict, claim: dict):
             else s.get("group", "")
         if not fact and s["params"] is None and len(groups) == 1:
             hk = s.get("label", "")   # one group, several series: a colour per series
-        hue_of.setdefault(hk, f"C{len(hue_of) % 10}")
+        hue_of.setdefault(hk, s.get("color") or f"C{len(hue_of) % 10}")
         s["_color"] = hue_of[hk]
         s["_hue"] = hk
+    if not fact:   # several lines of one colour: solid, dashed, dotted, ...
+        count: dict = {}
+        for s in series:
+            if s["kind"] == "line" and not s.get("markers"):
+                k = count[s["_color"]] = count.get(s["_color"], -1) + 1
+                s["_ls"] = s.get("linestyle") or ("--" if s.get("dash") and k == 0 else LINESTYLES[k % 4])
     roles = list(dict.fromkeys(s["role"] for s in series if fact))
     line_roles = [r for r in roles if any(s["role"] == r and s["kind"] == "line" for s in series)]
     point_roles = [r for r in roles if r not in line_roles]
@@ -322,8 +330,7 @@ def draw_figure(fig: dict, claim: dict):
             xs, ys = _floats(s["x"]), _floats(s["y"])
             col = s["_color"]
             if s["kind"] == "line":
-                ls = (LINESTYLES[line_roles.index(s["role"]) % 4] if fact
-                      else "--" if s.get("dash") else s.get("linestyle", "-"))
+                ls = LINESTYLES[line_roles.index(s["role"]) % 4] if fact else s.get("_ls", "-")
                 if s.get("markers"):   # theory at a discrete x: a bar at each value
                     ax.plot(xs, ys, linestyle="none", marker="_", ms=14, mew=1.8, color=col, gid="series")
                 else:
@@ -455,7 +462,10 @@ def _legend(series, fact, line_roles, point_roles, fig, pkeys, Line2D):
                 handles.append(Line2D([], [], color=col, lw=6, alpha=0.85))
                 labels.append(_hue_label(hk, series, fig))
         for r in line_roles:
-            handles.append(Line2D([], [], color="0.2", lw=1.5, ls=LINESTYLES[line_roles.index(r) % 4]))
+            if any(s.get("markers") for s in series if s["role"] == r):   # theory at a discrete x: bars
+                handles.append(Line2D([], [], color="0.2", ls="none", marker="_", ms=12, mew=1.8))
+            else:
+                handles.append(Line2D([], [], color="0.2", lw=1.5, ls=LINESTYLES[line_roles.index(r) % 4]))
             labels.append(wrap(_safe(tex_text(r))))
         for i, r in enumerate(point_roles):
             handles.append(Line2D([], [], color="0.2", ls="none", marker=MARKERS[i % len(MARKERS)], ms=5,
@@ -480,7 +490,7 @@ def _legend(series, fact, line_roles, point_roles, fig, pkeys, Line2D):
             continue
         seen.add(key)
         if s["kind"] == "line":
-            ls = "none" if s.get("markers") else ("--" if s.get("dash") else s.get("linestyle", "-"))
+            ls = "none" if s.get("markers") else s.get("_ls", "-")
             handles.append(Line2D([], [], color=s["_color"], lw=1.5, ls=ls, marker="_" if s.get("markers") else None,
                                   ms=10))
         elif len(s["x"]) > 60 and not any(_floats(s.get("yerr", [0]))):

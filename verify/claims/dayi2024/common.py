@@ -360,7 +360,10 @@ def loglog_figure(title: str, series: list[dict], ylabel: str = r"median of $T/u
         slopes.append({"label": s.get("short", s["label"]), "fitted": float(est), "ci": [float(lo), float(hi)],
                        "stated": s.get("stated"), "stated_text": s.get("stated_text")})
     fig = {"x": "d", "xlabel": "dimension $d$", "ylabel": ylabel + " (log scale)", "title": title, "logx": True,
-           "logy": True, "ylim": None, "series": out, "slopes": slopes, "rate": True}
+           "logy": True, "ylim": None, "series": out, "slopes": slopes, "rate": True,
+           # text-valued parameters (W, activation, training) are shown by their value alone
+           "values": {k: {v: v for v in {str(x["params"][k]) for x in series if k in (x.get("params") or {})}}
+                      for k in {k for x in series for k, v in (x.get("params") or {}).items() if isinstance(v, str)}}}
     if panels is not None:
         fig["panels"] = list(panels)
     return fig
