@@ -162,6 +162,12 @@ def _mathtext_ok(s: str) -> bool:
         return False
 
 
+def _wrap(s: str, width: int) -> list[str]:
+    """textwrap.wrap that never breaks inside ``$...$`` (a line with one dollar would not parse)."""
+    protected = re.sub(r"\$[^$]*\$", lambda m: m[0].replace(" ", "\x00"), s)
+    return [line.replace("\x00", " ") for line in textwrap.wrap(protected, width)]
+
+
 def _safe(s: str) -> str:
     """Text matplotlib can draw: mathtext if it parses, else with its dollars escaped."""
     return s if _mathtext_ok(s) else s.replace("$", r"\$")
@@ -195,7 +201,9 @@ def _structure(fig: dict) -> list[dict]:
             s["params"] = _parse_group(g)
         if "role" not in s:
             lab = s.get("label", "")
-            if g and lab.endswith(g) and lab != g:
+            if g and lab == g and s["params"] is not None:   # 'd=10, L=2': the measurement itself
+                s["role"] = "Monte Carlo" if s["kind"] == "points" else "theory"
+            elif g and lab.endswith(g):
                 s["role"] = lab[: -len(g)].strip()
             elif g and lab.startswith(g) and lab != g:
                 s["role"] = lab[len(g):].strip(" ,:")
@@ -215,7 +223,8 @@ def _factorised(series: list[dict]) -> bool:
     if len(groups) < 2:
         return False
     roles = set().union(*groups.values())
-    return len(roles) >= 2 and all(len(r) >= 2 for r in groups.values())
+    shared = all(sum(r in g for g in groups.values()) >= 2 for r in roles)
+    return len(roles) >= 2 and shared and all(len(r) >= 2 for r in groups.values())
 
 
 def _varying(series: list[dict]) -> list[str]:
@@ -278,7 +287,7 @@ def _title(fig: dict, claim: dict) -> str:
     head = f"{who}, {loc}" if loc and len(loc) <= 60 else who
     title = fig.get("title") or ""
     title = re.sub(rf"^{re.escape(claim['id'])}:\s*", "", title)
-    return _safe(tex_text(head)), _safe(tex_text(title or claim["id"]))
+    return _safe(tex_text(head)), _safe(tex_text(title))
 
 
 def draw_figure(fig: dict, claim: dict):
@@ -388,7 +397,7 @@ def draw_figure(fig: dict, claim: dict):
         handles.append(Line2D([], [], ls="none", marker="v", color="0.3"))
         labels.append("exactly 0 in float64\n(drawn at the bottom)")
     head, title = _title(fig, claim)
-    f.suptitle(head + "\n" + "\n".join(textwrap.wrap(title, 30 * ncols + 40)), fontsize=10)
+    f.suptitle("\n".join([head] + _wrap(title, 30 * ncols + 40)), fontsize=10)
     extra = []
     if handles:   # beside the top-right panel: constrained layout keeps it clear of the axes and the title
         extra.append(axes[0, min(ncols, n) - 1].legend(handles, labels, loc="upper left", bbox_to_anchor=(1.03, 1.0),
@@ -428,7 +437,7 @@ def _axes_style(ax, fig, series):
     xs = sorted({float(v) for s in series if s["kind"] == "points" for v in s["x"] if not isinstance(v, str)})
     if fig.get("logx") and 2 <= len(xs) <= 8 and xs[0] > 0:   # a short grid (d, m): tick every simulated value
         ax.xaxis.set_major_locator(matplotlib.ticker.FixedLocator(xs))
-        ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:g}"))
+        ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:.3g}"))
         ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
         ax.xaxis.set_minor_locator(matplotlib.ticker.NullLocator())
     for axis, on, lim in ((ax.xaxis, fig.get("logx") and not (2 <= len(xs) <= 8), ax.get_xlim()),
@@ -453,7 +462,7 @@ def _hue_label(hk, series, fig) -> str:
 
 def _legend(series, fact, line_roles, point_roles, fig, pkeys, Line2D):
     handles, labels = [], []
-    wrap = lambda t: "\n".join(textwrap.wrap(t, 34)) or " "   # noqa: E731
+    wrap = lambda t: "\n".join(_wrap(t, 34)) or " "   # noqa: E731
     if fact:
         hues = list(dict.fromkeys(s["_hue"] for s in series))
         if len(hues) > 1:
