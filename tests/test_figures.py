@@ -130,6 +130,25 @@ def test_rate_figure_carries_fitted_and_stated_slope():
     _check_layout(f)
 
 
+def test_slope_annotation_of_the_order_tests():
+    """A bound test stores -slope; the figure shows the slope itself beside the stated exponent."""
+    import numpy as np
+
+    from verify.orders import slope_annotation, slope_bound_test, slope_test_paired
+
+    xs = [0.01, 0.03, 0.1]
+    rng = np.random.default_rng(0)
+    ys = np.array([[x ** 2 * (1 + 0.01 * rng.standard_normal()) for x in xs] for _ in range(20)])
+    a = slope_annotation(slope_bound_test("q: d=10", {}, xs, ys, 2.0, 0, tol=0.25), "d=10")
+    assert a["fitted"] == pytest.approx(2.0, abs=0.05) and a["stated"] == 2.0 and a["ci"][0] < a["fitted"] < a["ci"][1]
+    b = slope_annotation(slope_test_paired("q: d=10", {}, xs, ys, 2.0, 0, tol=0.25), "d=10")
+    assert b["fitted"] == pytest.approx(a["fitted"]) and b["stated_text"] == "2 +- 0.25"
+
+
+def test_grid_ticks():
+    assert [F._tick(v) for v in (256, 1024, 16384, 0.0316227766, 0.5)] == ["256", "1024", "16384", "0.0316", "0.5"]
+
+
 def test_log_axis_zeros_and_sparse_lines():
     """Exact zeros on a log axis are drawn at the bottom (not as 1e-300), a line sampled on a coarser grid is drawn."""
     fig = {"x": "alpha", "xlabel": "alpha", "ylabel": "distance", "logy": True, "logx": True, "title": "t",
@@ -167,6 +186,9 @@ def test_every_committed_figure_reads(tmp_path):
             f = _draw(fig, c)
             limit = F.MAX_SERIES_LIKE_SOURCE if fig.get("like_source") else F.MAX_SERIES
             assert max(_series_per_panel(f)) <= limit, (c["id"], _series_per_panel(f))
+            if fig.get("rate"):   # a rate figure prints every fitted slope beside the stated one
+                box = [t for t in f.texts if t.get_gid() == "slopes"]
+                assert fig.get("slopes") and box and "fitted slope" in box[0].get_text(), c["id"]
             _check_layout(f)
             n += 1
     assert n > 20

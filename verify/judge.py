@@ -822,14 +822,18 @@ def figure_data(spec: Figure, tests: list[StatTest], ctx: Context, claim=None) -
                        "role": "Monte Carlo", "params": _params_json(key),
                        "x": [t.params[spec.x] for t in sel], "y": [t.estimate for t in sel],
                        "yerr": [(t.ci[1] - t.ci[0]) / 2 for t in sel]})
-        series += _curves(spec, sel[0].params, [t.params[spec.x] for t in sel], glab, claim, key)
+        series += _curves(spec, sel[0].params, [t.params[spec.x] for t in sel], glab, claim, key,
+                          span=[t.params[spec.x] for t in tests])
     return _figure_dict(spec, series)
 
 
-def _curves(spec: Figure, base: Point, xs, glab: str, claim=None, key=()) -> list[dict]:
+def _curves(spec: Figure, base: Point, xs, glab: str, claim=None, key=(), span=None) -> list[dict]:
+    """Theory curves of one group on a fine grid: ``spec.fine``, else 200 points over the x range of the whole
+    figure (``span``: a group simulated at one x still gets a curve to compare with)."""
     out = []
+    lo, hi = (min(span), max(span)) if span and max(span) > min(span) else (min(xs), max(xs))
     grid = (list(xs) if spec.discrete else list(spec.fine) if spec.fine is not None
-            else list(np.linspace(min(xs), max(xs), 200)))
+            else list(np.linspace(lo, hi, 200)))
     curves = ([(spec.curve_label, spec.curve)] if spec.curve else []) + list(spec.extra_curves)
     for k, (name, fn) in enumerate(curves):
         if fn is STATED and claim is None:
@@ -840,6 +844,10 @@ def _curves(spec: Figure, base: Point, xs, glab: str, claim=None, key=()) -> lis
             try:
                 ys.append(float(fn({**base, spec.x: x})))
             except (ZeroDivisionError, ValueError, OverflowError, DomainError):
+                ys.append(math.nan)
+            except Exception:   # noqa: BLE001 - beyond the group's own x range a curve may not be defined
+                if min(xs) <= x <= max(xs):
+                    raise
                 ys.append(math.nan)
         out.append({"kind": "line", "label": f"{name} {glab}".strip(), "group": glab, "role": name,
                     "params": _params_json(key), "x": grid, "y": ys,

@@ -133,7 +133,8 @@ def tex_text(s: str) -> str:
     if not s or "$" in s:
         return s or ""
     out = s.replace("->inf", r"$\to\infty$").replace("-> inf", r"$\to\infty$").replace("->", r"$\to$")
-    out = out.replace(">=", "≥").replace("<=", "≤")
+    out = out.replace(">=", "≥").replace("<=", "≤").replace("||", "‖").replace("+-", "±").replace("sqrt(", "√(")
+    out = re.sub(r"\^inf\b", "^∞", out)
     greek = "|".join(sorted(GREEK, key=len, reverse=True))
 
     def sub(m):
@@ -202,7 +203,7 @@ def _structure(fig: dict) -> list[dict]:
         if "role" not in s:
             lab = s.get("label", "")
             if g and lab == g and s["params"] is not None:   # 'd=10, L=2': the measurement itself
-                s["role"] = "Monte Carlo" if s["kind"] == "points" else "theory"
+                s["role"] = ""
             elif g and lab.endswith(g):
                 s["role"] = lab[: -len(g)].strip()
             elif g and lab.startswith(g) and lab != g:
@@ -437,7 +438,7 @@ def _axes_style(ax, fig, series):
     xs = sorted({float(v) for s in series if s["kind"] == "points" for v in s["x"] if not isinstance(v, str)})
     if fig.get("logx") and 2 <= len(xs) <= 8 and xs[0] > 0:   # a short grid (d, m): tick every simulated value
         ax.xaxis.set_major_locator(matplotlib.ticker.FixedLocator(xs))
-        ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:.3g}"))
+        ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(_tick))
         ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
         ax.xaxis.set_minor_locator(matplotlib.ticker.NullLocator())
     for axis, on, lim in ((ax.xaxis, fig.get("logx") and not (2 <= len(xs) <= 8), ax.get_xlim()),
@@ -451,6 +452,13 @@ def _axes_style(ax, fig, series):
             axis.set_minor_formatter(matplotlib.ticker.NullFormatter())
     ax.tick_params(labelsize=8.5)
     ax.grid(alpha=0.3)
+
+
+def _tick(v, _=None) -> str:
+    """A tick label of a simulated grid value: 1024, 0.0316, 1e+05 (never 1.02e+03)."""
+    if v >= 1 and abs(v - round(v)) < 1e-9 and v < 1e6:
+        return str(int(round(v)))
+    return f"{v:.3g}"
 
 
 def _hue_label(hk, series, fig) -> str:
@@ -475,12 +483,12 @@ def _legend(series, fact, line_roles, point_roles, fig, pkeys, Line2D):
                 handles.append(Line2D([], [], color="0.2", ls="none", marker="_", ms=12, mew=1.8))
             else:
                 handles.append(Line2D([], [], color="0.2", lw=1.5, ls=LINESTYLES[line_roles.index(r) % 4]))
-            labels.append(wrap(_safe(tex_text(r))))
+            labels.append(wrap(_safe(tex_text(r or "theory"))))
         for i, r in enumerate(point_roles):
             handles.append(Line2D([], [], color="0.2", ls="none", marker=MARKERS[i % len(MARKERS)], ms=5,
                                   mfc="white" if i % 2 else "0.2"))
             bars = any(any(_floats(s.get("yerr", [0]))) for s in series if s["role"] == r)
-            labels.append(wrap(_safe(tex_text(r))) + (" (95% CI)" if bars else ""))
+            labels.append(wrap(_safe(tex_text(r or "simulated"))) + (" (95% CI)" if bars else ""))
         return handles, labels
     seen = set()
     for s in series:
