@@ -120,7 +120,7 @@ def tex_param(key: str, v, fig: dict | None = None) -> str:
     if is_math:
         return f"${tex_name(key, fig)}={val}$"
     if key in ((fig or {}).get("values") or {}):   # a named value says it all
-        return val
+        return _safe(tex_text(val))
     return f"${tex_name(key, fig)}$ = {tex_text(val)}"
 
 
@@ -133,7 +133,8 @@ def tex_text(s: str) -> str:
     if not s or "$" in s:
         return s or ""
     out = s.replace("->inf", r"$\to\infty$").replace("-> inf", r"$\to\infty$").replace("->", r"$\to$")
-    out = out.replace(">=", "≥").replace("<=", "≤").replace("||", "‖").replace("+-", "±").replace("sqrt(", "√(")
+    for a, b in ((">=", "≥"), ("<=", "≤"), ("||", "‖"), ("+-", "±"), ("sqrt(", "√(")):
+        out = out.replace(a, b)
     out = re.sub(r"\^inf\b", "^∞", out)
     greek = "|".join(sorted(GREEK, key=len, reverse=True))
 
@@ -418,7 +419,8 @@ def _bridge(xs, ys):
     fin = [math.isfinite(y) for y in ys]
     if sum(fin) < 2:
         return xs, ys
-    adjacent = sum(1 for i, ok in enumerate(fin) if ok and ((i > 0 and fin[i - 1]) or (i + 1 < len(fin) and fin[i + 1])))
+    adjacent = sum(1 for i, ok in enumerate(fin)
+                   if ok and ((i > 0 and fin[i - 1]) or (i + 1 < len(fin) and fin[i + 1])))
     if adjacent >= 0.5 * sum(fin):
         return xs, ys
     return [x for x, ok in zip(xs, fin) if ok], [y for y, ok in zip(ys, fin) if ok]

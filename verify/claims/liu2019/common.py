@@ -189,7 +189,8 @@ def loglog_figure(title, ylabel, curves, ms):
                            "y": list(map(float, means)), "dash": True})
             continue
         series.append({"kind": "points", "label": lab, "group": lab, "role": "Monte Carlo", "x": list(map(float, ms)),
-                       "y": list(map(float, means)), "yerr": list(map(float, err)) if err is not None else [0.0] * len(ms)})
+                       "y": list(map(float, means)),
+                       "yerr": list(map(float, err)) if err is not None else [0.0] * len(ms)})
         if test is not None:
             lx = np.log(np.asarray(ms, dtype=float))
             b = float(np.mean(np.log(means)) - test.estimate * np.mean(lx))
