@@ -29,8 +29,8 @@ from .judge import Figure, Tol, label_of, point_tests, stat_test
 # --- the claim's stated sympy form as the number a check tests (so mutants can be substituted: verify.mutants)
 from .stated import STATED, StatedSearch, stated_slope, stated_value
 # --- tests of orderings (E[a] < E[b]) and of orders (log-log slopes), for custom checks
-from .orders import (ordering_test, per_trial_slopes, slope_band_test, slope_bound_test, slope_of_means,
-                     slope_test_means, slope_test_paired, slope_upper_test)
+from .orders import (ordering_test, per_trial_slopes, slope_annotation, slope_band_test, slope_bound_test,
+                     slope_of_means, slope_test_means, slope_test_paired, slope_upper_test)
 
 __all__ = [
     # claim model
@@ -49,7 +49,7 @@ __all__ = [
     "STATED", "stated_value", "stated_slope", "StatedSearch",
     # orderings and orders (verify.orders)
     "ordering_test", "per_trial_slopes", "slope_test_paired", "slope_test_means", "slope_bound_test",
-    "slope_of_means", "slope_upper_test", "slope_band_test",
+    "slope_of_means", "slope_upper_test", "slope_band_test", "slope_annotation",
 ]
 
 #: the judge strategies (each has ``run(claim, ctx) -> Evidence``); tests/test_kit.py checks that

@@ -36,7 +36,7 @@ from .judge import Tol
 from .stats import mean_estimate, student_q
 
 __all__ = ["ordering_test", "per_trial_slopes", "slope_test_paired", "slope_test_means", "slope_bound_test",
-           "slope_of_means", "slope_upper_test", "slope_band_test"]
+           "slope_of_means", "slope_upper_test", "slope_band_test", "slope_annotation"]
 
 
 # ----------------------------------------------------------------------------- orderings

@@ -132,7 +132,8 @@ def tex_text(s: str) -> str:
     """
     if not s or "$" in s:
         return s or ""
-    out = s.replace("->inf", r"$\to\infty$").replace("-> inf", r"$\to\infty$").replace("->", r"$\to$")
+    out = re.sub(r" ?-> ?inf(inity)?\b", lambda m: (" " if m[0].startswith(" ") else "") + r"$\to\infty$", s)
+    out = out.replace("->", r"$\to$")
     for a, b in ((">=", "≥"), ("<=", "≤"), ("||", "‖"), ("+-", "±"), ("sqrt(", "√(")):
         out = out.replace(a, b)
     out = re.sub(r"\^inf\b", "^∞", out)

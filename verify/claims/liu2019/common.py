@@ -35,7 +35,7 @@ from scipy import stats as sps
 from derivations import kernels as kn
 from numerics import NotConverged
 from numerics import two_layer as TL
-from verify.kit import Check, Domain, Evidence, Param, Source, StatTest, label_of, per_profile, pick
+from verify.kit import Check, Domain, Evidence, Param, Source, StatTest, label_of, per_profile, pick, slope_annotation
 
 PAPER = "liu2019"
 INF = math.inf
@@ -197,11 +197,7 @@ def loglog_figure(title, ylabel, curves, ms):
             series.append({"kind": "line", "group": lab, "role": "least-squares fit",
                            "label": f"fit slope {test.estimate:.3f} (95% CI {test.ci[0]:.3f}, {test.ci[1]:.3f})",
                            "x": list(map(float, ms)), "y": [float(math.exp(b + test.estimate * v)) for v in lx]})
-            tol = f" + {test.tol:g}" if test.tol else ""
-            slopes.append({"label": lab, "fitted": float(test.estimate), "ci": [float(test.ci[0]), float(test.ci[1])],
-                           "stated": float(test.predicted),
-                           "stated_text": (f"<= {test.predicted:g}{tol}" if test.sided == "upper" else
-                                           f"{test.predicted:g} +- {test.tol:g}")})
+            slopes.append(slope_annotation(test, lab))
     return {"x": "m", "xlabel": "width m", "ylabel": ylabel, "title": title, "logx": True, "logy": True,
             "series": series, "slopes": slopes, "rate": True}
 

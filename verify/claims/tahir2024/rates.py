@@ -29,9 +29,8 @@ import torch
 
 import numerics.deep_linear as DL
 from numerics.tahir_text import eq60_constant, layer_statistics, rank_one_transfer_risk
-from verify.kit import (Check, Claim, Custom, Domain, Evidence, Kind, Param, Source, label_of, pick, slope_bound_test,
-                        slope_test_means, slope_test_paired, stated_slope)
-from verify.orders import slope_annotation
+from verify.kit import (Check, Claim, Custom, Domain, Evidence, Kind, Param, Source, label_of, pick,
+                        slope_annotation, slope_bound_test, slope_test_means, slope_test_paired, stated_slope)
 
 from .text_helpers import PRE_ALPHAS, PRE_D, PRE_DEPTHS, PRE_TRIALS, PI, pretrained
 
