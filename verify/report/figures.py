@@ -134,7 +134,7 @@ def tex_text(s: str) -> str:
         return s or ""
     out = re.sub(r" ?-> ?inf(inity)?\b", lambda m: (" " if m[0].startswith(" ") else "") + r"$\to\infty$", s)
     out = out.replace("->", r"$\to$")
-    for a, b in ((">=", "≥"), ("<=", "≤"), ("||", "‖"), ("+-", "±"), ("sqrt(", "√(")):
+    for a, b in ((">=", "≥"), ("<=", "≤"), ("||", "‖"), ("+-", "±"), ("sqrt(", "√("), ("O~(", "Õ(")):
         out = out.replace(a, b)
     out = re.sub(r"\^inf\b", "^∞", out)
     greek = "|".join(sorted(GREEK, key=len, reverse=True))
@@ -223,11 +223,13 @@ def _factorised(series: list[dict]) -> bool:
         if s["role"] is None:
             return False
         groups.setdefault(s.get("group", ""), set()).add(s["role"])
-    if len(groups) < 2:
-        return False
     roles = set().union(*groups.values())
-    shared = all(sum(r in g for g in groups.values()) >= 2 for r in roles)
-    return len(roles) >= 2 and shared and all(len(r) >= 2 for r in groups.values())
+    if len(roles) < 2 or not all(len(r) >= 2 for r in groups.values()):
+        return False
+    if len(groups) == 1:   # one group: the legend lists the roles alone
+        return True
+    shared = sum(sum(r in g for g in groups.values()) >= 2 for r in roles)
+    return 2 * shared >= len(roles)
 
 
 def _varying(series: list[dict]) -> list[str]:

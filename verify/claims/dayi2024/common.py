@@ -346,7 +346,8 @@ def loglog_figure(title: str, series: list[dict], ylabel: str = r"median of $T/u
         pts = [(d, m) for d, m in zip(ds, meds) if math.isfinite(m) and m > 0]
         lx = [math.log10(d) for d, _ in pts]
         ly = [math.log10(m) for _, m in pts]
-        base = {"group": s["label"], "params": s.get("params"), "x": [d for d, _ in pts]}
+        arm = ", ".join(f"{k}={v}" for k, v in (s.get("params") or {}).items()) or s["label"]
+        base = {"group": arm, "params": s.get("params"), "x": [d for d, _ in pts]}   # one colour per arm
         out.append(dict(base, kind="points", label=s["label"], role=s["role"], y=[m for _, m in pts],
                         yerr=[0.0] * len(pts)))
         if len(pts) >= 2 and math.isfinite(est):
