@@ -31,8 +31,8 @@ from .judge import Figure, Tol, label_of, point_tests, stat_test
 # --- the claim's stated sympy form as the number a check tests (so mutants can be substituted: verify.mutants)
 from .stated import STATED, StatedSearch, stated_slope, stated_value
 # --- tests of orderings (E[a] < E[b]) and of orders (log-log slopes), for custom checks
-from .orders import (ordering_test, per_trial_slopes, slope_band_test, slope_bound_test, slope_of_means,
-                     slope_test_means, slope_test_paired, slope_upper_test)
+from .orders import (ordering_test, per_trial_slopes, slope_annotation, slope_band_test, slope_bound_test,
+                     slope_of_means, slope_test_means, slope_test_paired, slope_upper_test)
 # --- coverage ledgers (verify/claims/<paper>/ledger.py): each labelled item of a source and the claims that test it
 from .coverage import E as LedgerEntry, Ledger
 
@@ -54,7 +54,7 @@ __all__ = [
     "STATED", "stated_value", "stated_slope", "StatedSearch",
     # orderings and orders (verify.orders)
     "ordering_test", "per_trial_slopes", "slope_test_paired", "slope_test_means", "slope_bound_test",
-    "slope_of_means", "slope_upper_test", "slope_band_test",
+    "slope_of_means", "slope_upper_test", "slope_band_test", "slope_annotation",
     # coverage ledgers (verify.coverage)
     "Ledger", "LedgerEntry",
 ]

@@ -36,7 +36,7 @@ from .judge import Tol
 from .stats import mean_estimate, student_q
 
 __all__ = ["ordering_test", "per_trial_slopes", "slope_test_paired", "slope_test_means", "slope_bound_test",
-           "slope_of_means", "slope_upper_test", "slope_band_test"]
+           "slope_of_means", "slope_upper_test", "slope_band_test", "slope_annotation"]
 
 
 # ----------------------------------------------------------------------------- orderings
@@ -241,3 +241,19 @@ def slope_band_test(label, params, ms, Y, exponent, seed, *, tol=0.1, target="de
                     trials=int(np.asarray(Y).shape[0]), tol=tol, pvalue=min(1.0, p), target=target, seed=seed, ci=ci,
                     extra=dict(extra or {}, test=f"H0: |slope - {exponent}| <= {tol}", widths=list(map(int, ms)),
                                means=list(map(float, means)), std=float(np.std(Y))))
+
+
+# ----------------------------------------------------------------------------- figures
+def slope_annotation(test: StatTest, label: str) -> dict:
+    """A figure's ``slopes`` entry from a slope test of this module: the fitted log-log slope with its 95% CI
+    beside the stated exponent, as the test reads it (verify.report.figures prints it next to the data).
+    :func:`slope_bound_test` stores -slope; it is turned back here."""
+    if "slope_ci" in test.extra:   # slope_bound_test: the claim slope >= exponent, stored as -slope <= -exponent
+        lo, hi = test.extra["slope_ci"]
+        return {"label": label, "fitted": float(test.extra["slope"]), "ci": [float(lo), float(hi)],
+                "stated": -float(test.predicted), "stated_text": f">= {-test.predicted:g} - {test.tol:g}"}
+    lo, hi = test.ci
+    text = (f"<= {test.predicted:g}" + (f" + {test.tol:g}" if test.tol else "") if test.sided == "upper"
+            else f"{test.predicted:g} +- {test.tol:g}")
+    return {"label": label, "fitted": float(test.estimate), "ci": [float(lo), float(hi)],
+            "stated": float(test.predicted), "stated_text": text}

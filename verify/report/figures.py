@@ -1,14 +1,540 @@
-"""PNG figures from the figure data of each claim's evidence (theory curves, MC points with CI bars)."""
+"""PNG figures from the figure data of each claim's evidence, drawn for a referee.
+
+One figure dict (``claims[].evidence.figures[i]`` of ``results.json``) becomes one PNG
+``<claim_slug>_<i>.png``.  The layout rules:
+
+* **small multiples**: a figure whose series would put more than :data:`MAX_SERIES` on one axis is split
+  into panels, one per value of a grouping parameter (``fig["panels"]`` names it; otherwise the parameter
+  that gives the fewest panels within the limit is chosen), sharing one legend;
+* **one legend, outside the data**: to the right of the panels, never over an axis label; when several
+  groups carry the same roles (stated, derived, Monte Carlo) the legend is factorised: a colour per
+  group value, a line style or marker per role;
+* **theory as lines, Monte Carlo as points** with their 95 % error bars (a long, error-free "points"
+  series such as an empirical quantile function is drawn as a line);
+* **the source's notation**: parameter names and values in mathtext (``theta=0.3927`` -> θ = π/8), flags
+  named by ``fig["values"]`` (``scaled=0`` -> "target norm scaled"), and the source's location (theorem,
+  figure) above the title;
+* **rates**: ``fig["slopes"]`` (fitted exponent, its interval, the stated one) is printed beside the data.
+
+Everything here reads only the JSON document, so ``python -m verify report`` re-renders without simulating.
+"""
 from __future__ import annotations
 
 import math
 import re
 import textwrap
+from fractions import Fraction
 from pathlib import Path
+
+#: at most this many series (group x role) share one axis; more are split into panels
+MAX_SERIES = 6
+#: a regenerated paper figure (``fig["like_source"]``) may keep the source's layout up to this many series,
+#: provided the legend is factorised (at most 3 colours x 3 styles)
+MAX_SERIES_LIKE_SOURCE = 9
+
+GREEK = ("alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa", "lambda", "mu",
+         "nu", "xi", "pi", "rho", "sigma", "tau", "upsilon", "phi", "chi", "psi", "omega", "Gamma", "Delta", "Theta",
+         "Lambda", "Xi", "Pi", "Sigma", "Phi", "Psi", "Omega")
+#: parameter names whose symbol is not just the name
+SYMBOLS = {"lam": r"\lambda", "cos_theta": r"\cos\theta", "s_f": "s_f", "s_g": "s_g", "n_P": "n_P", "n_Q": "n_Q",
+           "n_S": "n_S", "sep": r"\mathrm{separated}", "act": r"\sigma", "|dtheta|": r"\|\theta_T-\theta_S\|",
+           "frac": "n/d", "L": "L", "d": "d", "n": "n", "k": "k", "m": "m", "p": "p", "c": "c", "s": "s",
+           "u": "u", "t": "t"}
+#: parameters that are angles: values printed as rational multiples of pi when they are one
+ANGLES = ("theta", "phi", "angle")
 
 
 def slug(s: str) -> str:
     return re.sub(r"[^A-Za-z0-9]+", "_", s).strip("_")
+
+
+# ----------------------------------------------------------------------------- notation
+def _num(v) -> float | None:
+    if isinstance(v, bool):
+        return float(v)
+    if isinstance(v, (int, float)):
+        return float(v)
+    try:
+        return float(v)
+    except (TypeError, ValueError):
+        return None
+
+
+def _pi_multiple(x: float) -> str | None:
+    """``x`` as a multiple of pi with a denominator <= 12, in mathtext, or None."""
+    if x == 0:
+        return "0"
+    f = Fraction(x / math.pi).limit_denominator(12)
+    if abs(float(f) * math.pi - x) > 5e-4 * max(1.0, abs(x)):
+        return None
+    num = {1: "", -1: "-"}.get(f.numerator, str(f.numerator))
+    return rf"{num}\pi" + (f"/{f.denominator}" if f.denominator != 1 else "")
+
+
+def tex_name(key: str, fig: dict | None = None) -> str:
+    """A parameter's symbol in mathtext (without dollars)."""
+    sym = (fig or {}).get("symbols", {}) or {}
+    if key in sym:
+        return sym[key].strip("$")
+    if key in SYMBOLS:
+        return SYMBOLS[key]
+    if key in GREEK:
+        return "\\" + key
+    m = re.fullmatch(r"([A-Za-z]+)_([A-Za-z0-9]+)", key)
+    if m:
+        base = "\\" + m[1] if m[1] in GREEK else m[1]
+        return f"{base}_{{{m[2]}}}"
+    if re.fullmatch(r"[A-Za-z]", key):
+        return key
+    return r"\mathrm{" + key.replace("_", r"\_") + "}"
+
+
+def tex_value(key: str, v, fig: dict | None = None) -> tuple[str, bool]:
+    """(text, is_math) for a parameter's value; named flags come from ``fig["values"]``."""
+    names = ((fig or {}).get("values", {}) or {}).get(key)
+    if names:
+        for cand in (v, str(v), _fmt_plain(v)):
+            if isinstance(cand, str) and cand in names:
+                return names[cand], False
+    x = _num(v)
+    if x is None:
+        return str(v), False
+    if key in ANGLES or key.endswith("theta") and key != "cos_theta":
+        p = _pi_multiple(x)
+        if p is not None:
+            return p, True
+    return _fmt_plain(x), True
+
+
+def _fmt_plain(v) -> str:
+    x = _num(v)
+    if x is None:
+        return str(v)
+    if x == int(x) and abs(x) < 1e6:
+        return str(int(x))
+    return f"{x:.4g}"
+
+
+def tex_param(key: str, v, fig: dict | None = None) -> str:
+    val, is_math = tex_value(key, v, fig)
+    if is_math:
+        return f"${tex_name(key, fig)}={val}$"
+    if key in ((fig or {}).get("values") or {}):   # a named value says it all
+        return _safe(tex_text(val))
+    return f"${tex_name(key, fig)}$ = {tex_text(val)}"
+
+
+def tex_text(s: str) -> str:
+    """Plain text in the source's notation: Greek names and simple sub/superscripts become mathtext.
+
+    Text that already holds ``$...$`` is left alone.  ``beta_s`` -> β_s, ``lambda_0`` -> λ_0,
+    ``d->inf`` -> d → ∞; anything mathtext would reject is returned unchanged.
+    """
+    if not s or "$" in s:
+        return s or ""
+    out = re.sub(r" ?-> ?inf(inity)?\b", lambda m: (" " if m[0].startswith(" ") else "") + r"$\to\infty$", s)
+    out = out.replace("->", r"$\to$")
+    for a, b in ((">=", "≥"), ("<=", "≤"), ("||", "‖"), ("+-", "±"), ("sqrt(", "√("), ("O~(", "Õ(")):
+        out = out.replace(a, b)
+    out = re.sub(r"\^inf\b", "^∞", out)
+    greek = "|".join(sorted(GREEK, key=len, reverse=True))
+
+    def sub(m):
+        base = "\\" + m[1]
+        tail = m[2] or ""
+        if tail:
+            op, rest = tail[0], tail[1:]
+            rest = rest.strip("{}()")
+            tail = f"{op}{{{rest}}}"
+        return f"${base}{tail}$"
+
+    out = re.sub(rf"(?<![A-Za-z\\])({greek})((?:_|\^)(?:\{{[^}}]*\}}|\([^)]*\)|[A-Za-z0-9]+))?(?![A-Za-z])", sub, out)
+    return out if _mathtext_ok(out) else s
+
+
+def _mathtext_ok(s: str) -> bool:
+    if s.count("$") % 2:
+        return False
+    try:
+        from matplotlib.mathtext import MathTextParser
+        parser = MathTextParser("path")
+        for seg in re.findall(r"\$([^$]*)\$", s):
+            parser.parse(f"${seg}$")
+        return True
+    except Exception:   # noqa: BLE001 - any parse failure: keep the plain text
+        return False
+
+
+def _wrap(s: str, width: int) -> list[str]:
+    """textwrap.wrap that never breaks inside ``$...$`` (a line with one dollar would not parse)."""
+    protected = re.sub(r"\$[^$]*\$", lambda m: m[0].replace(" ", "\x00"), s)
+    return [line.replace("\x00", " ") for line in textwrap.wrap(protected, width)]
+
+
+def _safe(s: str) -> str:
+    """Text matplotlib can draw: mathtext if it parses, else with its dollars escaped."""
+    return s if _mathtext_ok(s) else s.replace("$", r"\$")
+
+
+# ----------------------------------------------------------------------------- structure of a figure
+def _parse_group(g: str) -> dict | None:
+    """'theta=0.3927, sigma=0' -> {'theta': '0.3927', 'sigma': '0'}; None if it is not of that form."""
+    if not g or "=" not in g:
+        return None
+    parts = [p.strip() for p in g.split(", ")]
+    out = {}
+    for p in parts:
+        if "=" not in p:
+            return None
+        k, v = p.split("=", 1)
+        if not k or " " in k.strip() or not v:
+            return None
+        out[k.strip()] = v.strip()
+    return out
+
+
+def _structure(fig: dict) -> list[dict]:
+    """Each series with ``params`` (its group's parameter values, or None) and ``role`` (what it is: the
+    label without its group, e.g. 'eq. (17)', 'Monte Carlo'), whether stored by the judge or parsed."""
+    out = []
+    for s in fig["series"]:
+        s = dict(s)
+        g = s.get("group", "") or ""
+        if "params" not in s:
+            s["params"] = _parse_group(g)
+        if "role" not in s:
+            lab = s.get("label", "")
+            if g and lab == g and s["params"] is not None:   # 'd=10, L=2': the measurement itself
+                s["role"] = ""
+            elif g and lab.endswith(g):
+                s["role"] = lab[: -len(g)].strip()
+            elif g and lab.startswith(g) and lab != g:
+                s["role"] = lab[len(g):].strip(" ,:")
+            else:
+                s["role"] = None
+        out.append(s)
+    return out
+
+
+def _factorised(series: list[dict]) -> bool:
+    """Whether groups share roles, so that a legend of colours (groups) and styles (roles) says it all."""
+    groups = {}
+    for s in series:
+        if s["role"] is None:
+            return False
+        groups.setdefault(s.get("group", ""), set()).add(s["role"])
+    roles = set().union(*groups.values())
+    if len(roles) < 2 or not all(len(r) >= 2 for r in groups.values()):
+        return False
+    if len(groups) == 1:   # one group: the legend lists the roles alone
+        return True
+    shared = sum(sum(r in g for g in groups.values()) >= 2 for r in roles)
+    return 2 * shared >= len(roles)
+
+
+def _varying(series: list[dict]) -> list[str]:
+    keys: list[str] = []
+    for s in series:
+        for k in (s["params"] or {}):
+            if k not in keys:
+                keys.append(k)
+    return [k for k in keys if len({_key((s["params"] or {}).get(k)) for s in series}) > 1]
+
+
+def _key(v):
+    x = _num(v)
+    return round(x, 9) if x is not None else str(v)
+
+
+def _panel_keys(fig: dict, series: list[dict]) -> list[str]:
+    """The parameters splitting the figure into panels ([] = one axis)."""
+    if fig.get("panels") is not None:
+        return [k for k in fig["panels"] if k in _varying(series)]
+    limit = MAX_SERIES_LIKE_SOURCE if fig.get("like_source") and _factorised(series) else MAX_SERIES
+    if len(series) <= limit or any(s["params"] is None for s in series):
+        return []
+    keys = _varying(series)
+
+    def worst(ks):
+        cells: dict = {}
+        for s in series:
+            cells.setdefault(tuple(_key(s["params"].get(k)) for k in ks), []).append(s)
+        return max(len(v) for v in cells.values()), len(cells)
+
+    best = None
+    for n in (1, 2):
+        cands = [[a] for a in keys] if n == 1 else [[a, b] for i, a in enumerate(keys) for b in keys[i + 1:]]
+        for ks in cands:
+            w, npan = worst(ks)
+            if w <= MAX_SERIES and npan <= 12 and (best is None or npan < best[1]):
+                best = (ks, npan)
+        if best:
+            return best[0]
+    return keys  # every group its own panel
+
+
+# ----------------------------------------------------------------------------- drawing
+LINESTYLES = ("-", "--", ":", "-.")
+MARKERS = ("o", "s", "^", "D", "v", "P")
+
+
+def _floats(vals):
+    return [math.nan if v is None or isinstance(v, str) else float(v) for v in vals]
+
+
+def _title(fig: dict, claim: dict) -> str:
+    src = claim.get("source") or {}
+    where = str(src.get("where", ""))
+    loc = re.split(r" \((?!\d{1,3}[a-z]?\)|[a-z]\))|: |; |'", where, maxsplit=1)[0].strip(" ,")
+    paper = str(src.get("paper", ""))
+    m = re.fullmatch(r"([a-z]+)(\d{4})", paper)
+    who = f"{m[1].capitalize()} {m[2]}" if m else "General identity"   # not one of the five sources
+    head = f"{who}, {loc}" if loc and len(loc) <= 60 else who
+    title = fig.get("title") or ""
+    title = re.sub(rf"^{re.escape(claim['id'])}:\s*", "", title)
+    return _safe(tex_text(head)), _safe(tex_text(title))
+
+
+def draw_figure(fig: dict, claim: dict):
+    """One figure dict -> a matplotlib Figure (Agg), not yet saved."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.lines import Line2D
+
+    series = _structure(fig)
+    pkeys = _panel_keys(fig, series)
+    panels: dict = {}
+    for s in series:
+        pk = tuple(_key((s["params"] or {}).get(k)) for k in pkeys)
+        panels.setdefault(pk, {"params": {k: (s["params"] or {}).get(k) for k in pkeys}, "series": []})
+        panels[pk]["series"].append(s)
+    plist = list(panels.values())
+    n = len(plist)
+    ncols = 1 if n == 1 else 2 if n in (2, 4) else 3
+    nrows = math.ceil(n / ncols)
+    w, h = (6.0, 4.2) if n == 1 else (3.8 * ncols, 2.9 * nrows + 0.6)
+    f, axes = plt.subplots(nrows, ncols, figsize=(w, h), dpi=110, squeeze=False, sharex=True, layout="constrained")
+
+    fact = _factorised(series)
+    groups = list(dict.fromkeys(s.get("group", "") for s in series))
+    hue_of = {}
+    for s in series:   # a colour per group value, the panel parameter left out
+        hk = tuple((k, _key(v)) for k, v in (s["params"] or {}).items() if k not in pkeys) if s["params"] is not None \
+            else s.get("group", "")
+        if not fact and s["params"] is None and len(groups) == 1:
+            hk = s.get("label", "")   # one group, several series: a colour per series
+        hue_of.setdefault(hk, s.get("color") or f"C{len(hue_of) % 10}")
+        s["_color"] = hue_of[hk]
+        s["_hue"] = hk
+    if not fact:   # several lines of one colour: solid, dashed, dotted, ...
+        count: dict = {}
+        for s in series:
+            if s["kind"] == "line" and not s.get("markers"):
+                k = count[s["_color"]] = count.get(s["_color"], -1) + 1
+                s["_ls"] = s.get("linestyle") or ("--" if s.get("dash") and k == 0 else LINESTYLES[k % 4])
+    roles = list(dict.fromkeys(s["role"] for s in series if fact))
+    line_roles = [r for r in roles if any(s["role"] == r and s["kind"] == "line" for s in series)]
+    point_roles = [r for r in roles if r not in line_roles]
+
+    zeros_note = False
+    for ax, pan in zip(axes.flat, plist):
+        for s in pan["series"]:
+            xs, ys = _floats(s["x"]), _floats(s["y"])
+            col = s["_color"]
+            if s["kind"] == "line":
+                ls = LINESTYLES[line_roles.index(s["role"]) % 4] if fact else s.get("_ls", "-")
+                if s.get("markers"):   # theory at a discrete x: a bar at each value
+                    ax.plot(xs, ys, linestyle="none", marker="_", ms=14, mew=1.8, color=col, gid="series")
+                else:
+                    xs, ys = _bridge(xs, ys)
+                    ax.plot(xs, ys, linestyle=ls, color=col, lw=1.5, zorder=2, gid="series")
+                continue
+            yerr = _floats(s.get("yerr", [0] * len(xs)))
+            yerr = [0.0 if not math.isfinite(e) else e for e in yerr]
+            if len(xs) > 60 and not any(yerr):   # an empirical curve (quantile function): a line
+                ax.plot(xs, ys, "-", color=col, lw=1.3, zorder=3, gid="series")
+                continue
+            mk = MARKERS[point_roles.index(s["role"]) % len(MARKERS)] if fact else s.get("marker", "o")
+            hollow = fact and point_roles.index(s["role"]) % 2 == 1 or s.get("marker") == "s"
+            if fig.get("logy"):
+                keep = [i for i, y in enumerate(ys) if math.isfinite(y) and y > 1e-250]
+                if len(keep) < len(ys):
+                    zeros_note = True
+                    s["_zeros"] = [xs[i] for i, y in enumerate(ys) if math.isfinite(y) and y <= 1e-250]
+                xs, ys, yerr = [xs[i] for i in keep], [ys[i] for i in keep], [yerr[i] for i in keep]
+                lo = [min(e, 0.999 * y) for e, y in zip(yerr, ys)]
+                err = [lo, yerr]
+            else:
+                err = yerr
+            eb = ax.errorbar(xs, ys, yerr=err, fmt=mk, ms=4.5, capsize=2.5, elinewidth=1.1, color=col,
+                             mfc="white" if hollow else col, zorder=4, lw=0)
+            eb.lines[0].set_gid("series")
+        _axes_style(ax, fig, pan["series"])
+        if pkeys:
+            ax.set_title(", ".join(tex_param(k, pan["params"][k], fig) for k in pkeys), fontsize=9.5)
+    for ax in list(axes.flat)[n:]:
+        ax.set_visible(False)
+    if zeros_note:
+        for ax, pan in zip(axes.flat, plist):
+            lo = ax.get_ylim()[0]
+            for s in pan["series"]:
+                if s.get("_zeros"):
+                    ax.plot(s["_zeros"], [lo] * len(s["_zeros"]), "v", color=s["_color"], ms=6, clip_on=False,
+                            zorder=5)
+            ax.set_ylim(bottom=lo)
+    # axis labels: x on the bottom row, y on the left column
+    xl = _safe(tex_text(fig.get("xlabel", fig.get("x", "")) or fig.get("x", "")))
+    yl = _safe(tex_text(fig.get("ylabel", "")))
+    for i, ax in enumerate(axes.flat):
+        if i >= n:
+            continue
+        r, c = divmod(i, ncols)
+        if r == nrows - 1 or i + ncols >= n:
+            ax.set_xlabel(xl, fontsize=9.5)
+            ax.tick_params(labelbottom=True)
+        if c == 0:
+            ax.set_ylabel(yl, fontsize=9.5)
+
+    handles, labels = _legend(series, fact, line_roles, point_roles, fig, pkeys, Line2D)
+    if zeros_note:
+        handles.append(Line2D([], [], ls="none", marker="v", color="0.3"))
+        labels.append("exactly 0 in float64\n(drawn at the bottom)")
+    head, title = _title(fig, claim)
+    f.suptitle("\n".join([head] + _wrap(title, 30 * ncols + 40)), fontsize=10)
+    extra = []
+    if handles:   # beside the top-right panel: constrained layout keeps it clear of the axes and the title
+        extra.append(axes[0, min(ncols, n) - 1].legend(handles, labels, loc="upper left", bbox_to_anchor=(1.03, 1.0),
+                                                        borderaxespad=0.0, frameon=False, fontsize=8.5,
+                                                        handlelength=2.4))
+    if fig.get("slopes"):
+        extra.append(f.text(1.0, -0.02, _slopes_text(fig["slopes"]), fontsize=8.5, va="top", ha="right",
+                            transform=f.transFigure,
+                            bbox=dict(boxstyle="round,pad=0.4", fc="#f4f4f4", ec="0.7"), gid="slopes"))
+    f._ftverify_extra = extra
+    return f
+
+
+def _bridge(xs, ys):
+    """Drop the NaNs of a line whose finite values are isolated (a curve sampled on a coarser grid than
+    its x): otherwise nothing would be drawn.  NaNs between runs of values (a pole) are kept."""
+    fin = [math.isfinite(y) for y in ys]
+    if sum(fin) < 2:
+        return xs, ys
+    adjacent = sum(1 for i, ok in enumerate(fin)
+                   if ok and ((i > 0 and fin[i - 1]) or (i + 1 < len(fin) and fin[i + 1])))
+    if adjacent >= 0.5 * sum(fin):
+        return xs, ys
+    return [x for x, ok in zip(xs, fin) if ok], [y for y, ok in zip(ys, fin) if ok]
+
+
+def _axes_style(ax, fig, series):
+    import matplotlib.ticker
+
+    if fig.get("logy"):
+        ax.set_yscale("log")
+    if fig.get("logx"):
+        ax.set_xscale("log")
+    if fig.get("ylim"):
+        ax.set_ylim(*fig["ylim"])
+    if any(s.get("markers") for s in series):   # a discrete x: integer ticks
+        ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
+    xs = sorted({float(v) for s in series if s["kind"] == "points" for v in s["x"] if not isinstance(v, str)})
+    if fig.get("logx") and 2 <= len(xs) <= 8 and xs[0] > 0:   # a short grid (d, m): tick every simulated value
+        ax.xaxis.set_major_locator(matplotlib.ticker.FixedLocator(xs))
+        ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(_tick))
+        ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
+        ax.xaxis.set_minor_locator(matplotlib.ticker.NullLocator())
+    for axis, on, lim in ((ax.xaxis, fig.get("logx") and not (2 <= len(xs) <= 8), ax.get_xlim()),
+                          (ax.yaxis, fig.get("logy"), ax.get_ylim())):
+        if on and lim[0] > 0:   # every minor label (2x10^2, 3x10^2, ...) collides on a short log axis
+            span = math.log10(lim[1]) - math.log10(lim[0])
+            axis.set_major_locator(matplotlib.ticker.LogLocator(10, subs=(1, 2, 5) if span <= 2.5 else (1,),
+                                                                numticks=8))
+            if span <= 6:
+                axis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:g}"))
+            axis.set_minor_formatter(matplotlib.ticker.NullFormatter())
+    ax.tick_params(labelsize=8.5)
+    ax.grid(alpha=0.3)
+
+
+def _tick(v, _=None) -> str:
+    """A tick label of a simulated grid value: 1024, 0.0316, 1e+05 (never 1.02e+03)."""
+    if v >= 1 and abs(v - round(v)) < 1e-9 and v < 1e6:
+        return str(int(round(v)))
+    return f"{v:.3g}"
+
+
+def _hue_label(hk, series, fig) -> str:
+    if isinstance(hk, tuple):
+        s = next(s for s in series if s["_hue"] == hk)
+        return ", ".join(tex_param(k, s["params"][k], fig) for k, _ in hk) or " "
+    return _safe(tex_text(str(hk)))
+
+
+def _legend(series, fact, line_roles, point_roles, fig, pkeys, Line2D):
+    handles, labels = [], []
+    wrap = lambda t: "\n".join(_wrap(t, 34)) or " "   # noqa: E731
+    if fact:
+        hues = list(dict.fromkeys(s["_hue"] for s in series))
+        if len(hues) > 1:
+            for hk in hues:
+                col = next(s["_color"] for s in series if s["_hue"] == hk)
+                handles.append(Line2D([], [], color=col, lw=6, alpha=0.85))
+                labels.append(_hue_label(hk, series, fig))
+        for r in line_roles:
+            if any(s.get("markers") for s in series if s["role"] == r):   # theory at a discrete x: bars
+                handles.append(Line2D([], [], color="0.2", ls="none", marker="_", ms=12, mew=1.8))
+            else:
+                handles.append(Line2D([], [], color="0.2", lw=1.5, ls=LINESTYLES[line_roles.index(r) % 4]))
+            labels.append(wrap(_safe(tex_text(r or "theory"))))
+        for i, r in enumerate(point_roles):
+            handles.append(Line2D([], [], color="0.2", ls="none", marker=MARKERS[i % len(MARKERS)], ms=5,
+                                  mfc="white" if i % 2 else "0.2"))
+            bars = any(any(_floats(s.get("yerr", [0]))) for s in series if s["role"] == r)
+            labels.append(wrap(_safe(tex_text(r or "simulated"))) + (" (95% CI)" if bars else ""))
+        return handles, labels
+    seen = set()
+    for s in series:
+        lab = s.get("label", "")
+        if s["params"] is not None and pkeys:   # the panel's parameter is in the panel title
+            rest = {k: v for k, v in s["params"].items() if k not in pkeys}
+            lab = " ".join(t for t in [_safe(tex_text(s["role"] or "")),
+                                       ", ".join(tex_param(k, v, fig) for k, v in rest.items())] if t)
+        elif s["params"] is not None:
+            lab = " ".join(t for t in [_safe(tex_text(s["role"] or "")),
+                                       ", ".join(tex_param(k, v, fig) for k, v in s["params"].items())] if t)
+        else:
+            lab = _safe(tex_text(lab))
+        key = (lab, s["_color"], s["kind"])
+        if key in seen:
+            continue
+        seen.add(key)
+        if s["kind"] == "line":
+            ls = "none" if s.get("markers") else s.get("_ls", "-")
+            handles.append(Line2D([], [], color=s["_color"], lw=1.5, ls=ls, marker="_" if s.get("markers") else None,
+                                  ms=10))
+        elif len(s["x"]) > 60 and not any(_floats(s.get("yerr", [0]))):
+            handles.append(Line2D([], [], color=s["_color"], lw=1.3))
+        else:
+            mk = s.get("marker", "o")
+            handles.append(Line2D([], [], color=s["_color"], ls="none", marker=mk, ms=5,
+                                  mfc="white" if mk == "s" else s["_color"]))
+            lab += " (95% CI)" if any(_floats(s.get("yerr", [0]))) else ""
+        labels.append(wrap(lab))
+    return handles, labels
+
+
+def _slopes_text(slopes: list[dict]) -> str:
+    """The fitted exponents beside the stated ones, one line each."""
+    lines = ["fitted slope [95% CI]  vs  stated"]
+    for s in slopes:
+        lo, hi = s.get("ci", (math.nan, math.nan))
+        lab = s.get("label", "")
+        stated = s.get("stated_text") or (f"{s['stated']:g}" if s.get("stated") is not None else "-")
+        lines.append(f"{tex_text(lab)}: {s['fitted']:.2f} [{lo:.2f}, {hi:.2f}]  vs  {tex_text(stated)}")
+    return _safe("\n".join(lines))
 
 
 def render_figures(doc: dict, folder: Path) -> dict[str, list[str]]:
@@ -17,50 +543,15 @@ def render_figures(doc: dict, folder: Path) -> dict[str, list[str]]:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    import matplotlib.ticker
 
     out: dict[str, list[str]] = {}
     for c in doc["claims"]:
         for k, fig in enumerate(c["evidence"].get("figures", [])):
             folder.mkdir(parents=True, exist_ok=True)
             name = f"{slug(c['id'])}_{k}.png"
-            f, ax = plt.subplots(figsize=(6.4, 4.6), dpi=110)
-            colors = {}
-            for s in fig["series"]:
-                col = colors.setdefault(s.get("group", ""), f"C{len(colors) % 10}")
-                xs = [float(v) for v in s["x"]]
-                ys = [math.nan if isinstance(v, str) else float(v) for v in s["y"]]
-                if s["kind"] == "line" and s.get("markers"):   # theory at a discrete x: a bar at each value
-                    ax.plot(xs, ys, linestyle="none", marker="_", ms=16, mew=1.6, color=col, label=s["label"])
-                elif s["kind"] == "line":
-                    ax.plot(xs, ys, "--" if s.get("dash") else "-", color=col, lw=1.4, label=s["label"])
-                else:
-                    yerr = [0 if isinstance(v, str) else float(v) for v in s.get("yerr", [0] * len(xs))]
-                    ax.errorbar(xs, ys, yerr=yerr, fmt=s.get("marker", "o"), ms=4, capsize=2.5, color=col,
-                                mfc="white" if s.get("marker") == "s" else col, label=s["label"])
-            if any(s.get("markers") for s in fig["series"]):   # a discrete x: integer ticks
-                ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
-            ax.set_xlabel(fig.get("xlabel", fig.get("x", "")))
-            ax.set_ylabel(fig.get("ylabel", ""))
-            if fig.get("logy"):
-                ax.set_yscale("log")
-            if fig.get("ylim"):
-                ax.set_ylim(*fig["ylim"])
-            if fig.get("logx"):
-                ax.set_xscale("log")
-            for axis, on, lim in ((ax.xaxis, fig.get("logx"), ax.get_xlim()), (ax.yaxis, fig.get("logy"), ax.get_ylim())):
-                if on and lim[0] > 0:   # every minor label (2x10^2, 3x10^2, ...) collides on a short log axis
-                    short = math.log10(lim[1]) - math.log10(lim[0]) <= 2.5
-                    axis.set_major_locator(matplotlib.ticker.LogLocator(10, subs=(1, 2, 5) if short else (1,)))
-                    axis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:g}"))
-                    axis.set_minor_formatter(matplotlib.ticker.NullFormatter())
-            ax.set_title(textwrap.fill(fig.get("title") or c["id"], 80), fontsize=9)
-            ax.grid(alpha=0.3)
-            longest = max((len(s["label"]) for s in fig["series"]), default=0)
-            ax.legend(fontsize=5.5, ncol=1 if longest > 45 else 2 if longest > 25 else 3, loc="upper center",
-                      bbox_to_anchor=(0.5, -0.16), frameon=False)
-            f.tight_layout()
-            f.savefig(folder / name, bbox_inches="tight")   # long legends below the axes are never cut off
+            f = draw_figure(fig, c)
+            f.savefig(folder / name, bbox_inches="tight",
+                      metadata={"Software": None})
             plt.close(f)
             out.setdefault(c["id"], []).append(f"figures/{name}")
     return out

@@ -330,16 +330,51 @@ def table(sc: Scaling, which: int) -> list[dict]:
     return rows
 
 
-def loglog_figure(title: str, series: list[tuple[str, list, list]], ylabel: str = "median hitting time") -> dict:
-    """A figure dict in the judge's format: log-log points of median hitting time against d."""
-    out = []
-    for lab, xs, ys in series:
-        xs2 = [x for x, y in zip(xs, ys) if math.isfinite(y)]
-        ys2 = [math.log10(y) for y in ys if math.isfinite(y)]
-        out.append({"kind": "points", "label": lab, "group": lab, "x": [math.log10(x) for x in xs2], "y": ys2,
-                    "yerr": [0.0] * len(xs2)})
-    return {"x": "log10 d", "xlabel": "log10 d", "ylabel": "log10 " + ylabel, "title": title, "logy": False,
-            "ylim": None, "series": out}
+def loglog_figure(title: str, series: list[dict], ylabel: str = r"median of $T/u$",
+                  panels: tuple[str, ...] | None = None) -> dict:
+    """A figure dict in the judge's format: log-log points of the fitted medians against d, the least-squares
+    fit through them and a line of the stated slope, with every fitted exponent [95% CI] beside the stated one.
+
+    ``series``: dicts with ``label``, ``params`` (the arm: xi, W, activation; one colour each), ``role``
+    (what is measured: 'weak recovery (m >= 1/2)'), ``ds``, ``fit`` (the tuple of :func:`fit_order`: the points
+    drawn are its medians of T/u, the quantity whose slope is the exponent), ``stated`` (the stated slope) and
+    ``stated_text`` (the stated order with its allowance, as the test reads it)."""
+    out, slopes = [], []
+    for s in series:
+        est, (lo, hi), _, meds, _ = s["fit"]
+        ds = list(s["ds"])
+        pts = [(d, m) for d, m in zip(ds, meds) if math.isfinite(m) and m > 0]
+        lx = [math.log10(d) for d, _ in pts]
+        ly = [math.log10(m) for _, m in pts]
+        arm = ", ".join(f"{k}={v}" for k, v in (s.get("params") or {}).items()) or s["label"]
+        base = {"group": arm, "params": s.get("params"), "x": [d for d, _ in pts]}   # one colour per arm
+        out.append(dict(base, kind="points", label=s["label"], role=s["role"], y=[m for _, m in pts],
+                        yerr=[0.0] * len(pts)))
+        if len(pts) >= 2 and math.isfinite(est):
+            cx, cy = sum(lx) / len(lx), sum(ly) / len(ly)
+            out.append(dict(base, kind="line", label=f"fit {s['label']}", role="least-squares fit (slope = exponent)",
+                            y=[10 ** (cy + est * (v - cx)) for v in lx]))
+            if s.get("stated") is not None:
+                out.append(dict(base, kind="line", label=f"stated slope {s['label']}",
+                                role=f"stated slope {s['stated']:g} (through the same centre)",
+                                y=[10 ** (cy + s["stated"] * (v - cx)) for v in lx]))
+        slopes.append({"label": s.get("short", s["label"]), "fitted": float(est), "ci": [float(lo), float(hi)],
+                       "stated": s.get("stated"), "stated_text": s.get("stated_text")})
+    fig = {"x": "d", "xlabel": "dimension $d$", "ylabel": ylabel + " (log scale)", "title": title, "logx": True,
+           "logy": True, "ylim": None, "series": out, "slopes": slopes, "rate": True,
+           # text-valued parameters (W, activation, training) are shown by their value alone
+           "values": {k: {v: v for v in {str(x["params"][k]) for x in series if k in (x.get("params") or {})}}
+                      for k in {k for x in series for k, v in (x.get("params") or {}).items() if isinstance(v, str)}}}
+    if panels is not None:
+        fig["panels"] = list(panels)
+    return fig
+
+
+def arm_params(p: dict) -> dict:
+    """The figure parameters of a scaling arm: one colour (or panel) per arm."""
+    name, inner = ACTS[int(p["act"])]
+    return {"xi": float(p["xi"]), "W": "separated W" if int(p["sep"]) else "orthonormal W",
+            "activation": name + (r"$(r\,\cdot)$" if inner == "r" else "")}
 
 
 def label_of_point(p: dict) -> str:

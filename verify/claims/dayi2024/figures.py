@@ -17,6 +17,7 @@ ReLU unless stated, orthonormal W, c and u uniform on their spheres (c not quant
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import torch
@@ -110,13 +111,31 @@ def _ordering_test(label, params, slow, fast, budget, seed, *, paired: bool) -> 
                            "paired": paired, "test": "1/2 - theta <= 0 (Gehan-Wilcoxon, common censoring; bootstrap CI)"})
 
 
+#: the source's colours where its caption names them (Fig. 2: 'low-rank fine-tuning in orange ... linearized
+#: training in blue', L282)
+_COLORS = {"LoRA (joint)": "C1", "linearized": "C0"}
+#: the legend in the source's notation
+_TEX = {"frozen c^": r"frozen $\hat c$", "h3": "$h_3$", "h2+h3": "$h_2+h_3$"}
+
+
 def _curve_fig(title, runs):
+    """The median overlap |<u^_t, u>| over the runs at each recorded step.  Runs whose overlap became NaN (the
+    iteration broke down) are left out of the median from then on, and the legend says how many."""
     series = []
     for lab, r in runs:
-        series.append({"kind": "line", "label": lab, "group": lab, "x": r["record"].tolist(),
-                       "y": np.median(r["path"], axis=0).tolist(), "dash": False})
-    return {"x": "t", "xlabel": "iteration t", "ylabel": "median |<u^_t, u>|", "title": title, "logy": False,
-            "ylim": (0.0, 1.0), "series": series}
+        P = np.asarray(r["path"], dtype=float)
+        fin = np.isfinite(P)
+        med = [float(np.median(P[fin[:, j], j])) if fin[:, j].any() else math.nan for j in range(P.shape[1])]
+        bad = int((~fin[:, -1]).sum())
+        name = _TEX.get(lab, re.sub(r"^xi=([\d.]+) sqrt\(k\)$", r"$\\xi=\1\\sqrt{k}$",
+                                     re.sub(r"^alpha=([\d.]+)$", r"$\\alpha=\1$", lab)))
+        if bad:
+            name += f" ({bad} of {P.shape[0]} runs ended as NaN; median of the rest)"
+        series.append({"kind": "line", "label": name, "group": lab, "params": None, "role": None,
+                       "x": r["record"].tolist(), "y": med, "dash": False,
+                       **({"color": _COLORS[lab]} if lab in _COLORS else {})})
+    return {"x": "t", "xlabel": "iteration $t$", "ylabel": r"median $|\langle \hat u_t, u\rangle|$ over the runs",
+            "title": title, "logy": False, "ylim": (0.0, 1.0), "series": series, "like_source": True}
 
 
 def _table(r):
@@ -150,7 +169,8 @@ def _fig1(claim, ctx, points) -> Evidence:
         mf, mj = t.extra["km_median_slow"], t.extra["km_median_fast"]
         ev.details[f"k={k} ratio of KM median times frozen/joint ('roughly twice', L292)"] = \
             (mf + 1) / (mj + 1) if math.isfinite(mf) and math.isfinite(mj) else math.inf
-        ev.figures.append(_curve_fig(f"Fig. 1 (k={k}, xi=sqrt k, ReLU): joint vs frozen c^", [("joint", joint), ("frozen c^", frozen)]))
+        ev.figures.append(_curve_fig(f"Fig. 1 ($k={k}$, $\\xi=\\sqrt{{k}}$, ReLU): joint vs frozen $\\hat c$",
+                                     [("joint", joint), ("frozen c^", frozen)]))
     return ev
 
 
@@ -183,7 +203,7 @@ def _fig2(claim, ctx, points) -> Evidence:
         ev.checks.append(Check(f"k={k}: the linearized model's final loss does not vanish (median > 10x LoRA's)",
                                float(np.median(a)) > 10 * base,
                                f"median final loss: linearized {float(np.median(a)):.4g}, LoRA {base:.4g}"))
-        ev.figures.append(_curve_fig(f"Fig. 2 (k={k}, xi=1, ReLU): overlap, LoRA vs linearized",
+        ev.figures.append(_curve_fig(f"Fig. 2 ($k={k}$, $\\xi=1$, ReLU): overlap, LoRA vs linearized",
                                      [("LoRA (joint)", lora), ("linearized", lin)]))
     return ev
 
@@ -213,7 +233,7 @@ def _fig3(claim, ctx, points) -> Evidence:
                                    f"fraction reached: {frac:.2f} of {rr['R']} runs within {rr['steps']} steps", refutes=False))
             ev.details[f"k={k} {name}"] = _table(rr)
             ev.seeds.append(rr["seed"])
-        ev.figures.append(_curve_fig(f"Fig. 3 (k={k}, xi=sqrt k, joint, no projection): activations", runs))
+        ev.figures.append(_curve_fig(f"Fig. 3 ($k={k}$, $\\xi=\\sqrt{{k}}$, joint, no projection): activations", runs))
     return ev
 
 
@@ -237,7 +257,7 @@ def _fig4(claim, ctx, points) -> Evidence:
             ev.seeds.append(rr["seed"])
         med = [CM.km_median(r[1]["hits"][:, 0], r[1]["steps"]) for r in runs]
         ev.details[f"k={k} median times to |m| >= 1/2 by alpha"] = dict(zip(map(str, _ALPHAS), map(float, med)))
-        ev.figures.append(_curve_fig(f"Fig. 4 (k={k}): u with a component alpha in span(W)", runs))
+        ev.figures.append(_curve_fig(f"Fig. 4 ($k={k}$): $u$ with a component $\\alpha$ in span$(W)$", runs))
     return ev
 
 
@@ -267,7 +287,7 @@ def _fig5(claim, ctx, points) -> Evidence:
         ev.checks.append(Check(f"k={k}: median plateau non-decreasing in xi over {_XI_MULT} x sqrt(k)",
                                all(a <= b for a, b in zip(meds[:-1], meds[1:])) or None,
                                "medians " + ", ".join(f"{m:.4g}" for m in meds), refutes=False))
-        ev.figures.append(_curve_fig(f"Fig. 5 (k={k}, sigma(r.) = h_3, joint): xi across sqrt(k)", runs))
+        ev.figures.append(_curve_fig(f"Fig. 5 ($k={k}$, $\\sigma(r\\,\\cdot) = h_3$, joint): $\\xi$ across $\\sqrt{{k}}$", runs))
     return ev
 
 

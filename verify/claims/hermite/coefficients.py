@@ -422,8 +422,11 @@ CLAIMS.append(Claim(
     check=AllOf([Custom(_hi(_dual_bound_checks)),
                  Expectation(points=DUAL_POINTS, predicted=_dual_value, sampler=_dual_sampler,
                              trials=per_profile(1500, 1500, 8000), chunk=500, name="Monte Carlo dual activation",
-                             figure=Figure(x="rho", xlabel=r"$\rho=\langle u,v\rangle$", ylabel="E[sigma tau]",
-                                           group=("pair", "d"), curve=_dual_value, curve_label="Hermite series K=40",
+                             figure=Figure(x="rho", xlabel=r"$\rho=\langle u,v\rangle$",
+                                           ylabel=r"dual activation $E[\sigma\,\tau]$", group=("pair", "d"),
+                                           curve=_dual_value, curve_label="Hermite series K=40", panels=("pair",),
+                                           values={"pair": {str(i): rf"$(\sigma, \tau)$ = ({a}, {b})"
+                                                            for i, (a, b) in enumerate(PAIRS)}},
                                            title="dual activations: Hermite series vs Monte Carlo"))]),
 ))
 

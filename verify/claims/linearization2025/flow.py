@@ -129,10 +129,19 @@ def _lemma3(claim, ctx, points):
                                          "per problem, pooled over problems and points)",
                                          {"problems": int(sum(len(x) for x in pooled))}, np.concatenate(pooled), 1.0,
                                          ORDER_TOL, seed))
+    order = [t for t in ev.tests if t.label.startswith("order p of the split update")]
     ev.figures.append({"x": "eta", "xlabel": r"step size $\eta$", "ylabel": "relative max error vs ODE", "title":
                        "Lemma 3: split update vs gradient flow", "logy": True, "logx": True,
+                       "values": {"switching": {"0": r"constant $\lambda$",
+                                                "1": r"$\lambda$ switching ($\lambda$, 0, $\lambda$)"}},
                        "series": [{"kind": "points", "label": k, "group": k, "x": list(map(float, v[0])),
-                                   "y": list(map(float, v[1])), "yerr": [0.0] * len(v[0])} for k, v in rows.items()]})
+                                   "y": list(map(float, v[1])), "yerr": [0.0] * len(v[0])} for k, v in rows.items()],
+                       **({"rate": True, "slopes": [{"label": "order p in eta, pooled over problems",
+                                                     "fitted": float(order[0].estimate),
+                                                     "ci": [float(order[0].ci[0]), float(order[0].ci[1])],
+                                                     "stated": float(order[0].predicted),
+                                                     "stated_text": f"{order[0].predicted:g} +- {order[0].tol:g} "
+                                                                    "(first order, derived)"}]} if order else {})})
     return ev
 
 

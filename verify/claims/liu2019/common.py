@@ -35,7 +35,8 @@ from scipy import stats as sps
 from derivations import kernels as kn
 from numerics import NotConverged
 from numerics import two_layer as TL
-from verify.kit import Check, Domain, Evidence, Param, RootCause, Source, StatTest, label_of, per_profile, pick
+from verify.kit import (Check, Domain, Evidence, Param, RootCause, Source, StatTest, label_of, per_profile, pick,
+                        slope_annotation)
 
 PAPER = "liu2019"
 INF = math.inf
@@ -179,20 +180,27 @@ def each_point(claim, ctx, points, body):
 # ----------------------------------------------------------------------------- figures and tests
 # (the log-log slope tests over nested widths are verify.kit.slope_of_means / slope_upper_test / slope_band_test)
 def loglog_figure(title, ylabel, curves, ms):
-    """curves: list of (label, means, ci_halfwidths or None, slope test or None)."""
-    series = []
+    """curves: list of (label, means, ci_halfwidths or None, slope test or None).  A curve with a slope test is
+    Monte Carlo (points with their CI and the fitted power law, its slope and CI listed beside the stated one in
+    ``slopes``); a curve without error bars is a stated order (a line)."""
+    series, slopes = [], []
     for lab, means, err, test in curves:
-        series.append({"kind": "points", "label": lab, "group": lab, "x": list(map(float, ms)),
-                       "y": list(map(float, means)), "yerr": list(map(float, err)) if err is not None else [0.0] * len(ms)})
+        if err is None and test is None:
+            series.append({"kind": "line", "label": lab, "group": lab, "role": lab, "x": list(map(float, ms)),
+                           "y": list(map(float, means)), "dash": True})
+            continue
+        series.append({"kind": "points", "label": lab, "group": lab, "role": "Monte Carlo", "x": list(map(float, ms)),
+                       "y": list(map(float, means)),
+                       "yerr": list(map(float, err)) if err is not None else [0.0] * len(ms)})
         if test is not None:
             lx = np.log(np.asarray(ms, dtype=float))
             b = float(np.mean(np.log(means)) - test.estimate * np.mean(lx))
-            series.append({"kind": "line", "group": lab,
+            series.append({"kind": "line", "group": lab, "role": "least-squares fit",
                            "label": f"fit slope {test.estimate:.3f} (95% CI {test.ci[0]:.3f}, {test.ci[1]:.3f})",
-                           "x": list(map(float, ms)), "y": [float(math.exp(b + test.estimate * v)) for v in lx],
-                           "dash": True})
+                           "x": list(map(float, ms)), "y": [float(math.exp(b + test.estimate * v)) for v in lx]})
+            slopes.append(slope_annotation(test, lab))
     return {"x": "m", "xlabel": "width m", "ylabel": ylabel, "title": title, "logx": True, "logy": True,
-            "series": series}
+            "series": series, "slopes": slopes, "rate": True}
 
 
 def binomial_bound_test(label, params, violations, delta, seed, *, target="stated", tol=None) -> StatTest:

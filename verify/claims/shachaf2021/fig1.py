@@ -98,8 +98,9 @@ def _sweep_sampler(p, B, gen, ctx):
 FRACS = (0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95)
 SWEEP = {prof: [{"align": a, "n": max(1, round(f * d)), "d": d, "m": m} for a in (0, 1) for f in FRACS]
          for prof, (d, m) in SIZES.items()}
-_figure = Figure(x="n", xlabel="n (number of target samples)", ylabel="population loss R(gamma)", group=("align",),
-                 title="Figure 1 regenerated: align=0 Top Eigen Align, align=1 Bottom Eigen Align (eq. (2) per draw)")
+_figure = Figure(x="n", xlabel="$n$ (number of target samples)", ylabel=r"population loss $R(\gamma)$",
+                 group=("align",), values={"align": {"0": "Top Eigen Align", "1": "Bottom Eigen Align"}},
+                 like_source=True, title="Figure 1 regenerated: Top vs Bottom Eigen Align (eq. (2) per draw)")
 
 _DOM = Domain((Param("frac", 0, 1, lower_open=True, upper_open=True, doc="n/d, n < d (Assumption 3.1)"),))
 ASSUME = (LIN_SETTING + " " + GAUSS_ANISO + " Sigma: first m = d/20 eigenvalues 1.5, the rest 0.3 (Figure 1: d = 1000, "

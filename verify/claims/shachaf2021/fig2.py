@@ -81,8 +81,9 @@ def _sweep_a(p, B, gen, ctx):
 SWEEP_A = {prof: [{"L": L, "alpha": a, "d": d} for L in DEPTHS
                   for a in ((0.5, 1.0, 2.0, 4.0, 8.0) if prof == "quick" else (0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0))]
            for prof, d in DIMS.items()}
-_fig_a = Figure(x="alpha", xlabel="alpha (theta_T = alpha theta_S + eps)", ylabel="population risk", group=("L",),
-                logy=True, title="Figure 2a regenerated: n = d/10, eq. (5) per draw (literal GD agrees: thm5.2)")
+_fig_a = Figure(x="alpha", xlabel=r"$\alpha$  ($\theta_T = \alpha\,\theta_S + \epsilon$)", ylabel="population risk",
+                group=("L",), logy=True, like_source=True,
+                title="Figure 2(a) regenerated: depth L, n = d/10, eq. (5) per draw (literal GD agrees: thm5.2)")
 
 
 # ------------------------------------------------------------------ 2b
@@ -140,8 +141,11 @@ def _sweep_b(p, B, gen, ctx):
 
 SWEEP_B = {prof: [{"scaled": k, "frac": f, "scale": a, "d": d} for k in (0, 1) for f in (0.1, 0.5)
                   for a in (1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0)] for prof, d in DIMS.items()}
-_fig_b = Figure(x="scale", xlabel="scaling factor", ylabel="population risk (L = 7)", group=("scaled", "frac"),
-                logy=True, title="Figure 2b regenerated: scaled=0 target norm scaled, scaled=1 source norm scaled; n = frac d")
+_fig_b = Figure(x="scale", xlabel="scaling factor of the norm", ylabel="population risk ($L = 7$)",
+                group=("scaled", "frac"), logy=True, panels=("frac",), like_source=True,
+                values={"scaled": {"0": r"target norm $\|\theta_T\|$ scaled",
+                                   "1": r"source norm $\|\theta_S\|$ scaled"}},
+                title="Figure 2(b) regenerated: the norm of the target or of the source scaled, L = 7")
 
 def _literal_spot_check(claim, ctx) -> Evidence:
     """Literal GD at depth 7 with a scaled source or target (the norms of Figure 2b), against (5) per draw."""

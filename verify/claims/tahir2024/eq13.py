@@ -126,6 +126,7 @@ def _transferability_figure(name: str, sigma: float, title: str):
         # gamma = 1 itself is kept (the curves are NaN there, which breaks the line at the divergence)
         fine = [i / 200 for i in range(20, 401) if abs(i / 200 - 1) > 0.05 or i == 200]
         spec = Figure(x="gamma", xlabel=r"$\gamma = n/d$", ylabel=r"transferability $\mathcal{T}$", group=("theta",),
+                      like_source=True,
                       title=f"{title} (Monte Carlo at d={d}, {trials} draws)", curve=_T_stated,
                       curve_label="eq. (13)", fine=fine,
                       extra_curves=((f"exact finite size, d={d}",

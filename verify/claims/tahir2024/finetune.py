@@ -257,6 +257,7 @@ FIG3C = {prof: [{"gamma": g, "sigma": 0.2, "theta": t, "L": 2, "d": d, "n": roun
                 for t in (math.pi / 8, math.pi / 4, 3 * math.pi / 8) for g in _FIG3C_GAMMAS]
          for prof, d in {"quick": 50, "standard": 100, "full": 500}.items()}
 _fig3c = Figure(x="gamma", xlabel=r"$\gamma=n/d$", ylabel=r"$\mathcal{T}_{ft}$", group=("theta",),
+                like_source=True,
                 curve=stated_transfer, curve_label="eq. (17)", extra_curves=(("derived", derived_transfer),),
                 fine=[g / 100 for g in range(5, 200) if abs(g - 100) > 2],
                 title="Figure 3(c) regenerated: sigma = 0.2, L = 2 (finite d; not judged)")

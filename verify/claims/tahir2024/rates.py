@@ -29,8 +29,8 @@ import torch
 
 import numerics.deep_linear as DL
 from numerics.tahir_text import eq60_constant, layer_statistics, rank_one_transfer_risk
-from verify.kit import (Check, Claim, Custom, Domain, Evidence, Kind, Param, Source, label_of, pick, slope_bound_test,
-                        slope_test_means, slope_test_paired, stated_slope)
+from verify.kit import (Check, Claim, Custom, Domain, Evidence, Kind, Param, Source, label_of, pick,
+                        slope_annotation, slope_bound_test, slope_test_means, slope_test_paired, stated_slope)
 
 from .text_helpers import PRE_ALPHAS, PRE_D, PRE_DEPTHS, PRE_TRIALS, PI, pretrained
 
@@ -58,18 +58,22 @@ def stated_exponent(claim, alphas) -> float:
     return stated_slope(claim, alphas, "alpha")
 
 
-def _figure(title, ylabel, rows, exponent=None):
+def _figure(title, ylabel, rows, exponent=None, tests=()):
     """Mean of the quantity against alpha per (d, L, layer), with the stated order alpha^exponent drawn
-    through the smallest-alpha mean (dashed)."""
-    series = []
+    through the smallest-alpha mean (dashed), and the fitted slope of each row's test [95% CI] beside the
+    stated exponent (``tests``: the slope tests, matched to a row by the label's ending ': <row>')."""
+    series, slopes = [], []
     for lab, (xs, ys) in rows.items():
-        series.append({"kind": "points", "label": lab, "group": lab, "x": xs, "y": ys, "yerr": [0.0] * len(xs)})
+        series.append({"kind": "points", "label": lab, "group": lab, "role": "simulated (mean over trials)",
+                       "x": xs, "y": ys, "yerr": [0.0] * len(xs)})
         if exponent is not None:
             x0, y0 = xs[-1], ys[-1]
             series.append({"kind": "line", "label": f"stated order alpha^{exponent:g} {lab}", "group": lab,
+                           "role": f"stated order $\\alpha^{{{exponent:g}}}$ (through the smallest $\\alpha$)",
                            "x": xs, "y": [y0 * (x / x0) ** exponent for x in xs], "dash": True})
+        slopes += [slope_annotation(t, lab) for t in tests if t.label.endswith(f": {lab}")][:1]
     return {"x": "alpha", "xlabel": r"$\alpha$", "ylabel": ylabel, "title": title, "logy": True, "logx": True,
-            "series": series}
+            "series": series, "slopes": slopes, "rate": True}
 
 
 def _collect(ctx, ev, points):
@@ -137,7 +141,7 @@ def _layer_rate(quantity: str, exponent: float | None, kind: str, bound_check=No
                                            f"largest (measured / stated bound) = {worst:.3g} at alphas "
                                            + ", ".join(f"{a:.3g}" for a in alphas)))
         ev.figures.append(_figure(f"{claim.id}: {QUANTITY[quantity]} against alpha", QUANTITY[quantity], rows,
-                                  p_stated))
+                                  p_stated, ev.tests))
         return ev
     return fn
 
@@ -209,7 +213,8 @@ def _balance(claim, ctx, points):
         ev.checks.append(Check(f"invariants (35) conserved by the simulated gradient descent: d={d}, L={L}",
                                worst < 0.2, f"largest ||D_l(T) - alpha^2 Dbar_l||_F / ||alpha^2 Dbar_l||_F = {worst:.3g}",
                                refutes=False))
-    ev.figures.append(_figure(f"{claim.id}: layer imbalance against alpha", "|s_l^2 - s_{l+1}^2|", rows, p_stated))
+    ev.figures.append(_figure(f"{claim.id}: layer imbalance against alpha", "|s_l^2 - s_{l+1}^2|", rows, p_stated,
+                              ev.tests))
     return ev
 
 
