@@ -236,3 +236,58 @@ def eq12_derived() -> sp.Expr:
 def scratch_derived() -> sp.Expr:
     """§6.3's from-scratch bound with the square root of Theorem 2 (and Du et al. / Arora et al.): sqrt(y^T H^-1 y)."""
     return sp.sqrt(scratch_stated())
+
+
+# ----------------------------------------------------------------------------- eqs. (23)-(31): the perturbation terms of (21)
+# (issue 27) each term of (21) bounded by the product of the norms of its factors, with the bounds the text names
+# before (22): ||Z_P(0)||_F <= sqrt(n_P), ||Z_Q(P)||_F <= sqrt(n_Q), ||H_P^inf^-1||_2 <= 1/lambda_P, ||y_P|| <= sqrt(n_P)
+# (|y| <= 1), ||u_Q(0)|| = O(kappa sqrt(n_Q/delta)) (proof of Lemma 4, read as ||u_Q(0)||; liu2019.lemma4_proof.u0).
+ZP_NORM, ZQ_NORM, HINV_NORM, YP_NORM = sp.sqrt(n_P), sp.sqrt(n_Q), 1 / lam_P, sp.sqrt(n_P)
+#: ||eps'|| as (22) gives it: the square root of (22)
+EPS_PRIME_22 = sp.sqrt(EQ22_STATED)
+#: ||eps'|| as written inside (23): n_P^2 n_Q^(1/2)/(sqrt m lambda_P^2 delta kappa)
+EPS_PRIME_23 = n_P**2 * sp.sqrt(n_Q) / (sp.sqrt(m) * lam_P**2 * delta * kappa)
+U0_NORM = kappa * sp.sqrt(n_Q / delta)
+#: the two terms of ||eps|| in (6)
+EPS_6 = (n_P * kappa / (lam_P * delta), eq6_second_term())
+
+EQ23_STATED = n_P**3 * n_Q / (sp.sqrt(m) * lam_P**2 * delta**2 * kappa)
+#: eps'^T Z_Q(P)^T Z_P(0) H_P^-1 y_P <= ||eps'|| ||Z_Q|| ||Z_P|| ||H_P^-1|| ||y_P|| (the factors (23) writes)
+EQ23_FACTORS = ZQ_NORM * ZP_NORM * HINV_NORM * YP_NORM
+EQ23_CORRECTED = n_P**3 * n_Q / (sp.sqrt(m) * lam_P**3 * delta**2 * kappa)
+EQ24_STATED = (n_P**3 * n_Q / (sp.sqrt(m) * lam_P**3 * delta**3),
+               n_P**3 * n_Q / (m**sp.Rational(3, 4) * lam_P**sp.Rational(7, 2) * delta**3 * kappa**sp.Rational(3, 2)))
+#: eps'^T Z_Q(P)^T eps <= ||eps'|| ||Z_Q|| ||eps||, term by term of (6)
+EQ24_DERIVED = tuple(EPS_PRIME_22 * ZQ_NORM * e for e in EPS_6)
+EQ24_CORRECTED_2 = n_P**4 * n_Q / (m**sp.Rational(3, 4) * lam_P**sp.Rational(7, 2) * delta**3 * kappa**sp.Rational(3, 2))
+EQ25_STATED = n_P**5 * n_Q**2 / (m * lam_P**4 * kappa**2 * delta**3)
+EQ25_DERIVED = (sp.sqrt(n_P) / lam_P * EQ11_STATED) ** 2
+EQ26_STATED = (n_P**2 * kappa**2 / (lam_P**2 * delta**2), n_P**4 / (sp.sqrt(m) * lam_P**3 * kappa * delta**2))
+EQ26_DERIVED = tuple(e**2 for e in EPS_6)
+EQ27_STATED = (n_P**2 * sp.sqrt(n_Q) * kappa / (lam_P**2 * delta),
+               n_P**3 * sp.sqrt(n_Q) / (m**sp.Rational(1, 4) * lam_P**sp.Rational(5, 2) * sp.sqrt(kappa) * delta))
+EQ27_DERIVED = tuple(e * ZQ_NORM * ZP_NORM * HINV_NORM * YP_NORM for e in EPS_6)
+EQ28_STATED = n_P * n_Q * kappa / (lam_P * sp.sqrt(delta))
+EQ28_DERIVED = U0_NORM * ZQ_NORM * ZP_NORM * HINV_NORM * YP_NORM
+EQ29_STATED = (n_P * n_Q * kappa**2 / (lam_P * delta**sp.Rational(3, 2)),
+               n_P**2 * n_Q / (m**sp.Rational(1, 4) * lam_P**sp.Rational(3, 2) * sp.sqrt(kappa) * delta**sp.Rational(3, 2)))
+EQ29_DERIVED = tuple(U0_NORM * ZQ_NORM * e for e in EPS_6)
+EQ30_STATED = n_P**2 * n_Q / (sp.sqrt(m) * lam_P**2 * delta**sp.Rational(5, 2))
+EQ30_DERIVED = U0_NORM * EPS_PRIME_22
+EQ31_STATED = n_P**sp.Rational(5, 2) * n_Q**sp.Rational(3, 2) / (sp.sqrt(m) * lam_P**2 * kappa * delta**sp.Rational(3, 2))
+#: y_Q^T (Z_Q^T Z_P - H_PQ^T) H_P^-1 y_P <= ||y_Q|| ||.||_F (Lemma 3) ||H_P^-1|| ||y_P||
+EQ31_DERIVED = sp.sqrt(n_Q) * EQ11_STATED * HINV_NORM * YP_NORM
+
+
+# ----------------------------------------------------------------------------- eq. (45) -> Theorem 2 (2): the square root
+#: A = (y_Q - y_{P->Q})^T H_Q^-1 (y_Q - y_{P->Q}) >= 0; b = the kappa term and c = the m term of (45) (c = p m^(-1/4)
+#: with p the poly(...) coefficient)
+A_q = sp.Symbol("A", nonnegative=True)
+p_poly = sp.Symbol("p", positive=True)
+EQ45_KAPPA = n_P**2 * n_Q * kappa / (lam_P**2 * lam_Q**2 * delta)
+THM2_KAPPA = n_P * sp.sqrt(n_Q) * sp.sqrt(kappa) / (lam_P * lam_Q * sp.sqrt(delta))
+
+
+def eq45_sqrt_excess(a=A_q):
+    """sqrt(A + p m^(-1/4)) - sqrt(A): what the m-term of (45) adds to ||W_Q(K) - W(P)||_F (the kappa term aside)."""
+    return sp.sqrt(a + p_poly * m**sp.Rational(-1, 4)) - sp.sqrt(a)

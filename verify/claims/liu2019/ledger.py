@@ -92,23 +92,15 @@ LEDGER = Ledger("liu2019", "002_040fb3cd502e6250.txt", [
       "cross term of H_PQ^T H_P^-1 y_P with (Z_Q(P)^T Z_P(0) - H_PQ^T) H_P^-1 y_P are missing, and ||eps||^2 "
       "stands where ||Z_Q(P)^T eps||^2 is expanded"),
     E("eq. (22)", 396, 396, _T + "eq20"),
-    E("eq. (23)", 398, 398, todo=_ORD + ": O(eps') sqrt(n_P) sqrt(n_Q) lambda_P^-1 sqrt(n_P) with the eps' of "
-      "(22) gives n_P^3 n_Q/(sqrt(m) lambda_P^3 delta^2 kappa), printed lambda_P^2 (and the first factor "
-      "written inside has delta^1 where (22) has delta^2)"),
-    E("eq. (24)", 400, 400, todo=_ORD + ": ||eps'|| sqrt(n_Q) ||eps|| with (22) and (26): the second term "
-      "multiplies out to n_P^4 n_Q/(m^(3/4) lambda_P^(7/2) delta^3 kappa^(3/2)), printed n_P^3"),
-    E("eq. (25)", 402, 402, todo=_ORD + " (sqrt(n_P) lambda_P^-1 times Lemma 3's order, squared; multiplies out "
-      "as printed)"),
-    E("eq. (26)", 404, 404, todo=_ORD + " (the square of (6); multiplies out as printed)"),
-    E("eq. (27)", 406, 406, todo=_ORD + " (||eps|| n_P sqrt(n_Q)/lambda_P; multiplies out as printed); its first "
-      "term is Theorem 1's kappa remainder"),
-    E("eq. (28)", 408, 408, todo=_ORD + " (||u_Q(0)|| n_P sqrt(n_Q)/lambda_P with ||u_Q(0)|| = "
-      "O(kappa sqrt(n_Q/delta)); multiplies out as printed)"),
-    E("eq. (29)", 410, 410, todo=_ORD + ": ||u_Q(0)|| sqrt(n_Q) ||eps|| with ||u_Q(0)|| = O(kappa sqrt(n_Q/delta)): "
-      "the second term multiplies out to kappa^(+1/2), printed kappa^(-1/2)"),
-    E("eq. (30)", 412, 412, todo=_ORD + " (||u_Q(0)|| ||eps'|| with (22); multiplies out as printed)"),
-    E("eq. (31)", 414, 414, todo=_ORD + " (sqrt(n_Q) Lemma 3 lambda_P^-1 sqrt(n_P); multiplies out as printed)"),
-    # ---------------------------------------------------------------- App. C.2.1: Theorem 3, Lemmas 4-5
+    E("eq. (23)", 398, 398, _T + "eq23"),
+    E("eq. (24)", 400, 400, _T + "eq24"),
+    E("eq. (25)", 402, 402, _T + "eq25_31"),
+    E("eq. (26)", 404, 404, _T + "eq25_31"),
+    E("eq. (27)", 406, 406, _T + "eq25_31"),
+    E("eq. (28)", 408, 408, _T + "eq25_31"),
+    E("eq. (29)", 410, 410, _T + "eq29", _T + "eq25_31"),
+    E("eq. (30)", 412, 412, _T + "eq25_31"),
+    E("eq. (31)", 414, 414, _T + "eq25_31"),
     E("Theorem 3", 426, 428, _T + "thm3"),
     E("eq. (32)", 428, 428, _T + "thm3"),
     E("Lemma 4", 432, 434, _T + "lemma4"),
@@ -152,8 +144,10 @@ LEDGER = Ledger("liu2019", "002_040fb3cd502e6250.txt", [
     E("eq. (38)", 536, 539, todo="order bookkeeping: max_k k(1 - eta lambda_Q/4)^(k-1) = O(1/(eta lambda_Q)) times "
       "the factors (multiplies out as printed)"),
     E("eq. (39)", 543, 550, todo="proof of Theorem 2: the decomposition of vec(W_Q(K)) - vec(W(P)) (as (5))"),
-    E("eq. (40)", 554, 554, todo="proof of Theorem 2: the Z_Q(k) - Z_Q(0) perturbation; the text after it calls "
-      "lambda_Q^-1 the maximum eigenvalue of H_Q^inf (it is that of (H_Q^inf)^-1)"),
+    E("eq. (40)", 554, 554, todo="proof of Theorem 2: the Z_Q(k) - Z_Q(0) perturbation (the sentence after it is "
+      "liu2019.sec_c2.max_eigenvalue)"),
+    E("App. C.2.2, after (40): 'the maximum eigenvalue of H_Q^inf is lambda_Q^-1'", 556, 556,
+      _T + "sec_c2.max_eigenvalue", manual=True),
     E("eq. (41)", 558, 563, todo="order bookkeeping with sum_k k(1 - eta lambda_Q/4)^(k-1) = O(1/(eta lambda_Q)^2) "
       "(multiplies out as printed; its third line has '<=' where a product is meant)"),
     E("eq. (42)", 567, 573, todo="proof of Theorem 2: ||W_Q(K) - W(P)||_F^2 = (y - u)^T H_Q^-1 (y - u) + O(m^(-1/4)) "
@@ -163,6 +157,5 @@ LEDGER = Ledger("liu2019", "002_040fb3cd502e6250.txt", [
       "(multiplies out as printed)"),
     E("eq. (44)", 589, 593, todo="order bookkeeping of ||eps_4||; the text before it gives ||u_Q(0)|| = "
       "O(sqrt(n_Q kappa/delta)) where the proof of Lemma 4 has O(kappa sqrt(n_Q/delta))"),
-    E("eq. (45)", 597, 603, todo="proof of Theorem 2: the final square; its m-remainder is O(m^(-1/4)) in "
-      "||W_Q(K) - W(P)||_F^2, so the square root in Theorem 2 (2) would carry m^(-1/8), not the printed m^(-1/4)"),
+    E("eq. (45)", 597, 603, _T + "eq45"),
 ])
