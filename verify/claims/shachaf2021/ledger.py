@@ -87,12 +87,12 @@ LEDGER = Ledger("shachaf2021", "000_efaf07e323d59f0e.txt", [
       "||hat theta_T - hat theta_S|| ~ 0.1, 7 layers", 228, 228, _T + "fig2a", _T + "fig2b", manual=True),
     E("§5.3: Figure 3 models: frozen / vanilla / fine-tune", 230, 230, _T + "fig3", manual=True),
     # ---------------------------------------------------------------- §6 two-layer ReLU (NTK)
+    E("§6 setting: 'initialized from a standard Gaussian with variance kappa^2'", 234, 234,
+      _T + "sec6.init_variance", manual=True),
     E("Theorem 6.1", 238, 242, _T + "thm6.1"),
     E("eq. (11)", 240, 240, _T + "thm6.1"),
     E("Theorem 6.1: iteration count t >= Omega((1/(eta lambda_0)) log ||y~||^-1)", 238, 238,
-      todo="the iteration count: log ||y~||^-1 is negative when ||y~|| > 1 (every t >= 0 qualifies), so the count "
-           "as printed cannot be what the proof uses; a claim would run GD and compare the iterations needed with "
-           "the stated order in eta, lambda_0 and ||y~||", manual=True),
+      _T + "thm6.1.iterations", manual=True),
     E("footnote 3: bound on the number of pretraining iterations", 244, 244, reason="not in the text",
       note="'See the supp for a bound on the number of iterations'", manual=True),
     E("§6: the risk follows the distance of y from the pretrained outputs", 248, 248, _T + "sec6.residual",
