@@ -291,3 +291,15 @@ THM2_KAPPA = n_P * sp.sqrt(n_Q) * sp.sqrt(kappa) / (lam_P * lam_Q * sp.sqrt(delt
 def eq45_sqrt_excess(a=A_q):
     """sqrt(A + p m^(-1/4)) - sqrt(A): what the m-term of (45) adds to ||W_Q(K) - W(P)||_F (the kappa term aside)."""
     return sp.sqrt(a + p_poly * m**sp.Rational(-1, 4)) - sp.sqrt(a)
+
+
+# ----------------------------------------------------------------------------- eqs. (38), (41): the recursion's remainders
+#: (36)'s orders: eta ||H_Q(0) - H_Q(k)||_F (Lemma 6) times ||u_Q(P) - y_Q|| = O(n_P sqrt(n_Q)/lambda_P)
+ZETA_ORDER = eta * LEMMA6_H * n_P * sp.sqrt(n_Q) / lam_P
+#: (38): max_k k (1 - eta lambda_Q/4)^(k-1) = O(1/(eta lambda_Q)) times (36)'s orders
+EQ38_DERIVED = ZETA_ORDER / (eta * lam_Q)
+EQ38_STATED = n_P**4 * n_Q**4 / (sp.sqrt(m) * lam_P**3 * lam_Q**2 * kappa**2 * delta**sp.Rational(3, 2))
+#: (41): eta sqrt(n_Q) (||Z_Q(k)|| <= sqrt(n_Q)) times sum_k k (1 - eta lambda_Q/4)^(k-1) = O(1/(eta lambda_Q)^2)
+#: times (36)'s orders
+EQ41_DERIVED = eta * sp.sqrt(n_Q) * ZETA_ORDER / (eta * lam_Q) ** 2
+EQ41_STATED = n_P**4 * n_Q**sp.Rational(9, 2) / (sp.sqrt(m) * lam_P**3 * lam_Q**3 * kappa**2 * delta**sp.Rational(3, 2))

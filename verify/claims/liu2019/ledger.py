@@ -69,8 +69,7 @@ LEDGER = Ledger("liu2019", "002_040fb3cd502e6250.txt", [
     E("display L320", 320, 320, _T + "lemma2"),
     E("Lemma 3", 330, 338, _T + "lemma3"),
     E("eq. (8)", 332, 332, _T + "lemma3"),
-    E("eq. (9)", 334, 334, todo="each term of (9): |I^P_ri I^Q_rj(P) - I^P_ri I^Q_rj(0)| <= I(flip) <= "
-      "I(|w_r(0)^T x| <= R) + I(||w_r(P) - w_r(0)|| > R); its second line indexes I^Q_ri where the first has I^Q_rj"),
+    E("eq. (9)", 334, 334, _T + "eq9", note="the second line indexes I^Q_ri where the first has I^Q_rj"),
     E("eq. (10)", 338, 338, _T + "eq10"),
     E("eq. (11)", 342, 342, _T + "eq11", _T + "lemma3"),
     E("eq. (12)", 346, 346, _T + "eq12"),
@@ -105,9 +104,7 @@ LEDGER = Ledger("liu2019", "002_040fb3cd502e6250.txt", [
     E("eq. (32)", 428, 428, _T + "thm3"),
     E("Lemma 4", 432, 434, _T + "lemma4"),
     E("eq. (33)", 434, 434, _T + "lemma4"),
-    E("display L438", 438, 438, todo="the proof of Lemma 4: eta sum_k (1 - eta lambda_Q/2)^(k/2) <= 4/lambda_Q "
-      "(symbolic); its third line has ||y_Q - u_Q(k')|| where the decay factor already stands for it "
-      "(should be ||y_Q - u_Q(P)||), and its first line has '=' where the triangle inequality gives '<='"),
+    E("display L438", 438, 438, _T + "lemma4_proof.sum"),
     E("proof of Lemma 4: ||y_Q - u_Q(0)|| = O(kappa sqrt(n_Q)/sqrt(delta)); u_Q(P) - u_Q(0) via (19)", 440, 440,
       _T + "lemma4_proof.u0", manual=True),
     E("Condition 1", 444, 444, _T + "thm3"),
@@ -139,17 +136,14 @@ LEDGER = Ledger("liu2019", "002_040fb3cd502e6250.txt", [
     E("eq. (35)", 525, 525, todo="proof of Theorem 2: H_Q(k) replaced by H_Q^inf with the remainder zeta(k)"),
     E("eq. (36)", 527, 530, todo="proof of Theorem 2: ||zeta(k)|| bound; it uses (1 - eta lambda_Q/4)^(k-1) from "
       "Theorem 3's (1 - eta lambda_Q/2)^k"),
-    E("eq. (37)", 534, 534, todo="proof of Theorem 2: the unrolled recursion; the sum over t carries (I - eta "
-      "H_Q^inf)^k where the recursion gives (I - eta H_Q^inf)^t (also in (38), (41))"),
-    E("eq. (38)", 536, 539, todo="order bookkeeping: max_k k(1 - eta lambda_Q/4)^(k-1) = O(1/(eta lambda_Q)) times "
-      "the factors (multiplies out as printed)"),
+    E("eq. (37)", 534, 534, _T + "eq37"),
+    E("eq. (38)", 536, 539, _T + "eq38_41", _T + "eq37"),
     E("eq. (39)", 543, 550, todo="proof of Theorem 2: the decomposition of vec(W_Q(K)) - vec(W(P)) (as (5))"),
     E("eq. (40)", 554, 554, todo="proof of Theorem 2: the Z_Q(k) - Z_Q(0) perturbation (the sentence after it is "
       "liu2019.sec_c2.max_eigenvalue)"),
     E("App. C.2.2, after (40): 'the maximum eigenvalue of H_Q^inf is lambda_Q^-1'", 556, 556,
       _T + "sec_c2.max_eigenvalue", manual=True),
-    E("eq. (41)", 558, 563, todo="order bookkeeping with sum_k k(1 - eta lambda_Q/4)^(k-1) = O(1/(eta lambda_Q)^2) "
-      "(multiplies out as printed; its third line has '<=' where a product is meant)"),
+    E("eq. (41)", 558, 563, _T + "eq38_41", _T + "eq37"),
     E("eq. (42)", 567, 573, todo="proof of Theorem 2: ||W_Q(K) - W(P)||_F^2 = (y - u)^T H_Q^-1 (y - u) + O(m^(-1/4)) "
       "(the Du et al. geometric-sum identity plus remainders)"),
     E("display L577", 577, 581, todo="proof of Theorem 2: y_Q - u_Q(P) rewritten with (19) (identity)"),

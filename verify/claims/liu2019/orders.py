@@ -102,6 +102,27 @@ def _eq45(claim, ctx):
               "proof takes)", kap, f"({sp.sstr(A.THM2_KAPPA)})^2 = {sp.sstr(A.EQ45_KAPPA)}", refutes=False)])
 
 
+# ============================================================================ (38), (41)
+def _eq38_41(claim, ctx):
+    q, k = sp.Symbol("q", positive=True), sp.Symbol("k", integer=True, positive=True)
+    s_lt1 = sp.diff(1 / (1 - q), q)                       # the geometric series differentiated term by term, |q| < 1
+    sum_ok = sp.simplify(s_lt1 - 1 / (1 - q) ** 2) == 0 and all(
+        abs(sp.summation(k * sp.Rational(qq) ** (k - 1), (k, 1, sp.oo)) - 1 / (1 - sp.Rational(qq)) ** 2) == 0
+        for qq in ("3/4", "9/10", "99/100"))
+    # max_k k q^(k-1) (1 - q): at most 1/(e q) <= 4/(3e) for q = 1 - eta lambda_Q/4 >= 3/4 (eta lambda_Q <= 1)
+    worst = max(max(kk * qq ** (kk - 1) for kk in range(1, 20000)) * (1 - qq)
+                for qq in (0.75, 0.9, 0.99, 0.999, 0.9999))
+    return Evidence(checks=[
+        _order_check("(38): max_k k(1 - eta lambda_Q/4)^(k-1) = O(1/(eta lambda_Q)) times (36)'s orders is "
+                     "O(n_P^4 n_Q^4/(sqrt m lambda_P^3 lambda_Q^2 kappa^2 delta^(3/2)))", A.EQ38_DERIVED, A.EQ38_STATED),
+        _order_check("(41): eta sqrt(n_Q) sum_k k(1 - eta lambda_Q/4)^(k-1) = O(1/(eta lambda_Q)^2) times (36)'s orders is "
+                     "O(n_P^4 n_Q^(9/2)/(sqrt m lambda_P^3 lambda_Q^3 kappa^2 delta^(3/2)))", A.EQ41_DERIVED, A.EQ41_STATED),
+        Check("the sums: sum_{k>=1} k q^(k-1) = 1/(1 - q)^2 = 16/(eta lambda_Q)^2 and max_k k q^(k-1) = O(1/(1 - q)), "
+              "q = 1 - eta lambda_Q/4", sum_ok and worst <= 4 / (3 * math.e) + 1e-9,
+              f"sympy: {sp.sstr(s_lt1)}; max_k k q^(k-1) (1 - q) <= {worst:.4f} over q = 0.75 .. 0.9999 "
+              f"(bound 1/(e q) <= {4 / (3 * math.e):.4f})")])
+
+
 # ============================================================================ the sentence after (40)
 def _max_eig(claim, ctx):
     X = torch.tensor([[1.0, 0.0], [0.0, 1.0]], dtype=torch.float64)       # two orthogonal unit inputs
@@ -192,6 +213,23 @@ CLAIMS = [
               ".eq29.  Power: each check fails for an exponent off by 1/2 in any of n_P, n_Q, m, lambda_P, kappa, delta "
               "in the wrong direction (the order_gap rule).",
         check=Custom(_eq25_31),
+    ),
+    Claim(
+        id="liu2019.eq38_41",
+        kind=Kind.SYMBOLIC,
+        source=src("eqs. (38) and (41) (App. C.2.2, proof of Theorem 2, L536-L563): the orders of ||e(k)|| and of "
+                   "||sum_k eta Z_Q(k) e(k)||"),
+        statement=r"\|e(k)\|=O\Big(\frac{n_P^4n_Q^4}{\sqrt m\lambda_P^3\lambda_Q^2\kappa^2\delta^{3/2}}\Big),\quad"
+                  r"\Big\|\sum_k\eta Z_Q(k)e(k)\Big\|=O\Big(\frac{n_P^4n_Q^{9/2}}{\sqrt m\lambda_P^3\lambda_Q^3\kappa^2\delta^{3/2}}\Big)",
+        assumptions="(36)'s orders (Lemma 6's ||H_Q(0) - H_Q(k)||_F and ||u_Q(P) - y_Q|| = O(n_P sqrt(n_Q)/lambda_P)); "
+                    "max_k k(1 - eta lambda_Q/4)^(k-1) = O(1/(eta lambda_Q)), sum_k k(...)^(k-1) = O(1/(eta lambda_Q)^2); "
+                    "||Z_Q(k)||_F <= sqrt(n_Q)",
+        domain=Domain(()), role="proof step", holds_by=("liu2019.thm2",),
+        notes=ORDER_NOTE + "  Both multiply out exactly as printed from the factors they name (ratio 1), and the two "
+              "series facts they quote hold.  Not checked here: they carry only zeta's order (36) and drop eps_3's "
+              "(the bound after (34)); (41)'s third line writes '<=' where a product is meant; and the sum inside uses "
+              "the power k of (37) (liu2019.eq37).",
+        check=Custom(_eq38_41),
     ),
     Claim(
         id="liu2019.eq45",

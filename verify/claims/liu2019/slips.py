@@ -1,0 +1,145 @@
+"""002 App. C, displayed steps whose symbols contradict the lines before them (issue 27): the index of the flipped
+indicator in (9), the geometric sum of the proof of Lemma 4 (L438), and the power of (I - eta H_Q^inf) in the unrolled
+recursion (37) (also written in (38) and (41)).  Each is checked on a concrete instance: the printed line against the
+one the previous line gives."""
+from __future__ import annotations
+
+import math
+
+import mpmath
+import torch
+
+from derivations import kernels as kn
+from verify.kit import Check, Claim, Custom, Domain, Evidence, Kind
+
+from .common import src
+
+
+# ============================================================================ (9): the index of the flipped indicator
+def _eq9(claim, ctx):
+    # one unit (m = 1), d = 2: x_P,1 = (1, 0); x_Q,1 = (1, 0), x_Q,2 = (0.6, 0.8); w(0) = (1, 0), w(P) = (1, -1):
+    # the unit flips on x_Q,2 (0.6 -> -0.2) and not on x_Q,1 (1 -> 1)
+    xP = torch.tensor([[1.0, 0.0]], dtype=torch.float64)
+    xQ = torch.tensor([[1.0, 0.0], [0.6, 0.8]], dtype=torch.float64)
+    w0, wP = torch.tensor([1.0, 0.0], dtype=torch.float64), torch.tensor([1.0, -1.0], dtype=torch.float64)
+    IP0 = (xP @ w0 >= 0).double()
+    IQ0, IQP = (xQ @ w0 >= 0).double(), (xQ @ wP >= 0).double()
+    i, j = 0, 1                                                     # H_PQ,ij with i = 1 (P), j = 2 (Q)
+    left = float(abs(xP[i] @ xQ[j] * (IP0[i] * IQP[j] - IP0[i] * IQ0[j])))
+    printed = float(IQP[i] != IQ0[i])                               # (1/m) sum_r I(I^Q_ri(P) != I^Q_ri(0)), m = 1
+    corrected = float(IQP[j] != IQ0[j])
+    return Evidence(checks=[
+        Check("(9), second line: |H_PQ,ij(P) - H_PQ,ij(0)| <= (1/m) sum_r I(I^Q_ri(P) != I^Q_ri(0)) (index i, as printed)",
+              left <= printed, f"m = 1, x_P,1 = (1, 0), x_Q,1 = (1, 0), x_Q,2 = (0.6, 0.8), w(0) = (1, 0), w(P) = (1, -1), "
+              f"(i, j) = (1, 2): left {left:g}, printed right side {printed:g} (the unit flips on x_Q,2 only)",
+              counterexample=None if left <= printed else {"left": left, "printed bound": printed, "i": 1, "j": 2}),
+        Check("corrected: with the index j of the line before, I(I^Q_rj(P) != I^Q_rj(0))", left <= corrected,
+              f"left {left:g} <= {corrected:g}", refutes=False)])
+
+
+# ============================================================================ L438: the proof of Lemma 4
+def _l438(claim, ctx):
+    # eta sum_{k' >= 0} (1 - eta lambda_Q/2)^(k'/2) = eta/(1 - sqrt(1 - x)), x = eta lambda_Q/2, against 4/lambda_Q
+    with mpmath.workdps(50):
+        xs = [mpmath.mpf(k) / 64 for k in range(1, 129)]             # eta lambda_Q in (0, 2]
+        ratio = [x / (4 * (1 - mpmath.sqrt(1 - x / 2))) for x in xs]  # (sum)/(4/lambda_Q)
+        worst = max(ratio)
+        eq = all(abs(r - 1) < mpmath.mpf(10) ** -30 for r in ratio)
+        le = all(r <= 1 for r in ratio)
+    # the third line: ||y_Q - u_Q(k')|| <= (1 - eta lambda_Q/2)^(k'/2) ||y_Q - u_Q(k')|| fails for k' >= 1 and a
+    # nonzero residual (the factor is < 1); with ||y_Q - u_Q(P)|| it is Theorem 3
+    q = 0.9
+    return Evidence(checks=[
+        Check("L438, last line: eta sum_{k'>=0} (1 - eta lambda_Q/2)^(k'/2) = 4/lambda_Q (the '=' as printed)", eq,
+              f"(sum)/(4/lambda_Q) = eta lambda_Q/(4(1 - sqrt(1 - eta lambda_Q/2))) < 1 on eta lambda_Q in (0, 2] "
+              f"(largest {float(worst):.6f}, -> 1 as eta lambda_Q -> 0): '<=', not '='",
+              counterexample=None if eq else {"eta lambda_Q": 1, "ratio": float(ratio[63])}),
+        Check("L438, third line: the residual under the decay factor is ||y_Q - u_Q(k')||, so the line reads "
+              "||y_Q - u_Q(k')|| <= (1 - eta lambda_Q/2)^(k'/2) ||y_Q - u_Q(k')||", q ** 0.5 >= 1,
+              f"for k' = 1 and eta lambda_Q/2 = 0.1 the factor is {q ** 0.5:.4f} < 1: false for every nonzero residual",
+              counterexample={"k'": 1, "factor": q ** 0.5}),
+        Check("corrected: with ||y_Q - u_Q(P)|| under the factor (Theorem 3) and '<=', eta sum (1 - eta lambda_Q/2)^(k'/2) "
+              "<= 4/lambda_Q on (0, 2]", le, f"largest ratio {float(worst):.6f} <= 1 (mpmath, 128 points)",
+              refutes=False)])
+
+
+# ============================================================================ (37): the unrolled recursion
+def _eq37(claim, ctx):
+    gen, seed = ctx.generator(claim.id, "instance")
+    n, K = 5, 12
+    X = torch.randn(n, 8, generator=gen, dtype=torch.float64)
+    X = X / X.norm(dim=-1, keepdim=True)
+    H = kn.ntk_relu_gram(X)
+    eta = 1 / float(torch.linalg.eigvalsh(H)[-1])
+    M = torch.eye(n, dtype=torch.float64) - eta * H
+    r0 = torch.randn(n, generator=gen, dtype=torch.float64)
+    e = torch.randn(K, n, generator=gen, dtype=torch.float64) * 0.1   # e(k) = zeta(k) + eps_3(k)
+    r = r0.clone()
+    for k in range(K):                                                # (35): r(k+1) = (I - eta H) r(k) + e(k)
+        r = M @ r + e[k]
+    Mp = torch.linalg.matrix_power
+    printed = Mp(M, K) @ r0 + sum(Mp(M, K) @ e[K - 1 - t] for t in range(K))
+    corrected = Mp(M, K) @ r0 + sum(Mp(M, t) @ e[K - 1 - t] for t in range(K))
+    gp, gc = float((printed - r).norm() / r.norm()), float((corrected - r).norm() / r.norm())
+    return Evidence(checks=[
+        Check("(37): u_Q(k) - y_Q = (I - eta H)^k (u_Q(P) - y_Q) + sum_{t<k} (I - eta H)^k e(k-1-t) (power k inside the "
+              "sum, as printed)", gp < 1e-10, f"unrolling (35) on H^inf of 5 drawn unit inputs in d = 8, eta = "
+              f"1/lambda_max, k = {K}, Gaussian e(t): relative gap {gp:.3g}", counterexample=None if gp < 1e-10 else
+              {"k": K, "relative gap": gp}),
+        Check("corrected: power t inside the sum", gc < 1e-10, f"relative gap {gc:.3g}", refutes=False)],
+        seeds=[seed])
+
+
+CLAIMS = [
+    Claim(
+        id="liu2019.eq9",
+        kind=Kind.SYMBOLIC,
+        source=src("eq. (9) (App. C.1, proof of Lemma 3, L334), second line"),
+        statement=r"|H_{PQ,ij}(P)-H_{PQ,ij}(0)|\le\frac1m\sum_{r=1}^m\mathbb I\big(\mathbb I^Q_{ri}(P)\ne\mathbb I^Q_{ri}(0)\big)",
+        assumptions="the first line of (9): the difference is (x_P,i^T x_Q,j/m) sum_r I^P_ri(0)(I^Q_rj(P) - I^Q_rj(0))",
+        domain=Domain(()), role="proof step", holds_by=("liu2019.lemma3",),
+        corrected=r"\le\frac1m\sum_{r=1}^m\mathbb I\big(\mathbb I^Q_{rj}(P)\ne\mathbb I^Q_{rj}(0)\big)",
+        notes="The first line of (9) differs in the indicator of x_Q,j; the second line bounds it by the flips of x_Q,i "
+              "(and the third by |w_r(0)^T x_Q,i| <= R), a different target input.  One unit that flips on x_Q,2 and not "
+              "on x_Q,1 gives a positive left side and a zero printed bound.  A slip of index: with j the line holds, "
+              "and Lemma 3 (whose Frobenius norm sums over all (i, j)) is confirmed (liu2019.lemma3).",
+        check=Custom(_eq9),
+    ),
+    Claim(
+        id="liu2019.lemma4_proof.sum",
+        kind=Kind.SYMBOLIC,
+        source=src("proof of Lemma 4 (App. C.2.1, display L438)"),
+        statement=r"\eta\sum_{k'=0}^\infty\frac{\sqrt{n_Q}(1-\frac{\eta\lambda_Q}2)^{k'/2}}{\sqrt m}\|y_Q-u_Q(k')\|_2"
+                  r"=\frac{4\sqrt{n_Q}\|y_Q-u_Q(P)\|_2}{\sqrt m\lambda_Q}",
+        assumptions="Theorem 3 (32): ||y_Q - u_Q(k)|| <= (1 - eta lambda_Q/2)^(k/2)||y_Q - u_Q(P)||; eta lambda_Q <= 2",
+        domain=Domain(()), role="proof step", holds_by=("liu2019.lemma4",),
+        corrected=r"\le\eta\sum_{k'\ge0}\frac{\sqrt{n_Q}(1-\frac{\eta\lambda_Q}2)^{k'/2}}{\sqrt m}\|y_Q-u_Q(P)\|_2\le"
+                  r"\frac{4\sqrt{n_Q}\|y_Q-u_Q(P)\|_2}{\sqrt m\lambda_Q}",
+        notes="Three slips in one display: its third line keeps ||y_Q - u_Q(k')|| where Theorem 3's decay factor "
+              "already stands for it (read literally, x <= q x with q < 1), so ||y_Q - u_Q(P)|| is meant; its last "
+              "'=' is '<=' (eta/(1 - sqrt(1 - eta lambda_Q/2)) < 4/lambda_Q, since 1 - sqrt(1 - x) > x/2); and its first "
+              "line writes '=' where the triangle inequality over the steps gives '<='.  The first is checked as "
+              "printed; the conclusion, Lemma 4's radius, holds with the corrected lines and is confirmed on literal "
+              "networks (liu2019.lemma4).",
+        check=Custom(_l438),
+    ),
+    Claim(
+        id="liu2019.eq37",
+        kind=Kind.SYMBOLIC,
+        source=src("eq. (37) (App. C.2.2, proof of Theorem 2, L534); the same sum in (38) and (41)"),
+        statement=r"u_Q(k)-y_Q=(I-\eta H_Q^\infty)^k(u_Q(P)-y_Q)+\sum_{t=0}^{k-1}(I-\eta H_Q^\infty)^k"
+                  r"\big(\zeta(k-1-t)+\epsilon_3(k-1-t)\big)",
+        assumptions="(35): u_Q(k+1) - u_Q(k) = -eta H_Q^inf (u_Q(k) - y_Q) + eps_3(k) + zeta(k)",
+        domain=Domain(()), role="proof step", holds_by=("liu2019.thm2",),
+        corrected=r"u_Q(k)-y_Q=(I-\eta H_Q^\infty)^k(u_Q(P)-y_Q)+\sum_{t=0}^{k-1}(I-\eta H_Q^\infty)^t"
+                  r"\big(\zeta(k-1-t)+\epsilon_3(k-1-t)\big)",
+        notes="'Taking sum over each iteration' of (35) gives the power t of (I - eta H_Q^inf) on the perturbation of "
+              "step k - 1 - t; the printed power k applies the full decay to every term.  Checked by unrolling (35) on a "
+              "drawn H^inf with Gaussian perturbations.  The bound (38) that follows, k (1 - eta lambda_Q/4)^(k-1) "
+              "times the per-step orders, still holds with the power t up to one factor (1 - eta lambda_Q/4) (term t is "
+              "at most (1 - eta lambda_Q)^t (1 - eta lambda_Q/4)^(k-2-t) times the orders of (36), for eta <= "
+              "1/lambda_max; not checked here); (38) and (41) repeat the printed sum.  Theorem 2 "
+              "is confirmed on literal networks as a limit statement (liu2019.thm2).",
+        check=Custom(_eq37),
+    ),
+]
