@@ -11,7 +11,7 @@ import torch
 
 from derivations import kernels as kn
 from derivations import liu_appendix as A
-from verify.kit import Check, Claim, Custom, Domain, Evidence, Kind
+from verify.kit import Alternative, Check, Claim, Custom, Domain, Evidence, Kind
 
 from .appendix import ORDER_NOTE, _order_check
 from .common import src
@@ -51,7 +51,9 @@ def _eq24(claim, ctx):
 
 
 # ============================================================================ (25)-(31) as printed
-def _eq25_31(claim, ctx):
+def _eq25_31(claim, ctx, off=1):
+    """``off``: the stated orders multiplied by it (a power witness passes lambda_P^(1/2): each order printed with
+    lambda_P's exponent half a power smaller, a slip of the kind (23) makes)."""
     rows = [("(25): (sqrt(n_P)/lambda_P times Lemma 3's order (8))^2", A.EQ25_DERIVED, A.EQ25_STATED),
             ("(26), first term: the square of (6)'s first term", A.EQ26_DERIVED[0], A.EQ26_STATED[0]),
             ("(26), second term: the square of (6)'s second term (the cross term is at most their sum)",
@@ -63,7 +65,7 @@ def _eq25_31(claim, ctx):
             ("(29), first term: ||u_Q(0)|| sqrt(n_Q) times (6)'s first term", A.EQ29_DERIVED[0], A.EQ29_STATED[0]),
             ("(30): ||u_Q(0)|| ||eps'|| with ||eps'|| = O(sqrt((22)))", A.EQ30_DERIVED, A.EQ30_STATED),
             ("(31): ||y_Q|| (Lemma 3's order) ||H_P^-1|| ||y_P||", A.EQ31_DERIVED, A.EQ31_STATED)]
-    return Evidence(checks=[_order_check(name, d, s) for name, d, s in rows])
+    return Evidence(checks=[_order_check(name, d, s * off) for name, d, s in rows])
 
 
 def _eq29(claim, ctx):
@@ -103,7 +105,7 @@ def _eq45(claim, ctx):
 
 
 # ============================================================================ (38), (41)
-def _eq38_41(claim, ctx):
+def _eq38_41(claim, ctx, n_q_off=1):
     q, k = sp.Symbol("q", positive=True), sp.Symbol("k", integer=True, positive=True)
     s_lt1 = sp.diff(1 / (1 - q), q)                       # the geometric series differentiated term by term, |q| < 1
     sum_ok = sp.simplify(s_lt1 - 1 / (1 - q) ** 2) == 0 and all(
@@ -116,7 +118,8 @@ def _eq38_41(claim, ctx):
         _order_check("(38): max_k k(1 - eta lambda_Q/4)^(k-1) = O(1/(eta lambda_Q)) times (36)'s orders is "
                      "O(n_P^4 n_Q^4/(sqrt m lambda_P^3 lambda_Q^2 kappa^2 delta^(3/2)))", A.EQ38_DERIVED, A.EQ38_STATED),
         _order_check("(41): eta sqrt(n_Q) sum_k k(1 - eta lambda_Q/4)^(k-1) = O(1/(eta lambda_Q)^2) times (36)'s orders is "
-                     "O(n_P^4 n_Q^(9/2)/(sqrt m lambda_P^3 lambda_Q^3 kappa^2 delta^(3/2)))", A.EQ41_DERIVED, A.EQ41_STATED),
+                     "O(n_P^4 n_Q^(9/2)/(sqrt m lambda_P^3 lambda_Q^3 kappa^2 delta^(3/2)))", A.EQ41_DERIVED,
+                     A.EQ41_STATED * n_q_off),
         Check("the sums: sum_{k>=1} k q^(k-1) = 1/(1 - q)^2 = 16/(eta lambda_Q)^2 and max_k k q^(k-1) = O(1/(1 - q)), "
               "q = 1 - eta lambda_Q/4", sum_ok and worst <= 4 / (3 * math.e) + 1e-9,
               f"sympy: {sp.sstr(s_lt1)}; max_k k q^(k-1) (1 - q) <= {worst:.4f} over q = 0.75 .. 0.9999 "
@@ -213,6 +216,9 @@ CLAIMS = [
               ".eq29.  Power: each check fails for an exponent off by 1/2 in any of n_P, n_Q, m, lambda_P, kappa, delta "
               "in the wrong direction (the order_gap rule).",
         check=Custom(_eq25_31),
+        power=(Alternative("every order with lambda_P's exponent half a power smaller",
+                           Custom(lambda claim, ctx: _eq25_31(claim, ctx, off=sp.sqrt(A.lam_P))),
+                           "an exponent off by 1/2 (the kind of slip (23) makes in lambda_P)"),),
     ),
     Claim(
         id="liu2019.eq38_41",
@@ -230,6 +236,9 @@ CLAIMS = [
               "(the bound after (34)); (41)'s third line writes '<=' where a product is meant; and the sum inside uses "
               "the power k of (37) (liu2019.eq37).",
         check=Custom(_eq38_41),
+        power=(Alternative("(41) with n_Q^4, the power of (38)",
+                           Custom(lambda claim, ctx: _eq38_41(claim, ctx, n_q_off=1 / sp.sqrt(A.n_Q))),
+                           "an exponent off by 1/2: (41) copying (38)'s n_Q^4 and dropping ||Z_Q(k)|| <= sqrt(n_Q)"),),
     ),
     Claim(
         id="liu2019.eq45",

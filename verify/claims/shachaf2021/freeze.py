@@ -20,8 +20,8 @@ import torch
 
 import numerics.deep_linear as DL
 from numerics.sampling import gaussian_design, noisy_labels
-from verify.kit import (AllOf, Check, Claim, Custom, Domain, Evidence, Figure, Kind, Param, Tol, label_of,
-                        ordering_test, per_profile, pick, stat_test)
+from verify.kit import (Alternative, AllOf, Check, Claim, Custom, Domain, Evidence, Figure, Kind, Param, Tol,
+                        label_of, ordering_test, per_profile, pick, stat_test)
 
 from .common import DEEP_SETTING, LITERAL_GD_NOTE, pair_at_angle, src
 
@@ -49,7 +49,8 @@ def _best_c(X, y, tS):
 
 
 # ------------------------------------------------------------------ thm5.5 (exact balance)
-def _thm55_check(claim, ctx, points) -> Evidence:
+def _thm55_check(claim, ctx, points, toward: str = "source") -> Evidence:
+    """``toward="target"``: the power witness, beta aligned with theta_T instead of theta_S."""
     ev = Evidence()
     count = pick(ctx.profile, per_profile(4, 12, 32))
     tol = Tol(rel=0.0, abs=1e-8, resolution=0.0)
@@ -68,12 +69,13 @@ def _thm55_check(claim, ctx, points) -> Evidence:
                                    refutes=False))
             continue
         beta = fr.beta
-        sin = _sin_to(beta, bs).cpu().numpy()
+        sin = _sin_to(beta, bs if toward == "source" else bt).cpu().numpy()
         cbest = _best_c(X, y, bs)
         dist = ((beta - cbest).norm(dim=-1) / cbest.norm(dim=-1)).cpu().numpy()
         extra = {"balancedness_pretrained": float(DL.balancedness_error(pre.Ws).max()),
                  "max_steps": int(fr.steps.max()), "max_final_loss": float(fr.loss.max())}
-        ev.tests.append(stat_test(f"|sin(beta, theta_S)|: {lab}", p, 0.0, sin, tol, "stated", seed, extra, margin=True))
+        ev.tests.append(stat_test(f"|sin(beta, theta_{'S' if toward == 'source' else 'T'})|: {lab}", p, 0.0, sin, tol,
+                                  "stated", seed, extra, margin=True))
         ev.tests.append(stat_test(f"||beta - c* theta_S|| / ||c* theta_S|| (c* least squares): {lab}", p, 0.0, dist,
                                   Tol(rel=0.0, abs=1e-6, resolution=0.0), "derived", seed, extra, margin=True))
         ev.seeds.append(seed)
@@ -188,6 +190,9 @@ def _approx_check(claim, ctx, points) -> Evidence:
 
 
 FLOOR_FRAC = 0.95
+THM55_POINTS = per_profile([{"L": 2, "k": 1}, {"L": 3, "k": 2}],
+                           [{"L": 2, "k": 1}, {"L": 3, "k": 1}, {"L": 3, "k": 2}, {"L": 4, "k": 3}],
+                           [{"L": 2, "k": 1}, {"L": 3, "k": 1}, {"L": 3, "k": 2}, {"L": 4, "k": 2}, {"L": 4, "k": 3}])
 
 CLAIMS = [
     Claim(
@@ -203,11 +208,11 @@ CLAIMS = [
                "rank-one balanced weights exactly rank one (each layer's gradient shares its singular vectors), so "
                "the product of the frozen layers stays c' theta_S u^T even though the steps move the balancedness "
                "(scale differences of ~1e-3). " + LITERAL_GD_NOTE + " d = 10, n = 4, unit teachers at 45 degrees."),
-        check=Custom(_thm55_check, points=per_profile([{"L": 2, "k": 1}, {"L": 3, "k": 2}],
-                                                      [{"L": 2, "k": 1}, {"L": 3, "k": 1}, {"L": 3, "k": 2},
-                                                       {"L": 4, "k": 3}],
-                                                      [{"L": 2, "k": 1}, {"L": 3, "k": 1}, {"L": 3, "k": 2},
-                                                       {"L": 4, "k": 2}, {"L": 4, "k": 3}])),
+        check=Custom(_thm55_check, points=THM55_POINTS),
+        power=(Alternative("beta(t) aligned with theta_T (the frozen model fine-tunes to the target direction)",
+                           Custom(lambda claim, ctx, points: _thm55_check(claim, ctx, points, toward="target"),
+                                  points=THM55_POINTS),
+                           "the ordering reversed: what fine-tuning without frozen layers would do"),),
     ),
     Claim(
         id="shachaf2021.thm5.5.approx", kind=Kind.ORDERING,

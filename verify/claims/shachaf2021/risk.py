@@ -21,7 +21,7 @@ import numerics.deep_linear as DL
 from derivations import deep_linear as DD
 from numerics import linear_finetune as LF
 from numerics.sampling import gaussian_design, unit_vectors
-from verify.kit import (AllOf, Check, Claim, Constraint, Custom, Domain, Evidence, Identity, Kind, Param,
+from verify.kit import (Alternative, AllOf, Check, Claim, Constraint, Custom, Domain, Evidence, Identity, Kind, Param,
                         ProbabilityBound, Tol, label_of, per_profile, pick, stat_test, stated_value)
 
 from .common import DEEP_SETTING, LIN_SETTING, pair_at_angle, src
@@ -192,7 +192,9 @@ T54_TRIALS = per_profile(400, 3000, 20000)  # 0 violations in N trials agree wit
 
 
 # ------------------------------------------------------------------ thm5.4.source_norm
-def _source_norm_check(claim, ctx) -> Evidence:
+def _source_norm_check(claim, ctx, risk: str = "deep") -> Evidence:
+    """(9) does not depend on ||theta_S||; ``risk="shallow"`` judges the same sentence for the L = 1 risk (2) instead
+    (the power witness: a plausible wrong reading that the check must reject)."""
     gen, _ = ctx.generator(claim.id, "scale")
     B, n, d = 200, 5, 30
     tS, tT = pair_at_angle(B, d, 0.9, gen)
@@ -200,10 +202,12 @@ def _source_norm_check(claim, ctx) -> Evidence:
     y = _labels(X, tT)
     R = lambda s: (DL.end_state_eq6(X, y, s * tS) - tT).square().sum(-1)  # noqa: E731
     Rg = lambda s: LF.perp_part(X, tT - s * tS).square().sum(-1)  # noqa: E731
-    base = R(1.0)
-    worst = max(float(((R(a) - base).abs() / base).max()) for a in (0.1, 3.0, 10.0))
+    Rj = R if risk == "deep" else Rg
+    base = Rj(1.0)
+    worst = max(float(((Rj(a) - base).abs() / base).max()) for a in (0.1, 3.0, 10.0))
     dep10 = float(((Rg(3.0) - Rg(1.0)).abs() / Rg(1.0)).median())
-    return Evidence(checks=[Check("R(beta of (6)) unchanged by theta_S -> a theta_S (a = 0.1, 3, 10; 200 draws)",
+    what = "R(beta of (6))" if risk == "deep" else "R(gamma) of (2) (L = 1)"
+    return Evidence(checks=[Check(f"{what} unchanged by theta_S -> a theta_S (a = 0.1, 3, 10; 200 draws)",
                                   worst < 1e-10, f"max relative change {worst:.2e}; for comparison the L = 1 risk (2) "
                                                  f"changes by a median {dep10:.3g} (relative) for a = 3")])
 
@@ -293,5 +297,9 @@ CLAIMS = [
                "change under theta_S -> a theta_S. Checked per draw; at finite depth (Figure 2b, L = 7) the "
                "invariance is only approximate (shachaf2021.fig2b)."),
         check=Custom(_source_norm_check),
+        power=(Alternative("the L = 1 risk (2) is unchanged by the norm of theta_S",
+                           Custom(lambda claim, ctx: _source_norm_check(claim, ctx, risk="shallow")),
+                           "the contrast the sentence draws ('(10) depends on the distance between the two "
+                           "un-normalized tasks'): the same invariance claimed for the shallow risk is false"),),
     ),
 ]

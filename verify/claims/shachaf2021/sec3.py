@@ -9,7 +9,8 @@ import torch
 import numerics.deep_linear as DL
 from numerics import linear_finetune as LF
 from numerics.sampling import gaussian_design, unit_vectors
-from verify.kit import Check, Claim, Custom, Domain, Evidence, Kind, Param, Tol, label_of, per_profile, pick, stat_test
+from verify.kit import (Alternative, Check, Claim, Custom, Domain, Evidence, Kind, Param, Tol, label_of, per_profile, pick,
+                        stat_test)
 
 from .common import src
 
@@ -58,4 +59,9 @@ CLAIMS = [Claim(
     check=Custom(_check, points=per_profile([{"L": L, "n_S": 16} for L in (1, 2)],
                                             [{"L": L, "n_S": n} for L in (1, 2, 3) for n in (12, 16)],
                                             [{"L": L, "n_S": n} for L in (1, 2, 3, 4) for n in (12, 16, 32)])),
+    power=(Alternative("perfect pretraining with n_S = d/2 < d (the condition n_S >= d removed)",
+                       Custom(_check, points=per_profile([{"L": L, "n_S": D // 2} for L in (1, 2)],
+                                                         [{"L": L, "n_S": D // 2} for L in (1, 2, 3)])),
+                       "a condition removed: with fewer samples than dimensions GD stops at an interpolant, "
+                       "not theta_S"),),
 )]
