@@ -266,6 +266,9 @@ CLAIMS = [
                "pretrained weights."),
         check=Custom(_approx_check, points=lambda prof: ([{"alpha": ALPHA3, "n": n} for n in pick(prof, FIG3_NS)]
                                                          + [{"alpha": a, "n": 5} for a in pick(prof, APPROX_ALPHAS)])),
+        power=(Alternative("with delta > 0 (alpha = 0.01) the frozen model generalizes better than the fine-tuned one",
+                           Custom(_fig3_reversed, points=lambda prof: [{"n": n} for n in pick(prof, FIG3_NS)]),
+                           "the ordering reversed (no failure once balancedness is only approximate)"),),
     ),
     Claim(
         id="shachaf2021.fig3", kind=Kind.ORDERING,
