@@ -121,7 +121,8 @@ def _thm53_depth_check(claim, ctx) -> Evidence:
 
 
 # ------------------------------------------------------------------ thm5.4
-def _thm54_quantities(p, B, gen, dtype=torch.float64):
+def _thm54_quantities(p, B, gen, dtype=torch.float64, sign=1):
+    """``sign=-1``: the power witness, (1 - eps)^2 in place of (1 + eps)^2 in (9) and (10)."""
     n, d, eps = int(p["n"]), int(p["d"]), float(p["eps"])
     tS_hat, tT_hat = pair_at_angle(B, d, float(p["cos"]), gen, dtype)
     tS, tT = float(p["norm_S"]) * tS_hat, float(p["norm_T"]) * tT_hat
@@ -131,8 +132,8 @@ def _thm54_quantities(p, B, gen, dtype=torch.float64):
     R_gamma = LF.perp_part(X, tT - tS).square().sum(-1)
     f = (d - n) / d
     nT2 = float(p["norm_T"]) ** 2
-    b9 = f * (1 + eps) ** 2 * nT2 * (tT_hat - tS_hat).square().sum(-1) + f * (eps**2) * nT2   # zeta = eps ||theta_T||
-    b10 = f * (1 + eps) ** 2 * (tT - tS).square().sum(-1)
+    b9 = f * (1 + sign * eps) ** 2 * nT2 * (tT_hat - tS_hat).square().sum(-1) + f * (eps**2) * nT2   # zeta = eps ||theta_T||
+    b10 = f * (1 + sign * eps) ** 2 * (tT - tS).square().sum(-1)
     return R_beta, b9, R_gamma, b10
 
 
@@ -144,9 +145,9 @@ def _fail_prob(p, c=C54):
     return min(1.0, 4 * math.exp(-c * eps**2 * n) + 4 * math.exp(-c * eps**2 * (d - n)))
 
 
-def _viol(which):
+def _viol(which, sign=1):
     def sampler(p, B, gen, ctx):
-        Rb, b9, Rg, b10 = _thm54_quantities(p, B, gen, ctx.dtype)
+        Rb, b9, Rg, b10 = _thm54_quantities(p, B, gen, ctx.dtype, sign)
         return ((Rb > b9) if which == 9 else (Rg > b10)).double()
     return sampler
 
@@ -284,6 +285,15 @@ CLAIMS = [
                              name="(10), c = 1", target="derived", chunk=2000),
             Custom(_c_max_table, points=T54_POINTS),
         ]),
+        power=(Alternative("(9) and (10) with (1 - eps)^2 for (1 + eps)^2",
+                           AllOf([ProbabilityBound(points=T54_POINTS, delta=_fail_prob, sampler=_viol(9, -1),
+                                                   trials=T54_TRIALS, name="(9) with (1 - eps)^2, c = 1", target="derived",
+                                                   chunk=2000),
+                                  ProbabilityBound(points=T54_POINTS, delta=_fail_prob, sampler=_viol(10, -1),
+                                                   trials=T54_TRIALS, name="(10) with (1 - eps)^2, c = 1",
+                                                   target="derived", chunk=2000)]),
+                           "a sign slip in the concentration factor; judged, like the claim's own tests at c = 1, as "
+                           "target 'derived' (c is unspecified), so a rejection shows as 'detected (inconclusive)'"),),
     ),
     Claim(
         id="shachaf2021.thm5.4.source_norm", kind=Kind.EXACT,
