@@ -86,10 +86,7 @@ LEDGER = Ledger("liu2019", "002_040fb3cd502e6250.txt", [
     E("eq. (19)", 376, 376, todo="u_Q(P) - u_Q(0) = Z_Q(0)^T (Z_P(0) H_P^-1 y_P + eps) + eps_1 + eps_2 "
       "(the linearization, against a trained wide network)"),
     E("eq. (20)", 380, 380, _T + "eq20"),
-    E("eq. (21)", 384, 392, todo="the expansion of ||dL/dX^1||^2 (symbolic): as printed it is not complete: the "
-      "u_Q(0) cross terms lack the factor 2 the y_Q terms carry, -2 y_Q^T Z_Q(P)^T eps, -2 y_Q^T eps' and the "
-      "cross term of H_PQ^T H_P^-1 y_P with (Z_Q(P)^T Z_P(0) - H_PQ^T) H_P^-1 y_P are missing, and ||eps||^2 "
-      "stands where ||Z_Q(P)^T eps||^2 is expanded"),
+    E("eq. (21)", 384, 392, _T + "eq21"),
     E("eq. (22)", 396, 396, _T + "eq20"),
     E("eq. (23)", 398, 398, _T + "eq23"),
     E("eq. (24)", 400, 400, _T + "eq24"),

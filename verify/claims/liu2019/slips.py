@@ -90,7 +90,64 @@ def _eq37(claim, ctx):
         seeds=[seed])
 
 
+# ============================================================================ (21): the expansion of ||dL/dX^1||^2
+def _eq21(claim, ctx):
+    gen, seed = ctx.generator(claim.id, "instance")
+    g = lambda *shape: torch.randn(*shape, generator=gen, dtype=torch.float64)   # noqa: E731
+    nP, nQ, md = 3, 4, 12
+    ZP, ZQ = g(md, nP) / 2, g(md, nQ) / 2                     # Z_P(0), Z_Q(P)
+    M = g(nP, nP)
+    HP = M @ M.T / nP + 0.5 * torch.eye(nP, dtype=torch.float64)
+    HPQ = ZP.T @ ZQ + 0.1 * g(nP, nQ)                         # H_PQ^inf, near Z_P(0)^T Z_Q(P)
+    yP, yQ, u0, eps, epsp = g(nP), g(nQ), 0.3 * g(nQ), 0.2 * g(md), 0.2 * g(nQ)
+    hy = torch.linalg.solve(HP, yP)                          # H_P^-1 y_P
+    A0, D, Bv = HPQ.T @ hy, (ZQ.T @ ZP - HPQ.T) @ hy, ZQ.T @ eps
+    v = ZQ.T @ (ZP @ hy + eps) + epsp                        # (19) with Z_Q(P): u_Q(P) - u_Q(0)
+    lhs = float((u0 + v - yQ).square().sum())                # ||u_Q(P) - y_Q||^2 (a^T a/m = 1)
+    G0 = float((u0 - yQ).square().sum())
+    printed = (G0 + float(A0 @ A0) - 2 * float(yQ @ A0) + float(epsp @ epsp) + 2 * float(epsp @ (ZQ.T @ ZP @ hy))
+               + 2 * float(epsp @ Bv) + float(D @ D) + float(eps @ eps) + 2 * float(Bv @ (ZQ.T @ ZP @ hy))
+               + float(u0 @ (ZQ.T @ ZP @ hy)) + float(u0 @ Bv) + float(u0 @ epsp) + 2 * float(yQ @ D))
+    full = (G0 + float(A0 @ A0) - 2 * float(yQ @ A0) + float(epsp @ epsp) + 2 * float(epsp @ (ZQ.T @ ZP @ hy))
+            + 2 * float(epsp @ Bv) + float(D @ D) + float(Bv @ Bv) + 2 * float(Bv @ (ZQ.T @ ZP @ hy))
+            + 2 * float(u0 @ (ZQ.T @ ZP @ hy)) + 2 * float(u0 @ Bv) + 2 * float(u0 @ epsp) - 2 * float(yQ @ D)
+            + 2 * float(A0 @ D) - 2 * float(yQ @ Bv) - 2 * float(yQ @ epsp))
+    rel_p, rel_f = abs(printed - lhs) / abs(lhs), abs(full - lhs) / abs(lhs)
+    return Evidence(checks=[
+        Check("(21): ||u_Q(P) - y_Q||^2 equals the printed expansion (the 13 terms on its right side)", rel_p < 1e-10,
+              f"one drawn instance (n_P = 3, n_Q = 4, md = 12; u_Q(P) - u_Q(0) from (19)): left {lhs:.6g}, printed "
+              f"right side {printed:.6g} (relative gap {rel_p:.3g})",
+              counterexample=None if rel_p < 1e-10 else {"left": lhs, "printed": printed}),
+        Check("corrected: the full expansion (factor 2 on the u_Q(0) cross terms, ||Z_Q(P)^T eps||^2 for ||eps||^2, "
+              "-2 y_Q^T(Z_Q^T Z_P - H_PQ^T)H_P^-1 y_P, and the missing 2 (H_PQ^T H_P^-1 y_P)^T D, -2 y_Q^T Z_Q(P)^T eps, "
+              "-2 y_Q^T eps')", rel_f < 1e-10, f"relative gap {rel_f:.3g}", refutes=False)], seeds=[seed])
+
+
 CLAIMS = [
+    Claim(
+        id="liu2019.eq21",
+        kind=Kind.SYMBOLIC,
+        source=src("eq. (21) (App. C.1, proof of Theorem 1, L384-L392): the expansion of ||dL/dX^1||^2"),
+        statement=r"\Big\|\frac{\partial L}{\partial X^1}\Big\|^2=\Big\|\frac{\partial L_0}{\partial X^1}\Big\|^2+y_P^\top H_P^{-1}"
+                  r"H_{PQ}H_{PQ}^\top H_P^{-1}y_P-2y_Q^\top H_{PQ}^\top H_P^{-1}y_P+\dots\ \text{(the 16 terms of (21))}",
+        assumptions="(14) with a^T a/m = 1; u_Q(P) - u_Q(0) = Z_Q(P)^T(Z_P(0) H_P^-1 y_P + eps) + eps' ((19), with the "
+                    "Z_Q(P) that (21) writes); 'eps^T Z_Q(P)^T' read as (Z_Q(P)^T eps)^T where the dimensions require it",
+        domain=Domain(()), role="proof step", holds_by=("liu2019.thm1",),
+        corrected=r"\text{the full expansion of }\|u_Q(0)-y_Q+v\|^2,\ v=H_{PQ}^\top H_P^{-1}y_P+D+Z_Q(P)^\top\epsilon+\epsilon'",
+        notes="Expanding ||u_Q(0) - y_Q + v||^2 with v = H_PQ^T H_P^-1 y_P + D + Z_Q(P)^T eps + eps' (D = (Z_Q(P)^T Z_P(0) "
+              "- H_PQ^T) H_P^-1 y_P) gives 16 terms; as printed (21) (i) has the three u_Q(0) cross terms without the "
+              "factor 2 that the y_Q ones carry, (ii) writes ||eps||^2 where ||Z_Q(P)^T eps||^2 is meant, (iii) has "
+              "+2 y_Q^T D where 2<v, u_Q(0) - y_Q> gives -2 y_Q^T D, and (iv) lacks 2 (H_PQ^T H_P^-1 y_P)^T D, "
+              "-2 y_Q^T Z_Q(P)^T eps and -2 y_Q^T eps'.  Checked on one drawn instance of all the vectors and matrices: "
+              "the printed sum differs from the left side, the full expansion equals it.  Orders of the missing terms "
+              "with the bounds the proof uses next: 2 (H_PQ^T H_P^-1 y_P)^T D and -2 y_Q^T eps' are poly/sqrt(m) "
+              "(Lemma 3, (22)); but -2 y_Q^T Z_Q(P)^T eps <= ||y_Q|| ||Z_Q(P)||_F ||eps|| = O(n_P n_Q kappa/(lambda_P "
+              "delta)) + poly/m^(1/4) by (6), whose kappa part exceeds Theorem 1's kappa remainder O(n_P^2 n_Q^(1/2) "
+              "kappa/(lambda_P^2 delta)) by n_Q^(1/2) lambda_P/n_P (unbounded as n_Q grows; by hand, not encoded): "
+              "with the full expansion the kappa remainder of (1) would carry n_P n_Q kappa/(lambda_P delta) too.  "
+              "Theorem 1 is confirmed on the literal networks (liu2019.thm1), which do not resolve its kappa remainder.",
+        check=Custom(_eq21),
+    ),
     Claim(
         id="liu2019.eq9",
         kind=Kind.SYMBOLIC,
