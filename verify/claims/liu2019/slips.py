@@ -129,7 +129,7 @@ CLAIMS = [
         kind=Kind.SYMBOLIC,
         source=src("eq. (21) (App. C.1, proof of Theorem 1, L384-L392): the expansion of ||dL/dX^1||^2"),
         statement=r"\Big\|\frac{\partial L}{\partial X^1}\Big\|^2=\Big\|\frac{\partial L_0}{\partial X^1}\Big\|^2+y_P^\top H_P^{-1}"
-                  r"H_{PQ}H_{PQ}^\top H_P^{-1}y_P-2y_Q^\top H_{PQ}^\top H_P^{-1}y_P+\dots\ \text{(the 16 terms of (21))}",
+                  r"H_{PQ}H_{PQ}^\top H_P^{-1}y_P-2y_Q^\top H_{PQ}^\top H_P^{-1}y_P+\dots\ \text{(the 13 terms of (21))}",
         assumptions="(14) with a^T a/m = 1; u_Q(P) - u_Q(0) = Z_Q(P)^T(Z_P(0) H_P^-1 y_P + eps) + eps' ((19), with the "
                     "Z_Q(P) that (21) writes); 'eps^T Z_Q(P)^T' read as (Z_Q(P)^T eps)^T where the dimensions require it",
         domain=Domain(()), role="proof step", holds_by=("liu2019.thm1",),
