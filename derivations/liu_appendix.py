@@ -303,3 +303,19 @@ EQ38_STATED = n_P**4 * n_Q**4 / (sp.sqrt(m) * lam_P**3 * lam_Q**2 * kappa**2 * d
 #: times (36)'s orders
 EQ41_DERIVED = eta * sp.sqrt(n_Q) * ZETA_ORDER / (eta * lam_Q) ** 2
 EQ41_STATED = n_P**4 * n_Q**sp.Rational(9, 2) / (sp.sqrt(m) * lam_P**3 * lam_Q**3 * kappa**2 * delta**sp.Rational(3, 2))
+
+
+# ----------------------------------------------------------------------------- eqs. (43), (44): ||eps_4||
+#: (43): Lemma 3's order times ||H_P^-1 y_P|| <= sqrt(n_P)/lambda_P
+EQ43_DERIVED = EQ11_STATED * sp.sqrt(n_P) / lam_P
+EQ43_STATED = n_P**sp.Rational(5, 2) * n_Q / (sp.sqrt(m) * lam_P**2 * kappa * delta**sp.Rational(3, 2))
+#: (44), its five terms as printed and as multiplied out: (43); ||Z_Q(0)^T eps|| <= sqrt(n_Q) ||eps|| with (6) (two
+#: terms); ||eps'|| = O(sqrt((22))); ||u_Q(0)|| = O(kappa sqrt(n_Q/delta))
+EQ44_TERMS_STATED = (EQ43_STATED, n_P * sp.sqrt(n_Q) * kappa / (lam_P * delta),
+                     n_P**2 * sp.sqrt(n_Q) / (m**sp.Rational(1, 4) * lam_P**sp.Rational(3, 2) * sp.sqrt(kappa) * delta),
+                     n_P**2 * sp.sqrt(n_Q) / (sp.sqrt(m) * lam_P**2 * kappa * delta**2),
+                     sp.sqrt(n_Q) * kappa / sp.sqrt(delta))
+EQ44_TERMS_DERIVED = (EQ43_DERIVED, ZQ_NORM * EPS_6[0], ZQ_NORM * EPS_6[1], EPS_PRIME_22, U0_NORM)
+#: (44)'s last line: the m-term and the kappa-term it keeps
+EQ44_FINAL = (n_P**2 * n_Q / (m**sp.Rational(1, 4) * lam_P**sp.Rational(3, 2) * sp.sqrt(kappa) * delta),
+              n_P * sp.sqrt(n_Q * kappa) / (lam_P * delta))

@@ -144,9 +144,7 @@ LEDGER = Ledger("liu2019", "002_040fb3cd502e6250.txt", [
     E("eq. (42)", 567, 573, todo="proof of Theorem 2: ||W_Q(K) - W(P)||_F^2 = (y - u)^T H_Q^-1 (y - u) + O(m^(-1/4)) "
       "(the Du et al. geometric-sum identity plus remainders)"),
     E("display L577", 577, 581, todo="proof of Theorem 2: y_Q - u_Q(P) rewritten with (19) (identity)"),
-    E("eq. (43)", 585, 585, todo="order bookkeeping: Lemma 3 times ||H_P^-1 y_P|| <= sqrt(n_P)/lambda_P "
-      "(multiplies out as printed)"),
-    E("eq. (44)", 589, 593, todo="order bookkeeping of ||eps_4||; the text before it gives ||u_Q(0)|| = "
-      "O(sqrt(n_Q kappa/delta)) where the proof of Lemma 4 has O(kappa sqrt(n_Q/delta))"),
+    E("eq. (43)", 585, 585, _T + "eq43_44"),
+    E("eq. (44)", 589, 593, _T + "eq43_44"),
     E("eq. (45)", 597, 603, _T + "eq45"),
 ])

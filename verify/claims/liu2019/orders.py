@@ -79,6 +79,30 @@ def _eq29(claim, ctx):
               "product divided by kappa)", sp.simplify(r - A.kappa) == 0, "sympy", refutes=False)])
 
 
+# ============================================================================ (43), (44)
+def _absorbed(term, final_m, final_k):
+    """A term of (44) is O(its last line) when it is O(the kappa term) or, carrying a negative power of m beyond the
+    m-term's, is absorbed by m >= poly(...) (the theorems' width condition)."""
+    if not A.order_gap(term, final_k) or not A.order_gap(term, final_m):
+        return True, "O(the last line)"
+    r = sp.powsimp(sp.simplify(term / final_m), force=True)
+    e = sp.simplify(sp.diff(sp.log(r), A.m) * A.m)
+    return bool(e.is_number and e < 0), f"(term)/(m-term) = {sp.sstr(r)}: m^({sp.sstr(e)}), absorbed by m >= poly(...)"
+
+
+def _eq43_44(claim, ctx, off=1):
+    checks = [_order_check("(43): Lemma 3's order times ||H_P^-1 y_P|| <= sqrt(n_P)/lambda_P", A.EQ43_DERIVED,
+                           A.EQ43_STATED * off)]
+    names = ("(43)", "||Z_Q(0)^T eps||, (6)'s first term", "||Z_Q(0)^T eps||, (6)'s second term",
+             "||eps'||, sqrt((22))", "||u_Q(0)||")
+    for nm, d, st in zip(names, A.EQ44_TERMS_DERIVED, A.EQ44_TERMS_STATED):
+        checks.append(_order_check(f"(44), term {nm}: multiplies out as printed", d, st))
+    for nm, st in zip(names, A.EQ44_TERMS_STATED):
+        ok, why = _absorbed(st, *A.EQ44_FINAL)
+        checks.append(Check(f"(44), last line: the term {nm} is O(the last line)", ok, why))
+    return Evidence(checks=checks)
+
+
 # ============================================================================ (45) -> (2)
 def _eq45(claim, ctx):
     ex0 = A.eq45_sqrt_excess(0)
@@ -239,6 +263,25 @@ CLAIMS = [
         power=(Alternative("(41) with n_Q^4, the power of (38)",
                            Custom(lambda claim, ctx: _eq38_41(claim, ctx, n_q_off=1 / sp.sqrt(A.n_Q))),
                            "an exponent off by 1/2: (41) copying (38)'s n_Q^4 and dropping ||Z_Q(k)|| <= sqrt(n_Q)"),),
+    ),
+    Claim(
+        id="liu2019.eq43_44",
+        kind=Kind.SYMBOLIC,
+        source=src("eqs. (43) and (44) (App. C.2.2, proof of Theorem 2, L585-L593): the order of ||eps_4||"),
+        statement=r"\|\epsilon_4\|_2=O\Big(\frac{n_P^2n_Q}{m^{1/4}\lambda_P^{3/2}\kappa^{1/2}\delta}\Big)+"
+                  r"O\Big(\frac{n_P\sqrt{n_Q\kappa}}{\lambda_P\delta}\Big)",
+        assumptions=FACTORS + "; m >= poly(n_P, n_Q, 1/delta, 1/lambda_P, 1/lambda_Q, 1/kappa) (Theorem 2)",
+        domain=Domain(()), role="proof step", holds_by=("liu2019.thm2",),
+        notes=ORDER_NOTE + "  (43) and the five terms of (44) multiply out exactly as printed from the factors they "
+              "name (its fifth term uses ||u_Q(0)|| = O(kappa sqrt(n_Q/delta)), as the proof of Lemma 4 does, though "
+              "the sentence before (44) gives O(sqrt(n_Q kappa/delta))); the last line keeps the m^(-1/4) term and a "
+              "kappa^(1/2) term that bounds both kappa terms (looser: kappa^(1/2) >= kappa), the m^(-1/2) terms being "
+              "absorbed by the width condition.  The looser kappa^(1/2) is what (45)'s cross term then carries "
+              "(liu2019.eq45's notes).",
+        check=Custom(_eq43_44),
+        power=(Alternative("(43) with lambda_P's exponent half a power smaller",
+                           Custom(lambda claim, ctx: _eq43_44(claim, ctx, off=sp.sqrt(A.lam_P))),
+                           "an exponent off by 1/2"),),
     ),
     Claim(
         id="liu2019.eq45",
