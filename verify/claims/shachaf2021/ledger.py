@@ -33,9 +33,8 @@ LEDGER = Ledger("shachaf2021", "000_efaf07e323d59f0e.txt", [
       "the next entry"),
     E("§3: perfect pretraining is achieved when n_S >= d", 67, 67, _T + "sec3.perfect_pretraining", manual=True),
     E("Assumption 3.3", 69, 69, reason="assumption", note="zero train loss after fine-tuning"),
-    E("§3: GD reaches arbitrarily small train loss in linear regression", 71, 71,
-      todo="gradient descent on an underdetermined least-squares problem drives the train loss to 0 (with step "
-           "below 2/lambda_max); the deep linear case is cited ([32])", manual=True),
+    E("§3: GD reaches arbitrarily small train loss in linear regression", 71, 71, _T + "sec3.train_loss",
+      note="the deep linear case is cited ([32])", manual=True),
     # ---------------------------------------------------------------- §4 linear regression
     E("Theorem 4.1", 81, 88, _T + "thm4.1"),
     E("eq. (1)", 83, 83, _T + "thm4.1", _T + "thm5.2.depth1"),
@@ -46,7 +45,10 @@ LEDGER = Ledger("shachaf2021", "000_efaf07e323d59f0e.txt", [
     E("§4.1: g ~ n^-0.5, top-k term ~ n^-1.5, bottom-k term ~ n^-0.5", 103, 103, _T + "sec4.rates", manual=True),
     E("§4.1: small n (g > 1) vs large n (g < 1) regimes of the bound", 105, 105, _T + "sec4.regimes", manual=True),
     E("§4.1: remark on m: take the largest m with lambda_{m+1} ~ lambda_m", 107, 107,
-      todo="for g < 1, bound (3) as a function of m is smallest near the largest m before an eigen-gap",
+      reason="no result", note="advice ('the trade-off in selecting it suggests taking ...'), and ambiguous as a "
+      "statement: read literally the largest m with lambda_(m+1) ~ lambda_m is d - 1 inside the bottom block; read as "
+      "the largest m before an eigen-gap it is the minimiser of (3) on a two-level spectrum only when g lies between the "
+      "two levels (for g below the lower level (3) keeps decreasing past the gap; worked out by hand, not encoded)",
       manual=True),
     E("Table 1", 109, 109, _T + "table1"),
     E("§4.2 setting: d = 1000, m = 50, eigenvalues 1.5 vs 0.3, equal ||theta_T - theta_S||", 116, 116,
