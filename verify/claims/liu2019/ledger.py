@@ -58,8 +58,7 @@ LEDGER = Ledger("liu2019", "002_040fb3cd502e6250.txt", [
     E("Figure 13", 290, 290, reason="needs data", note=_DATA),
     # ---------------------------------------------------------------- App. C.1: pretraining, Lemmas 1-3
     E("eq. (3)", 298, 298, reason="definition", note="Z_P, the md x n_P matrix of active-unit indicators"),
-    E("eq. (4)", 302, 302, todo="the vec form of the GD step: d L / d vec(W) = Z_P(k)(u(k) - y_P) for "
-      "L = (1/2)||u - y||^2 (a symbolic/autograd identity)"),
+    E("eq. (4)", 302, 302, _T + "eq4_13_14"),
     E("eq. (5)", 306, 306, todo="the decomposition of vec(W(P)) - vec(W(0)): telescoping, then "
       "u_P(k) - y_P = -(I - eta H_P^inf)^k y_P + e_P(k); its last line writes y where the lines before have y_P"),
     E("eq. (6)", 310, 310, _T + "eq6"),
@@ -75,9 +74,8 @@ LEDGER = Ledger("liu2019", "002_040fb3cd502e6250.txt", [
     E("eq. (12)", 346, 346, _T + "eq12"),
     E("display L350", 350, 350, reason="restatement", note="eq. (8) again, closing the proof of Lemma 3"),
     # ---------------------------------------------------------------- App. C.1: proof of Theorem 1
-    E("eq. (13)", 354, 354, todo="the gradient w.r.t. the activations: dL/dX^1 = a(u_Q(P) - y_Q)/sqrt(m) (autograd)"),
-    E("eq. (14)", 356, 356, todo="the expansion ||u_Q(P) - y_Q||^2 = ||u_Q(0) - y_Q||^2 + ||u_Q(P) - u_Q(0)||^2 + "
-      "2<.,.> with a^T a / m = 1 (symbolic identity)"),
+    E("eq. (13)", 354, 354, _T + "eq4_13_14"),
+    E("eq. (14)", 356, 356, _T + "eq4_13_14", _T + "eq21"),
     E("eq. (15)", 360, 360, reason="definition", note="u_Q(P) - u_Q(0) written out"),
     E("eq. (16)", 364, 364, reason="definition", note="the sets S_i, bar S_i of units near their kink"),
     E("eq. (17)", 368, 368, _T + "eq17", _T + "eq10"),

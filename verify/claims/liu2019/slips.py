@@ -10,7 +10,7 @@ import mpmath
 import torch
 
 from derivations import kernels as kn
-from verify.kit import Check, Claim, Custom, Domain, Evidence, Kind
+from verify.kit import Alternative, Check, Claim, Custom, Domain, Evidence, Kind
 
 from .common import src
 
@@ -123,7 +123,76 @@ def _eq21(claim, ctx):
               "-2 y_Q^T eps')", rel_f < 1e-10, f"relative gap {rel_f:.3g}", refutes=False)], seeds=[seed])
 
 
+# ============================================================================ (4), (13), (14): the gradients
+def _grads(claim, ctx):
+    from numerics import two_layer as TL
+    gen, seed = ctx.generator(claim.id, "network")
+    m, d, n = 64, 5, 4
+    W, a = TL.init(1, m, d, gen, kappa=0.5)
+    W, a = W[0], a[0]
+    X = torch.randn(n, d, generator=gen, dtype=torch.float64)
+    X = X / X.norm(dim=-1, keepdim=True)
+    y = torch.rand(n, generator=gen, dtype=torch.float64) * 2 - 1
+    # (4): d L/d vec(W) = Z(k)(u - y), Z (md x n) with blocks I{w_r.x_j >= 0} a_r x_j/sqrt(m)   ((3))
+    Wv = W.clone().requires_grad_(True)
+    u = TL.forward(Wv[None], a[None], X)[0]
+    L = 0.5 * (u - y).square().sum()
+    (g,) = torch.autograd.grad(L, Wv)
+    ind = (X @ W.T >= 0).double()                                      # (n, m)
+    Z = (ind.T[:, None, :] * a[:, None, None] * X.T[None]).reshape(m * d, n) / math.sqrt(m)
+    u0 = u.detach()
+    gap4 = float((g.reshape(-1) - Z @ (u0 - y)).norm() / g.norm())
+    # (13): dL/dX^1 = a (u - y)^T/sqrt(m), X^1 = relu(W X^T) the hidden activations (m x n); (14): its squared norm
+    # = ||u - y||^2 (a^T a/m = 1)
+    X1 = torch.relu(W @ X.T).requires_grad_(True)
+    L1 = 0.5 * ((a @ X1) / math.sqrt(m) - y).square().sum()
+    (g1,) = torch.autograd.grad(L1, X1)
+    gap13 = float((g1 - torch.outer(a, u0 - y) / math.sqrt(m)).norm() / g1.norm())
+    gap14 = abs(float(g1.square().sum()) - float((u0 - y).square().sum())) / float((u0 - y).square().sum())
+    ok = max(gap4, gap13, gap14) < 1e-12
+    return Evidence(checks=[
+        Check("(4): dL/dvec(W) = Z(u - y) with Z of (3); (13): dL/dX^1 = a(u - y)^T/sqrt(m); (14): ||dL/dX^1||^2 = "
+              "||u - y||^2", ok, f"autograd on a drawn network (m = 64, d = 5, n = 4, kappa = 0.5): relative gaps "
+              f"{gap4:.2g}, {gap13:.2g}, {gap14:.2g}",
+              counterexample=None if ok else {"gaps": [gap4, gap13, gap14]})], seeds=[seed])
+
+
+def _grads_scaled(claim, ctx):
+    """Power witness: (13) read without the 1/sqrt(m) (dL/dX^1 = a(u - y)^T)."""
+    from numerics import two_layer as TL
+    gen, seed = ctx.generator(claim.id, "network")
+    m, d, n = 64, 5, 4
+    W, a = TL.init(1, m, d, gen, kappa=0.5)
+    W, a = W[0], a[0]
+    X = torch.randn(n, d, generator=gen, dtype=torch.float64)
+    X = X / X.norm(dim=-1, keepdim=True)
+    y = torch.rand(n, generator=gen, dtype=torch.float64) * 2 - 1
+    X1 = torch.relu(W @ X.T).requires_grad_(True)
+    u = (a @ X1) / math.sqrt(m)
+    (g1,) = torch.autograd.grad(0.5 * (u - y).square().sum(), X1)
+    gap = float((g1 - torch.outer(a, u.detach() - y)).norm() / g1.norm())
+    return Evidence(checks=[Check("(13) without 1/sqrt(m): dL/dX^1 = a(u - y)^T", gap < 1e-12, f"relative gap {gap:.3g}",
+                                  counterexample=None if gap < 1e-12 else {"relative gap": gap})], seeds=[seed])
+
+
 CLAIMS = [
+    Claim(
+        id="liu2019.eq4_13_14",
+        kind=Kind.SYMBOLIC,
+        source=src("eqs. (4), (13), (14) (App. C.1): the gradient step in vec form, the gradient w.r.t. the activations "
+                   "and its squared norm"),
+        statement=r"\mathrm{vec}(W(k+1))=\mathrm{vec}(W(k))-\eta Z(k)(u(k)-y),\ \ \frac{\partial L}{\partial X^1}="
+                  r"\frac{a(u_Q-y_Q)}{\sqrt m},\ \ \Big\|\frac{\partial L}{\partial X^1}\Big\|^2=\|u_Q-y_Q\|^2",
+        assumptions="L = (1/2)||u - y||^2, f(x) = (1/sqrt m) a^T relu(W^T x), a_r = +-1; Z as in (3); X^1 the hidden "
+                    "activations on the target inputs",
+        domain=Domain(()), role="proof step", holds_by=("liu2019.thm1",),
+        notes="Autograd on one drawn network: the three identities hold to rounding.  (14)'s second line, the "
+              "expansion of ||u_Q(0) - y_Q + (u_Q(P) - u_Q(0))||^2, is elementary; (21) repeats it (liu2019.eq21).",
+        check=Custom(_grads),
+        power=(Alternative("(13) without the 1/sqrt(m)",
+                           Custom(lambda claim, ctx: _grads_scaled(claim, ctx)),
+                           "a constant off (the NTK scaling dropped)"),),
+    ),
     Claim(
         id="liu2019.eq21",
         kind=Kind.SYMBOLIC,
