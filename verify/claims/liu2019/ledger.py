@@ -129,8 +129,7 @@ LEDGER = Ledger("liu2019", "002_040fb3cd502e6250.txt", [
     E("display L518", 518, 521, todo="proof of Theorem 2: ||eps_3(k)|| <= sum_i (2 eta sqrt(n_Q)/m)|bar S_i| "
       "||u - y|| (bound)"),
     E("eq. (35)", 525, 525, todo="proof of Theorem 2: H_Q(k) replaced by H_Q^inf with the remainder zeta(k)"),
-    E("eq. (36)", 527, 530, todo="proof of Theorem 2: ||zeta(k)|| bound; it uses (1 - eta lambda_Q/4)^(k-1) from "
-      "Theorem 3's (1 - eta lambda_Q/2)^k"),
+    E("eq. (36)", 527, 530, _T + "eq36"),
     E("eq. (37)", 534, 534, _T + "eq37"),
     E("eq. (38)", 536, 539, _T + "eq38_41", _T + "eq37"),
     E("eq. (39)", 543, 550, todo="proof of Theorem 2: the decomposition of vec(W_Q(K)) - vec(W(P)) (as (5))"),

@@ -103,6 +103,24 @@ def _eq43_44(claim, ctx, off=1):
     return Evidence(checks=checks)
 
 
+# ============================================================================ (36)
+def _eq36(claim, ctx, decay_power=1):
+    x = sp.Symbol("x", positive=True)                 # x = eta lambda_Q in (0, 2]
+    # Theorem 3: ||u_Q(k) - y_Q|| <= (1 - x/2)^(k/2)||u_Q(P) - y_Q||, and sqrt(1 - x/2) <= 1 - x/4 (its square is
+    # 1 - x/2 + x^2/16); the witness claims the faster (1 - x/2) per step
+    gap = sp.expand((1 - x / 4) ** 2 - (1 - x / 2))
+    per_step = 1 - x / 4 if decay_power == 1 else 1 - x / 2
+    ok_decay = all(float(sp.sqrt(1 - xx / 2)) <= float(per_step.subs(x, xx)) + 1e-15
+                   for xx in (sp.Rational(k, 50) for k in range(1, 101)))
+    res = A.n_P * sp.sqrt(A.n_Q) / A.lam_P        # (36)'s O(n_P sqrt(n_Q)/lambda_P) for ||u_Q(P) - y_Q||
+    from_19 = A.ZQ_NORM * A.ZP_NORM * A.HINV_NORM * A.YP_NORM     # ||Z_Q(0)^T Z_P(0) H_P^-1 y_P||, the dominant term
+    return Evidence(checks=[
+        Check(f"(36): the per-step decay of ||u_Q(k) - y_Q|| from Theorem 3 is at most {sp.sstr(per_step)}",
+              ok_decay, f"(1 - x/4)^2 - (1 - x/2) = {sp.sstr(gap)} >= 0; checked at eta lambda_Q = 0.02 .. 2"),
+        _order_check("(36): ||u_Q(P) - y_Q|| = O(n_P sqrt(n_Q)/lambda_P), dominated by ||Z_Q(0)^T Z_P(0) H_P^-1 y_P|| of "
+                     "(19) (||y_Q|| <= sqrt(n_Q) and the perturbations are smaller)", from_19, res)])
+
+
 # ============================================================================ (45) -> (2)
 def _eq45(claim, ctx):
     ex0 = A.eq45_sqrt_excess(0)
@@ -282,6 +300,25 @@ CLAIMS = [
         power=(Alternative("(43) with lambda_P's exponent half a power smaller",
                            Custom(lambda claim, ctx: _eq43_44(claim, ctx, off=sp.sqrt(A.lam_P))),
                            "an exponent off by 1/2"),),
+    ),
+    Claim(
+        id="liu2019.eq36",
+        kind=Kind.SYMBOLIC,
+        source=src("eq. (36) (App. C.2.2, proof of Theorem 2, L527-L530): the bound on ||zeta(k)||"),
+        statement=r"\|\zeta(k)\|\le\eta\Big(1-\frac{\eta\lambda_Q}4\Big)^{k-1}O\Big(\frac{n_P\sqrt{n_Q}}{\lambda_P}\Big)"
+                  r"O\Big(\frac{n_P^3n_Q^{7/2}}{\sqrt m\lambda_P^2\lambda_Q\kappa^2\delta^{3/2}}\Big)",
+        assumptions=FACTORS + "; Theorem 3's rate; Lemma 6's ||H_Q(0) - H_Q(k)||_F",
+        domain=Domain(()), role="proof step", holds_by=("liu2019.thm2",),
+        notes="The two ingredients of (36) hold: Theorem 3's (1 - eta lambda_Q/2)^(k/2) for the residual's norm is at "
+              "most (1 - eta lambda_Q/4)^k <= (1 - eta lambda_Q/4)^(k-1), and ||u_Q(P) - y_Q|| is of the order "
+              "n_P sqrt(n_Q)/lambda_P of (19)'s main term.  Not encoded: zeta(k) is the replacement of H_Q(k) by H_Q^inf "
+              "('using the bound on ||H_Q^inf - H_Q(k)||_F'), while (36) bounds it with ||H_Q(0) - H_Q(k)||_F only; the "
+              "missing ||H_Q^inf - H_Q(0)||_F is O(n_Q sqrt(log(n_Q/delta)/m)) by Hoeffding, of the same m^(-1/2) "
+              "order, so the step's order stands.",
+        check=Custom(_eq36),
+        power=(Alternative("the residual decays like (1 - eta lambda_Q/2) per step",
+                           Custom(lambda claim, ctx: _eq36(claim, ctx, decay_power=2)),
+                           "a constant off by 2 in the rate (Theorem 3's rate is for the squared norm)"),),
     ),
     Claim(
         id="liu2019.eq45",
