@@ -319,3 +319,14 @@ EQ44_TERMS_DERIVED = (EQ43_DERIVED, ZQ_NORM * EPS_6[0], ZQ_NORM * EPS_6[1], EPS_
 #: (44)'s last line: the m-term and the kappa-term it keeps
 EQ44_FINAL = (n_P**2 * n_Q / (m**sp.Rational(1, 4) * lam_P**sp.Rational(3, 2) * sp.sqrt(kappa) * delta),
               n_P * sp.sqrt(n_Q * kappa) / (lam_P * delta))
+
+
+# ----------------------------------------------------------------------------- eq. (40)
+#: (40) as printed
+EQ40_STATED = n_P**sp.Rational(5, 2) * n_Q**sp.Rational(3, 4) / sp.sqrt(
+    sp.sqrt(m) * lam_P**4 * lam_Q**3 * kappa**2 * delta**sp.Rational(3, 2))
+#: eta sum_k (1 - eta lambda_Q)^k <= 1/lambda_Q, times Lemma 6's ||Z_Q(k) - Z_Q(0)||_F, times ||y_Q - u_Q(P)|| =
+#: O(n_P sqrt(n_Q)/lambda_P) (the residual order (36) uses)
+EQ40_DERIVED = LEMMA6_Z / lam_Q * n_P * sp.sqrt(n_Q) / lam_P
+EQ40_CORRECTED = n_P**sp.Rational(5, 2) * n_Q**sp.Rational(7, 4) / (
+    m**sp.Rational(1, 4) * lam_P**2 * lam_Q**sp.Rational(3, 2) * kappa * delta**sp.Rational(3, 4))

@@ -133,8 +133,7 @@ LEDGER = Ledger("liu2019", "002_040fb3cd502e6250.txt", [
     E("eq. (37)", 534, 534, _T + "eq37"),
     E("eq. (38)", 536, 539, _T + "eq38_41", _T + "eq37"),
     E("eq. (39)", 543, 550, todo="proof of Theorem 2: the decomposition of vec(W_Q(K)) - vec(W(P)) (as (5))"),
-    E("eq. (40)", 554, 554, todo="proof of Theorem 2: the Z_Q(k) - Z_Q(0) perturbation (the sentence after it is "
-      "liu2019.sec_c2.max_eigenvalue)"),
+    E("eq. (40)", 554, 554, _T + "eq40"),
     E("App. C.2.2, after (40): 'the maximum eigenvalue of H_Q^inf is lambda_Q^-1'", 556, 556,
       _T + "sec_c2.max_eigenvalue", manual=True),
     E("eq. (41)", 558, 563, _T + "eq38_41", _T + "eq37"),
