@@ -236,3 +236,97 @@ def eq12_derived() -> sp.Expr:
 def scratch_derived() -> sp.Expr:
     """§6.3's from-scratch bound with the square root of Theorem 2 (and Du et al. / Arora et al.): sqrt(y^T H^-1 y)."""
     return sp.sqrt(scratch_stated())
+
+
+# ----------------------------------------------------------------------------- eqs. (23)-(31): the perturbation terms of (21)
+# (issue 27) each term of (21) bounded by the product of the norms of its factors, with the bounds the text names
+# before (22): ||Z_P(0)||_F <= sqrt(n_P), ||Z_Q(P)||_F <= sqrt(n_Q), ||H_P^inf^-1||_2 <= 1/lambda_P, ||y_P|| <= sqrt(n_P)
+# (|y| <= 1), ||u_Q(0)|| = O(kappa sqrt(n_Q/delta)) (proof of Lemma 4, read as ||u_Q(0)||; liu2019.lemma4_proof.u0).
+ZP_NORM, ZQ_NORM, HINV_NORM, YP_NORM = sp.sqrt(n_P), sp.sqrt(n_Q), 1 / lam_P, sp.sqrt(n_P)
+#: ||eps'|| as (22) gives it: the square root of (22)
+EPS_PRIME_22 = sp.sqrt(EQ22_STATED)
+#: ||eps'|| as written inside (23): n_P^2 n_Q^(1/2)/(sqrt m lambda_P^2 delta kappa)
+EPS_PRIME_23 = n_P**2 * sp.sqrt(n_Q) / (sp.sqrt(m) * lam_P**2 * delta * kappa)
+U0_NORM = kappa * sp.sqrt(n_Q / delta)
+#: the two terms of ||eps|| in (6)
+EPS_6 = (n_P * kappa / (lam_P * delta), eq6_second_term())
+
+EQ23_STATED = n_P**3 * n_Q / (sp.sqrt(m) * lam_P**2 * delta**2 * kappa)
+#: eps'^T Z_Q(P)^T Z_P(0) H_P^-1 y_P <= ||eps'|| ||Z_Q|| ||Z_P|| ||H_P^-1|| ||y_P|| (the factors (23) writes)
+EQ23_FACTORS = ZQ_NORM * ZP_NORM * HINV_NORM * YP_NORM
+EQ23_CORRECTED = n_P**3 * n_Q / (sp.sqrt(m) * lam_P**3 * delta**2 * kappa)
+EQ24_STATED = (n_P**3 * n_Q / (sp.sqrt(m) * lam_P**3 * delta**3),
+               n_P**3 * n_Q / (m**sp.Rational(3, 4) * lam_P**sp.Rational(7, 2) * delta**3 * kappa**sp.Rational(3, 2)))
+#: eps'^T Z_Q(P)^T eps <= ||eps'|| ||Z_Q|| ||eps||, term by term of (6)
+EQ24_DERIVED = tuple(EPS_PRIME_22 * ZQ_NORM * e for e in EPS_6)
+EQ24_CORRECTED_2 = n_P**4 * n_Q / (m**sp.Rational(3, 4) * lam_P**sp.Rational(7, 2) * delta**3 * kappa**sp.Rational(3, 2))
+EQ25_STATED = n_P**5 * n_Q**2 / (m * lam_P**4 * kappa**2 * delta**3)
+EQ25_DERIVED = (sp.sqrt(n_P) / lam_P * EQ11_STATED) ** 2
+EQ26_STATED = (n_P**2 * kappa**2 / (lam_P**2 * delta**2), n_P**4 / (sp.sqrt(m) * lam_P**3 * kappa * delta**2))
+EQ26_DERIVED = tuple(e**2 for e in EPS_6)
+EQ27_STATED = (n_P**2 * sp.sqrt(n_Q) * kappa / (lam_P**2 * delta),
+               n_P**3 * sp.sqrt(n_Q) / (m**sp.Rational(1, 4) * lam_P**sp.Rational(5, 2) * sp.sqrt(kappa) * delta))
+EQ27_DERIVED = tuple(e * ZQ_NORM * ZP_NORM * HINV_NORM * YP_NORM for e in EPS_6)
+EQ28_STATED = n_P * n_Q * kappa / (lam_P * sp.sqrt(delta))
+EQ28_DERIVED = U0_NORM * ZQ_NORM * ZP_NORM * HINV_NORM * YP_NORM
+EQ29_STATED = (n_P * n_Q * kappa**2 / (lam_P * delta**sp.Rational(3, 2)),
+               n_P**2 * n_Q / (m**sp.Rational(1, 4) * lam_P**sp.Rational(3, 2) * sp.sqrt(kappa) * delta**sp.Rational(3, 2)))
+EQ29_DERIVED = tuple(U0_NORM * ZQ_NORM * e for e in EPS_6)
+EQ30_STATED = n_P**2 * n_Q / (sp.sqrt(m) * lam_P**2 * delta**sp.Rational(5, 2))
+EQ30_DERIVED = U0_NORM * EPS_PRIME_22
+EQ31_STATED = n_P**sp.Rational(5, 2) * n_Q**sp.Rational(3, 2) / (sp.sqrt(m) * lam_P**2 * kappa * delta**sp.Rational(3, 2))
+#: y_Q^T (Z_Q^T Z_P - H_PQ^T) H_P^-1 y_P <= ||y_Q|| ||.||_F (Lemma 3) ||H_P^-1|| ||y_P||
+EQ31_DERIVED = sp.sqrt(n_Q) * EQ11_STATED * HINV_NORM * YP_NORM
+
+
+# ----------------------------------------------------------------------------- eq. (45) -> Theorem 2 (2): the square root
+#: A = (y_Q - y_{P->Q})^T H_Q^-1 (y_Q - y_{P->Q}) >= 0; b = the kappa term and c = the m term of (45) (c = p m^(-1/4)
+#: with p the poly(...) coefficient)
+A_q = sp.Symbol("A", nonnegative=True)
+p_poly = sp.Symbol("p", positive=True)
+EQ45_KAPPA = n_P**2 * n_Q * kappa / (lam_P**2 * lam_Q**2 * delta)
+THM2_KAPPA = n_P * sp.sqrt(n_Q) * sp.sqrt(kappa) / (lam_P * lam_Q * sp.sqrt(delta))
+
+
+def eq45_sqrt_excess(a=A_q):
+    """sqrt(A + p m^(-1/4)) - sqrt(A): what the m-term of (45) adds to ||W_Q(K) - W(P)||_F (the kappa term aside)."""
+    return sp.sqrt(a + p_poly * m**sp.Rational(-1, 4)) - sp.sqrt(a)
+
+
+# ----------------------------------------------------------------------------- eqs. (38), (41): the recursion's remainders
+#: (36)'s orders: eta ||H_Q(0) - H_Q(k)||_F (Lemma 6) times ||u_Q(P) - y_Q|| = O(n_P sqrt(n_Q)/lambda_P)
+ZETA_ORDER = eta * LEMMA6_H * n_P * sp.sqrt(n_Q) / lam_P
+#: (38): max_k k (1 - eta lambda_Q/4)^(k-1) = O(1/(eta lambda_Q)) times (36)'s orders
+EQ38_DERIVED = ZETA_ORDER / (eta * lam_Q)
+EQ38_STATED = n_P**4 * n_Q**4 / (sp.sqrt(m) * lam_P**3 * lam_Q**2 * kappa**2 * delta**sp.Rational(3, 2))
+#: (41): eta sqrt(n_Q) (||Z_Q(k)|| <= sqrt(n_Q)) times sum_k k (1 - eta lambda_Q/4)^(k-1) = O(1/(eta lambda_Q)^2)
+#: times (36)'s orders
+EQ41_DERIVED = eta * sp.sqrt(n_Q) * ZETA_ORDER / (eta * lam_Q) ** 2
+EQ41_STATED = n_P**4 * n_Q**sp.Rational(9, 2) / (sp.sqrt(m) * lam_P**3 * lam_Q**3 * kappa**2 * delta**sp.Rational(3, 2))
+
+
+# ----------------------------------------------------------------------------- eqs. (43), (44): ||eps_4||
+#: (43): Lemma 3's order times ||H_P^-1 y_P|| <= sqrt(n_P)/lambda_P
+EQ43_DERIVED = EQ11_STATED * sp.sqrt(n_P) / lam_P
+EQ43_STATED = n_P**sp.Rational(5, 2) * n_Q / (sp.sqrt(m) * lam_P**2 * kappa * delta**sp.Rational(3, 2))
+#: (44), its five terms as printed and as multiplied out: (43); ||Z_Q(0)^T eps|| <= sqrt(n_Q) ||eps|| with (6) (two
+#: terms); ||eps'|| = O(sqrt((22))); ||u_Q(0)|| = O(kappa sqrt(n_Q/delta))
+EQ44_TERMS_STATED = (EQ43_STATED, n_P * sp.sqrt(n_Q) * kappa / (lam_P * delta),
+                     n_P**2 * sp.sqrt(n_Q) / (m**sp.Rational(1, 4) * lam_P**sp.Rational(3, 2) * sp.sqrt(kappa) * delta),
+                     n_P**2 * sp.sqrt(n_Q) / (sp.sqrt(m) * lam_P**2 * kappa * delta**2),
+                     sp.sqrt(n_Q) * kappa / sp.sqrt(delta))
+EQ44_TERMS_DERIVED = (EQ43_DERIVED, ZQ_NORM * EPS_6[0], ZQ_NORM * EPS_6[1], EPS_PRIME_22, U0_NORM)
+#: (44)'s last line: the m-term and the kappa-term it keeps
+EQ44_FINAL = (n_P**2 * n_Q / (m**sp.Rational(1, 4) * lam_P**sp.Rational(3, 2) * sp.sqrt(kappa) * delta),
+              n_P * sp.sqrt(n_Q * kappa) / (lam_P * delta))
+
+
+# ----------------------------------------------------------------------------- eq. (40)
+#: (40) as printed
+EQ40_STATED = n_P**sp.Rational(5, 2) * n_Q**sp.Rational(3, 4) / sp.sqrt(
+    sp.sqrt(m) * lam_P**4 * lam_Q**3 * kappa**2 * delta**sp.Rational(3, 2))
+#: eta sum_k (1 - eta lambda_Q)^k <= 1/lambda_Q, times Lemma 6's ||Z_Q(k) - Z_Q(0)||_F, times ||y_Q - u_Q(P)|| =
+#: O(n_P sqrt(n_Q)/lambda_P) (the residual order (36) uses)
+EQ40_DERIVED = LEMMA6_Z / lam_Q * n_P * sp.sqrt(n_Q) / lam_P
+EQ40_CORRECTED = n_P**sp.Rational(5, 2) * n_Q**sp.Rational(7, 4) / (
+    m**sp.Rational(1, 4) * lam_P**2 * lam_Q**sp.Rational(3, 2) * kappa * delta**sp.Rational(3, 4))

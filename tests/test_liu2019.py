@@ -213,3 +213,23 @@ def test_lemma2_is_read_with_the_width_of_its_context():
         assert len(pts) < len(AP.LEMMA2_POINTS[prof])          # the small widths go to the extension
     claims = {c.id: c for c in all_claims() if c.id.startswith("liu2019.lemma2")}
     assert not claims["liu2019.lemma2"].extension and claims["liu2019.lemma2.any_width"].extension
+
+
+def test_proof_of_theorem1_orders_multiply_out():
+    """Issue 27: (23)-(31) against the product of the norms of the factors they name (derivations.liu_appendix)."""
+    import sympy as sp
+
+    from derivations import liu_appendix as A
+
+    assert A.ratio(A.EPS_PRIME_22 * A.EQ23_FACTORS, A.EQ23_STATED) == 1 / A.lam_P          # printed lambda_P^2, not ^3
+    assert A.ratio(A.EPS_PRIME_23, A.EPS_PRIME_22) == A.delta                                # (23)'s factor: delta^1
+    assert A.ratio(A.EQ24_DERIVED[1], A.EQ24_STATED[1]) == A.n_P                              # printed n_P^3, not ^4
+    assert A.ratio(A.EQ29_DERIVED[1], A.EQ29_STATED[1]) == A.kappa                            # printed kappa^-1/2: looser
+    assert not A.order_gap(A.EQ29_DERIVED[1], A.EQ29_STATED[1])
+    for d, s in [(A.EQ25_DERIVED, A.EQ25_STATED), *zip(A.EQ26_DERIVED, A.EQ26_STATED), *zip(A.EQ27_DERIVED, A.EQ27_STATED),
+                 (A.EQ28_DERIVED, A.EQ28_STATED), (A.EQ29_DERIVED[0], A.EQ29_STATED[0]), (A.EQ30_DERIVED, A.EQ30_STATED),
+                 (A.EQ31_DERIVED, A.EQ31_STATED), (A.EQ24_DERIVED[0], A.EQ24_STATED[0])]:
+        assert A.ratio(d, s) == 1
+    # (45) -> (2): the m-term's square root is m^(-1/8) at A = 0; the kappa terms are square and root
+    assert sp.limit(A.eq45_sqrt_excess(0) * A.m ** sp.Rational(1, 8), A.m, sp.oo) == sp.sqrt(A.p_poly)
+    assert sp.simplify(A.THM2_KAPPA ** 2 - A.EQ45_KAPPA) == 0

@@ -147,3 +147,27 @@ def test_sec4_regimes_margin_and_corrected_threshold():
     assert LN._regimes_margin({"g": 1.2, "lambda_m": 1.5}) == pytest.approx(1.5**2 / 1.2**2 - 1)
     claim = next(c for c in LN.CLAIMS if c.id == "shachaf2021.sec4.regimes")
     assert claim.role == "remark" and not claim.extension and claim.root_cause is not None
+
+
+def test_thm42_points_where_bound3_is_automatic_are_not_tested():
+    """Issue 24: at Sigma = I (and wherever g >= lambda_1 2^(-1/3)) bound (3) holds for every estimator, so
+    thm4.2's ProbabilityBound runs only where it can fail; the rule is checked against (3) on random vectors."""
+    import torch
+
+    from numerics import linear_finetune as LF
+    from verify.claims.shachaf2021 import linear as L
+
+    for prof in ("quick", "standard", "full"):
+        assert all(int(q["spectrum"]) != 0 for q in L._pb_points(1.0)[prof])
+        assert L._pb_points(L.C_DS)[prof] == []
+    gen = torch.Generator().manual_seed(0)
+    for q in L.PB_POINTS["standard"]:
+        if L.can_fail(q, 1.0):
+            continue
+        lam = L.spectrum(q["spectrum"], int(q["d"]))
+        g = LF.g_function(1.0, lam, float(q["delta"]), int(q["n"]))
+        v = torch.randn(500, int(q["d"]), generator=gen, dtype=torch.float64)
+        worst_R = float(lam[0]) * (v ** 2).sum(-1)                      # R <= lambda_1 ||v||^2 for any estimator
+        for m in (1, int(q["d"]) // 2, int(q["d"])):
+            top2, bot2 = (v[:, :m] ** 2).sum(-1), (v[:, m:] ** 2).sum(-1)
+            assert (LF.bound3(g, float(lam[m - 1]), top2, bot2) >= worst_R * (1 - 1e-12)).all()

@@ -159,3 +159,12 @@ def test_digits_repetition_runs():
     for k in PREDICTORS:
         assert len(out[k]) == 2 and all(0 <= v <= 1 for v in out[k])
     assert out["error"].shape == (6, 2) and float(out["error"].max()) < 0.5
+
+
+def test_thm61_iteration_count_sign():
+    """Issue 27: the printed count log(||y~||^-1)/(eta lambda_0) is negative once ||y~|| > 1 (allowed: |y_i| <= 1)."""
+    from verify.claims.shachaf2021 import sec6_text as S
+
+    f = S.ITER_STATED.subs({S.eta: 1, S.lam0: 0.25})
+    assert f.subs(S.ytil, 2) < 0 < f.subs(S.ytil, 0.5)
+    assert S.ITER_LINEAR.subs({S.eta: 1, S.lam0: 0.25, S.eps: 1e-3, S.ytil: 2}) > 0

@@ -58,8 +58,7 @@ LEDGER = Ledger("liu2019", "002_040fb3cd502e6250.txt", [
     E("Figure 13", 290, 290, reason="needs data", note=_DATA),
     # ---------------------------------------------------------------- App. C.1: pretraining, Lemmas 1-3
     E("eq. (3)", 298, 298, reason="definition", note="Z_P, the md x n_P matrix of active-unit indicators"),
-    E("eq. (4)", 302, 302, todo="the vec form of the GD step: d L / d vec(W) = Z_P(k)(u(k) - y_P) for "
-      "L = (1/2)||u - y||^2 (a symbolic/autograd identity)"),
+    E("eq. (4)", 302, 302, _T + "eq4_13_14"),
     E("eq. (5)", 306, 306, todo="the decomposition of vec(W(P)) - vec(W(0)): telescoping, then "
       "u_P(k) - y_P = -(I - eta H_P^inf)^k y_P + e_P(k); its last line writes y where the lines before have y_P"),
     E("eq. (6)", 310, 310, _T + "eq6"),
@@ -69,16 +68,14 @@ LEDGER = Ledger("liu2019", "002_040fb3cd502e6250.txt", [
     E("display L320", 320, 320, _T + "lemma2"),
     E("Lemma 3", 330, 338, _T + "lemma3"),
     E("eq. (8)", 332, 332, _T + "lemma3"),
-    E("eq. (9)", 334, 334, todo="each term of (9): |I^P_ri I^Q_rj(P) - I^P_ri I^Q_rj(0)| <= I(flip) <= "
-      "I(|w_r(0)^T x| <= R) + I(||w_r(P) - w_r(0)|| > R); its second line indexes I^Q_ri where the first has I^Q_rj"),
+    E("eq. (9)", 334, 334, _T + "eq9", note="the second line indexes I^Q_ri where the first has I^Q_rj"),
     E("eq. (10)", 338, 338, _T + "eq10"),
     E("eq. (11)", 342, 342, _T + "eq11", _T + "lemma3"),
     E("eq. (12)", 346, 346, _T + "eq12"),
     E("display L350", 350, 350, reason="restatement", note="eq. (8) again, closing the proof of Lemma 3"),
     # ---------------------------------------------------------------- App. C.1: proof of Theorem 1
-    E("eq. (13)", 354, 354, todo="the gradient w.r.t. the activations: dL/dX^1 = a(u_Q(P) - y_Q)/sqrt(m) (autograd)"),
-    E("eq. (14)", 356, 356, todo="the expansion ||u_Q(P) - y_Q||^2 = ||u_Q(0) - y_Q||^2 + ||u_Q(P) - u_Q(0)||^2 + "
-      "2<.,.> with a^T a / m = 1 (symbolic identity)"),
+    E("eq. (13)", 354, 354, _T + "eq4_13_14"),
+    E("eq. (14)", 356, 356, _T + "eq4_13_14", _T + "eq21"),
     E("eq. (15)", 360, 360, reason="definition", note="u_Q(P) - u_Q(0) written out"),
     E("eq. (16)", 364, 364, reason="definition", note="the sets S_i, bar S_i of units near their kink"),
     E("eq. (17)", 368, 368, _T + "eq17", _T + "eq10"),
@@ -87,35 +84,22 @@ LEDGER = Ledger("liu2019", "002_040fb3cd502e6250.txt", [
     E("eq. (19)", 376, 376, todo="u_Q(P) - u_Q(0) = Z_Q(0)^T (Z_P(0) H_P^-1 y_P + eps) + eps_1 + eps_2 "
       "(the linearization, against a trained wide network)"),
     E("eq. (20)", 380, 380, _T + "eq20"),
-    E("eq. (21)", 384, 392, todo="the expansion of ||dL/dX^1||^2 (symbolic): as printed it is not complete: the "
-      "u_Q(0) cross terms lack the factor 2 the y_Q terms carry, -2 y_Q^T Z_Q(P)^T eps, -2 y_Q^T eps' and the "
-      "cross term of H_PQ^T H_P^-1 y_P with (Z_Q(P)^T Z_P(0) - H_PQ^T) H_P^-1 y_P are missing, and ||eps||^2 "
-      "stands where ||Z_Q(P)^T eps||^2 is expanded"),
+    E("eq. (21)", 384, 392, _T + "eq21"),
     E("eq. (22)", 396, 396, _T + "eq20"),
-    E("eq. (23)", 398, 398, todo=_ORD + ": O(eps') sqrt(n_P) sqrt(n_Q) lambda_P^-1 sqrt(n_P) with the eps' of "
-      "(22) gives n_P^3 n_Q/(sqrt(m) lambda_P^3 delta^2 kappa), printed lambda_P^2 (and the first factor "
-      "written inside has delta^1 where (22) has delta^2)"),
-    E("eq. (24)", 400, 400, todo=_ORD + ": ||eps'|| sqrt(n_Q) ||eps|| with (22) and (26): the second term "
-      "multiplies out to n_P^4 n_Q/(m^(3/4) lambda_P^(7/2) delta^3 kappa^(3/2)), printed n_P^3"),
-    E("eq. (25)", 402, 402, todo=_ORD + " (sqrt(n_P) lambda_P^-1 times Lemma 3's order, squared; multiplies out "
-      "as printed)"),
-    E("eq. (26)", 404, 404, todo=_ORD + " (the square of (6); multiplies out as printed)"),
-    E("eq. (27)", 406, 406, todo=_ORD + " (||eps|| n_P sqrt(n_Q)/lambda_P; multiplies out as printed); its first "
-      "term is Theorem 1's kappa remainder"),
-    E("eq. (28)", 408, 408, todo=_ORD + " (||u_Q(0)|| n_P sqrt(n_Q)/lambda_P with ||u_Q(0)|| = "
-      "O(kappa sqrt(n_Q/delta)); multiplies out as printed)"),
-    E("eq. (29)", 410, 410, todo=_ORD + ": ||u_Q(0)|| sqrt(n_Q) ||eps|| with ||u_Q(0)|| = O(kappa sqrt(n_Q/delta)): "
-      "the second term multiplies out to kappa^(+1/2), printed kappa^(-1/2)"),
-    E("eq. (30)", 412, 412, todo=_ORD + " (||u_Q(0)|| ||eps'|| with (22); multiplies out as printed)"),
-    E("eq. (31)", 414, 414, todo=_ORD + " (sqrt(n_Q) Lemma 3 lambda_P^-1 sqrt(n_P); multiplies out as printed)"),
-    # ---------------------------------------------------------------- App. C.2.1: Theorem 3, Lemmas 4-5
+    E("eq. (23)", 398, 398, _T + "eq23"),
+    E("eq. (24)", 400, 400, _T + "eq24"),
+    E("eq. (25)", 402, 402, _T + "eq25_31"),
+    E("eq. (26)", 404, 404, _T + "eq25_31"),
+    E("eq. (27)", 406, 406, _T + "eq25_31"),
+    E("eq. (28)", 408, 408, _T + "eq25_31"),
+    E("eq. (29)", 410, 410, _T + "eq29", _T + "eq25_31"),
+    E("eq. (30)", 412, 412, _T + "eq25_31"),
+    E("eq. (31)", 414, 414, _T + "eq25_31"),
     E("Theorem 3", 426, 428, _T + "thm3"),
     E("eq. (32)", 428, 428, _T + "thm3"),
     E("Lemma 4", 432, 434, _T + "lemma4"),
     E("eq. (33)", 434, 434, _T + "lemma4"),
-    E("display L438", 438, 438, todo="the proof of Lemma 4: eta sum_k (1 - eta lambda_Q/2)^(k/2) <= 4/lambda_Q "
-      "(symbolic); its third line has ||y_Q - u_Q(k')|| where the decay factor already stands for it "
-      "(should be ||y_Q - u_Q(P)||), and its first line has '=' where the triangle inequality gives '<='"),
+    E("display L438", 438, 438, _T + "lemma4_proof.sum"),
     E("proof of Lemma 4: ||y_Q - u_Q(0)|| = O(kappa sqrt(n_Q)/sqrt(delta)); u_Q(P) - u_Q(0) via (19)", 440, 440,
       _T + "lemma4_proof.u0", manual=True),
     E("Condition 1", 444, 444, _T + "thm3"),
@@ -145,24 +129,18 @@ LEDGER = Ledger("liu2019", "002_040fb3cd502e6250.txt", [
     E("display L518", 518, 521, todo="proof of Theorem 2: ||eps_3(k)|| <= sum_i (2 eta sqrt(n_Q)/m)|bar S_i| "
       "||u - y|| (bound)"),
     E("eq. (35)", 525, 525, todo="proof of Theorem 2: H_Q(k) replaced by H_Q^inf with the remainder zeta(k)"),
-    E("eq. (36)", 527, 530, todo="proof of Theorem 2: ||zeta(k)|| bound; it uses (1 - eta lambda_Q/4)^(k-1) from "
-      "Theorem 3's (1 - eta lambda_Q/2)^k"),
-    E("eq. (37)", 534, 534, todo="proof of Theorem 2: the unrolled recursion; the sum over t carries (I - eta "
-      "H_Q^inf)^k where the recursion gives (I - eta H_Q^inf)^t (also in (38), (41))"),
-    E("eq. (38)", 536, 539, todo="order bookkeeping: max_k k(1 - eta lambda_Q/4)^(k-1) = O(1/(eta lambda_Q)) times "
-      "the factors (multiplies out as printed)"),
+    E("eq. (36)", 527, 530, _T + "eq36"),
+    E("eq. (37)", 534, 534, _T + "eq37"),
+    E("eq. (38)", 536, 539, _T + "eq38_41", _T + "eq37"),
     E("eq. (39)", 543, 550, todo="proof of Theorem 2: the decomposition of vec(W_Q(K)) - vec(W(P)) (as (5))"),
-    E("eq. (40)", 554, 554, todo="proof of Theorem 2: the Z_Q(k) - Z_Q(0) perturbation; the text after it calls "
-      "lambda_Q^-1 the maximum eigenvalue of H_Q^inf (it is that of (H_Q^inf)^-1)"),
-    E("eq. (41)", 558, 563, todo="order bookkeeping with sum_k k(1 - eta lambda_Q/4)^(k-1) = O(1/(eta lambda_Q)^2) "
-      "(multiplies out as printed; its third line has '<=' where a product is meant)"),
+    E("eq. (40)", 554, 554, _T + "eq40"),
+    E("App. C.2.2, after (40): 'the maximum eigenvalue of H_Q^inf is lambda_Q^-1'", 556, 556,
+      _T + "sec_c2.max_eigenvalue", manual=True),
+    E("eq. (41)", 558, 563, _T + "eq38_41", _T + "eq37"),
     E("eq. (42)", 567, 573, todo="proof of Theorem 2: ||W_Q(K) - W(P)||_F^2 = (y - u)^T H_Q^-1 (y - u) + O(m^(-1/4)) "
       "(the Du et al. geometric-sum identity plus remainders)"),
     E("display L577", 577, 581, todo="proof of Theorem 2: y_Q - u_Q(P) rewritten with (19) (identity)"),
-    E("eq. (43)", 585, 585, todo="order bookkeeping: Lemma 3 times ||H_P^-1 y_P|| <= sqrt(n_P)/lambda_P "
-      "(multiplies out as printed)"),
-    E("eq. (44)", 589, 593, todo="order bookkeeping of ||eps_4||; the text before it gives ||u_Q(0)|| = "
-      "O(sqrt(n_Q kappa/delta)) where the proof of Lemma 4 has O(kappa sqrt(n_Q/delta))"),
-    E("eq. (45)", 597, 603, todo="proof of Theorem 2: the final square; its m-remainder is O(m^(-1/4)) in "
-      "||W_Q(K) - W(P)||_F^2, so the square root in Theorem 2 (2) would carry m^(-1/8), not the printed m^(-1/4)"),
+    E("eq. (43)", 585, 585, _T + "eq43_44"),
+    E("eq. (44)", 589, 593, _T + "eq43_44"),
+    E("eq. (45)", 597, 603, _T + "eq45"),
 ])

@@ -13,6 +13,7 @@ Modules, by section of the paper:
 - :mod:`.fig2`     §5.3: Figures 2a and 2b;
 - :mod:`.freeze`   §5.2-5.3: Theorem 5.5 (frozen first layers), the approximate-balance discussion, Figure 3;
 - :mod:`.ntk`      §6: Theorem 6.1 and Corollaries 6.2-6.3 (two-layer ReLU networks in the NTK regime);
+- :mod:`.sec6_text` §6: Theorem 6.1's iteration count and the initialisation sentence of the setting;
 - :mod:`.table1`   Table 1 (MNIST correlations).
 """
 

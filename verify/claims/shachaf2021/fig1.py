@@ -20,7 +20,7 @@ from __future__ import annotations
 import torch
 
 from numerics import linear_finetune as LF
-from verify.kit import (AllOf, Claim, Custom, Domain, Evidence, Figure, FigureSweep, Kind, Param, label_of,
+from verify.kit import (AllOf, Alternative, Claim, Custom, Domain, Evidence, Figure, FigureSweep, Kind, Param, label_of,
                         ordering_test, per_profile, pick)
 
 from .common import GAUSS_ANISO, LIN_SETTING, src
@@ -121,6 +121,8 @@ CLAIMS = [
         check=AllOf([_ordering("small", (0.005, 0.02, 0.1)),
                      FigureSweep(points=SWEEP, sampler=_sweep_sampler, figure=_figure,
                                  trials=per_profile(50, 100, 100), chunk=100, name="figure 1")]),
+        power=(Alternative("the ordering reversed at small n (Bottom Eigen Align lower)",
+                           _ordering("large", (0.005, 0.02, 0.1)), "the ordering reversed"),),
     ),
     Claim(
         id="shachaf2021.fig1.large_n", kind=Kind.ORDERING,
@@ -130,6 +132,8 @@ CLAIMS = [
         assumptions=ASSUME, domain=_DOM,
         notes="'Large n' read as n in {0.5 d, 0.7 d, 0.9 d}. One-sided test of the mean per-draw R_bottom - R_top.",
         check=_ordering("large", (0.5, 0.7, 0.9)),
+        power=(Alternative("the ordering reversed at large n (Top Eigen Align lower)",
+                           _ordering("small", (0.5, 0.7, 0.9)), "the ordering reversed"),),
     ),
     Claim(
         id="shachaf2021.fig1.zero", kind=Kind.ORDERING,
@@ -142,5 +146,7 @@ CLAIMS = [
                "= by n = 0.8 d; tested one-sided at n = 0.8 d. For reference (d = 1000): E R_bottom is about 0.095 "
                "(6% of 1.5) at n = d/2 and 0.019 (1.3%) at n = 0.8 d; the figure's sweep shows the whole curve."),
         check=Custom(_zero_check, points=[{"frac": 0.8}]),
+        power=(Alternative("zero already by n = d/2", Custom(_zero_check, points=[{"frac": 0.5}]),
+                           "'well before n = d' read as half-way (E R_bottom ~ 0.095 there at d = 1000)"),),
     ),
 ]

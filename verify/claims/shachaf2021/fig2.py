@@ -22,7 +22,7 @@ import torch
 
 import numerics.deep_linear as DL
 from numerics.sampling import gaussian_design, unit_vectors
-from verify.kit import (AllOf, Check, Claim, Custom, Domain, Evidence, Figure, FigureSweep, Kind, Param, Tol,
+from verify.kit import (AllOf, Alternative, Check, Claim, Custom, Domain, Evidence, Figure, FigureSweep, Kind, Param, Tol,
                         label_of, ordering_test, per_profile, pick, stat_test)
 
 from .common import DEEP_SETTING, ROOT_FIG2B, pair_at_angle, src
@@ -48,7 +48,8 @@ def fig2a_risks(B, d, alphas, depths, gen, dtype=torch.float64) -> torch.Tensor:
     return out
 
 
-def _fig2a_check(claim, ctx) -> Evidence:
+def _fig2a_check(claim, ctx, reverse: bool = False) -> Evidence:
+    """``reverse``: the power witness, 'adding depth hurts for alpha > 1' (the ordering reversed)."""
     ev = Evidence()
     d, B = pick(ctx.profile, DIMS), pick(ctx.profile, TRIALS)
     gen, seed = ctx.generator(claim.id, f"d={d}")
@@ -60,6 +61,10 @@ def _fig2a_check(claim, ctx) -> Evidence:
             continue
         for j in range(len(DEPTHS) - 1):
             pp = {"alpha": a, "L": DEPTHS[j + 1], "vs_L": DEPTHS[j], "d": d, "n": d // 10}
+            if reverse:
+                ev.tests.append(ordering_test(f"R_L{DEPTHS[j]} - R_L{DEPTHS[j + 1]} < 0: alpha={a:g}", pp,
+                                              (R[:, i, j] - R[:, i, j + 1]).cpu().numpy(), seed=seed))
+                continue
             ev.tests.append(ordering_test(f"R_L{DEPTHS[j + 1]} - R_L{DEPTHS[j]} < 0: alpha={a:g}", pp,
                                           (R[:, i, j + 1] - R[:, i, j]).cpu().numpy(), seed=seed))
     # (ii) alpha ~ 1: the spread across depths is smaller than at every larger alpha (relative to R_1)
@@ -195,6 +200,8 @@ CLAIMS = [
         check=AllOf([Custom(_fig2a_check),
                      FigureSweep(points=SWEEP_A, sampler=_sweep_a, figure=_fig_a, trials=per_profile(40, 100, 200),
                                  name="figure 2a")]),
+        power=(Alternative("adding depth hurts for alpha > 1", Custom(lambda claim, ctx: _fig2a_check(claim, ctx, True)),
+                           "the ordering reversed"),),
     ),
     Claim(
         id="shachaf2021.fig2b", kind=Kind.ORDERING, role="caption", root_cause=ROOT_FIG2B,

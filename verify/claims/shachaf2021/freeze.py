@@ -20,8 +20,8 @@ import torch
 
 import numerics.deep_linear as DL
 from numerics.sampling import gaussian_design, noisy_labels
-from verify.kit import (AllOf, Check, Claim, Custom, Domain, Evidence, Figure, Kind, Param, Tol, label_of,
-                        ordering_test, per_profile, pick, stat_test)
+from verify.kit import (Alternative, AllOf, Check, Claim, Custom, Domain, Evidence, Figure, Kind, Param, Tol,
+                        label_of, ordering_test, per_profile, pick, stat_test)
 
 from .common import DEEP_SETTING, LITERAL_GD_NOTE, pair_at_angle, src
 
@@ -49,7 +49,8 @@ def _best_c(X, y, tS):
 
 
 # ------------------------------------------------------------------ thm5.5 (exact balance)
-def _thm55_check(claim, ctx, points) -> Evidence:
+def _thm55_check(claim, ctx, points, toward: str = "source") -> Evidence:
+    """``toward="target"``: the power witness, beta aligned with theta_T instead of theta_S."""
     ev = Evidence()
     count = pick(ctx.profile, per_profile(4, 12, 32))
     tol = Tol(rel=0.0, abs=1e-8, resolution=0.0)
@@ -68,12 +69,13 @@ def _thm55_check(claim, ctx, points) -> Evidence:
                                    refutes=False))
             continue
         beta = fr.beta
-        sin = _sin_to(beta, bs).cpu().numpy()
+        sin = _sin_to(beta, bs if toward == "source" else bt).cpu().numpy()
         cbest = _best_c(X, y, bs)
         dist = ((beta - cbest).norm(dim=-1) / cbest.norm(dim=-1)).cpu().numpy()
         extra = {"balancedness_pretrained": float(DL.balancedness_error(pre.Ws).max()),
                  "max_steps": int(fr.steps.max()), "max_final_loss": float(fr.loss.max())}
-        ev.tests.append(stat_test(f"|sin(beta, theta_S)|: {lab}", p, 0.0, sin, tol, "stated", seed, extra, margin=True))
+        ev.tests.append(stat_test(f"|sin(beta, theta_{'S' if toward == 'source' else 'T'})|: {lab}", p, 0.0, sin, tol,
+                                  "stated", seed, extra, margin=True))
         ev.tests.append(stat_test(f"||beta - c* theta_S|| / ||c* theta_S|| (c* least squares): {lab}", p, 0.0, dist,
                                   Tol(rel=0.0, abs=1e-6, resolution=0.0), "derived", seed, extra, margin=True))
         ev.seeds.append(seed)
@@ -157,6 +159,24 @@ def _fig3_check(claim, ctx, points) -> Evidence:
     return ev
 
 
+def _fig3_reversed(claim, ctx, points) -> Evidence:
+    """Power witness of fig3: the frozen model generalizes better than the fine-tuned one (the ordering reversed),
+    on the same runs (fig3_runs is memoised per context)."""
+    ev = Evidence()
+    d = pick(ctx.profile, FIG3_D)
+    for p in points:
+        n = int(p["n"])
+        r = fig3_runs(ctx, d, n, ALPHA3)
+        pp = {"n": n, "d": d, "alpha": ALPHA3}
+        if not r["ok"]:
+            ev.checks.append(Check(label_of(pp), None, "a run did not converge", refutes=False))
+            continue
+        ev.tests.append(ordering_test("R_frozen - R_finetune < 0: " + label_of(pp), pp,
+                                      r["R_frozen"] - r["R_finetune"], seed=r["seed"]))
+        ev.seeds.append(r["seed"])
+    return ev
+
+
 def _approx_check(claim, ctx, points) -> Evidence:
     ev = Evidence()
     d = pick(ctx.profile, FIG3_D)
@@ -188,6 +208,9 @@ def _approx_check(claim, ctx, points) -> Evidence:
 
 
 FLOOR_FRAC = 0.95
+THM55_POINTS = per_profile([{"L": 2, "k": 1}, {"L": 3, "k": 2}],
+                           [{"L": 2, "k": 1}, {"L": 3, "k": 1}, {"L": 3, "k": 2}, {"L": 4, "k": 3}],
+                           [{"L": 2, "k": 1}, {"L": 3, "k": 1}, {"L": 3, "k": 2}, {"L": 4, "k": 2}, {"L": 4, "k": 3}])
 
 CLAIMS = [
     Claim(
@@ -203,11 +226,11 @@ CLAIMS = [
                "rank-one balanced weights exactly rank one (each layer's gradient shares its singular vectors), so "
                "the product of the frozen layers stays c' theta_S u^T even though the steps move the balancedness "
                "(scale differences of ~1e-3). " + LITERAL_GD_NOTE + " d = 10, n = 4, unit teachers at 45 degrees."),
-        check=Custom(_thm55_check, points=per_profile([{"L": 2, "k": 1}, {"L": 3, "k": 2}],
-                                                      [{"L": 2, "k": 1}, {"L": 3, "k": 1}, {"L": 3, "k": 2},
-                                                       {"L": 4, "k": 3}],
-                                                      [{"L": 2, "k": 1}, {"L": 3, "k": 1}, {"L": 3, "k": 2},
-                                                       {"L": 4, "k": 2}, {"L": 4, "k": 3}])),
+        check=Custom(_thm55_check, points=THM55_POINTS),
+        power=(Alternative("beta(t) aligned with theta_T (the frozen model fine-tunes to the target direction)",
+                           Custom(lambda claim, ctx, points: _thm55_check(claim, ctx, points, toward="target"),
+                                  points=THM55_POINTS),
+                           "the ordering reversed: what fine-tuning without frozen layers would do"),),
     ),
     Claim(
         id="shachaf2021.thm5.5.approx", kind=Kind.ORDERING,
@@ -243,6 +266,9 @@ CLAIMS = [
                "pretrained weights."),
         check=Custom(_approx_check, points=lambda prof: ([{"alpha": ALPHA3, "n": n} for n in pick(prof, FIG3_NS)]
                                                          + [{"alpha": a, "n": 5} for a in pick(prof, APPROX_ALPHAS)])),
+        power=(Alternative("with delta > 0 (alpha = 0.01) the frozen model generalizes better than the fine-tuned one",
+                           Custom(_fig3_reversed, points=lambda prof: [{"n": n} for n in pick(prof, FIG3_NS)]),
+                           "the ordering reversed (no failure once balancedness is only approximate)"),),
     ),
     Claim(
         id="shachaf2021.fig3", kind=Kind.ORDERING,
@@ -262,12 +288,16 @@ CLAIMS = [
                "like 1/n towards the floor, so it is not literally constant). Mean risks by n in details; n >= 5 so "
                "that the fitted c has finite variance."),
         check=Custom(_fig3_check, points=lambda prof: [{"n": n} for n in pick(prof, FIG3_NS)]),
+        power=(Alternative("the frozen model generalizes better than the fine-tuned one",
+                           Custom(_fig3_reversed, points=lambda prof: [{"n": n} for n in pick(prof, FIG3_NS)]),
+                           "the ordering reversed"),),
     ),
 ]
 
 
 # ------------------------------------------------------------------ §5.2 workaround
-def _workaround_check(claim, ctx) -> Evidence:
+def _workaround_check(claim, ctx, reverse: bool = False) -> Evidence:
+    """``reverse``: the power witness, the larger scale makes the frozen model fit less (the ordering reversed)."""
     ev = Evidence()
     d = pick(ctx.profile, FIG3_D)
     small, large = fig3_runs(ctx, d, 5, ALPHA3), fig3_runs(ctx, d, 5, 0.1)
@@ -275,6 +305,12 @@ def _workaround_check(claim, ctx) -> Evidence:
         return Evidence(checks=[Check("reference runs", None, "a run did not converge", refutes=False)])
     pp = {"alpha_small": ALPHA3, "alpha_large": 0.1, "n": 5, "d": d}
     # the same draws at both scales (common random numbers, see fig3_runs): paired differences
+    if reverse:
+        ev.tests.append(ordering_test(f"fraction of the c*theta_S training loss removed: (alpha = 0.1) - (alpha = "
+                                      f"{ALPHA3:g}) < 0", pp, large["rho_frozen"], small["rho_frozen"], small["seed"],
+                                      paired=True, what="the frozen model fits less of the target data at alpha = 0.1"))
+        ev.seeds.append(small["seed"])
+        return ev
     ev.tests.append(ordering_test(f"fraction of the c*theta_S training loss removed: (alpha = {ALPHA3:g}) - "
                                   "(alpha = 0.1) < 0", pp, small["rho_frozen"], large["rho_frozen"], small["seed"],
                                   paired=True, what="the frozen model fits more of the target data at alpha = 0.1"))
@@ -300,4 +336,7 @@ CLAIMS.append(Claim(
            "draws at the two scales, a two-sample z decided at |z| > 3) the risk comparison was undecided at "
            "standard (z = 2.6) and at quick seed 2: the spread between draws of the data hid the effect of alpha."),
     check=Custom(_workaround_check),
+    power=(Alternative("a larger initialization scale makes the frozen model fit less of the target data",
+                       Custom(lambda claim, ctx: _workaround_check(claim, ctx, reverse=True)),
+                       "the ordering reversed"),),
 ))

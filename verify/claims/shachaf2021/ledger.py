@@ -33,9 +33,8 @@ LEDGER = Ledger("shachaf2021", "000_efaf07e323d59f0e.txt", [
       "the next entry"),
     E("§3: perfect pretraining is achieved when n_S >= d", 67, 67, _T + "sec3.perfect_pretraining", manual=True),
     E("Assumption 3.3", 69, 69, reason="assumption", note="zero train loss after fine-tuning"),
-    E("§3: GD reaches arbitrarily small train loss in linear regression", 71, 71,
-      todo="gradient descent on an underdetermined least-squares problem drives the train loss to 0 (with step "
-           "below 2/lambda_max); the deep linear case is cited ([32])", manual=True),
+    E("§3: GD reaches arbitrarily small train loss in linear regression", 71, 71, _T + "sec3.train_loss",
+      note="the deep linear case is cited ([32])", manual=True),
     # ---------------------------------------------------------------- §4 linear regression
     E("Theorem 4.1", 81, 88, _T + "thm4.1"),
     E("eq. (1)", 83, 83, _T + "thm4.1", _T + "thm5.2.depth1"),
@@ -46,7 +45,10 @@ LEDGER = Ledger("shachaf2021", "000_efaf07e323d59f0e.txt", [
     E("§4.1: g ~ n^-0.5, top-k term ~ n^-1.5, bottom-k term ~ n^-0.5", 103, 103, _T + "sec4.rates", manual=True),
     E("§4.1: small n (g > 1) vs large n (g < 1) regimes of the bound", 105, 105, _T + "sec4.regimes", manual=True),
     E("§4.1: remark on m: take the largest m with lambda_{m+1} ~ lambda_m", 107, 107,
-      todo="for g < 1, bound (3) as a function of m is smallest near the largest m before an eigen-gap",
+      reason="no result", note="advice ('the trade-off in selecting it suggests taking ...'), and ambiguous as a "
+      "statement: read literally the largest m with lambda_(m+1) ~ lambda_m is d - 1 inside the bottom block; read as "
+      "the largest m before an eigen-gap it is the minimiser of (3) on a two-level spectrum only when g lies between the "
+      "two levels (for g below the lower level (3) keeps decreasing past the gap; worked out by hand, not encoded)",
       manual=True),
     E("Table 1", 109, 109, _T + "table1"),
     E("§4.2 setting: d = 1000, m = 50, eigenvalues 1.5 vs 0.3, equal ||theta_T - theta_S||", 116, 116,
@@ -87,12 +89,12 @@ LEDGER = Ledger("shachaf2021", "000_efaf07e323d59f0e.txt", [
       "||hat theta_T - hat theta_S|| ~ 0.1, 7 layers", 228, 228, _T + "fig2a", _T + "fig2b", manual=True),
     E("§5.3: Figure 3 models: frozen / vanilla / fine-tune", 230, 230, _T + "fig3", manual=True),
     # ---------------------------------------------------------------- §6 two-layer ReLU (NTK)
+    E("§6 setting: 'initialized from a standard Gaussian with variance kappa^2'", 234, 234,
+      _T + "sec6.init_variance", manual=True),
     E("Theorem 6.1", 238, 242, _T + "thm6.1"),
     E("eq. (11)", 240, 240, _T + "thm6.1"),
     E("Theorem 6.1: iteration count t >= Omega((1/(eta lambda_0)) log ||y~||^-1)", 238, 238,
-      todo="the iteration count: log ||y~||^-1 is negative when ||y~|| > 1 (every t >= 0 qualifies), so the count "
-           "as printed cannot be what the proof uses; a claim would run GD and compare the iterations needed with "
-           "the stated order in eta, lambda_0 and ||y~||", manual=True),
+      _T + "thm6.1.iterations", manual=True),
     E("footnote 3: bound on the number of pretraining iterations", 244, 244, reason="not in the text",
       note="'See the supp for a bound on the number of iterations'", manual=True),
     E("§6: the risk follows the distance of y from the pretrained outputs", 248, 248, _T + "sec6.residual",

@@ -30,7 +30,7 @@ import torch
 from derivations import ntk_bounds as NB
 from numerics import NotConverged
 from numerics.ntk_finetune import finetune_trials, kernel_finetune_trials
-from verify.kit import (AllOf, Check, Claim, Constraint, Custom, Domain, Evidence, Identity, Kind, Param,
+from verify.kit import (AllOf, Alternative, Check, Claim, Constraint, Custom, Domain, Evidence, Identity, Kind, Param,
                         PropertySearch, Source, StatedSearch, StatTest, Tol, label_of, ordering_test, per_profile, pick)
 
 PAPER = "shachaf2021"
@@ -545,11 +545,17 @@ COR63 = Claim(
 
 
 # ============================================================================= checkable sentences
-def _distance(claim, ctx, points) -> Evidence:
+def _distance(claim, ctx, points, reverse: bool = False) -> Evidence:
+    """``reverse``: the power witness, the risk decreasing with the distance (the ordering reversed)."""
     ev = Evidence()
     for m, run, seed in _literal_runs(ctx, points, ev):
         R = run.risk.mean(1).cpu().numpy()          # (B, len(dists)), mean over n
         for j in range(len(run.dists) - 1):
+            if reverse:
+                ev.tests.append(ordering_test(f"m={m}: R(|dtheta|={run.dists[j + 1]}) - R(|dtheta|={run.dists[j]}) < 0",
+                                              {"m": m, "dist_a": run.dists[j + 1], "dist_b": run.dists[j]}, R[:, j + 1],
+                                              R[:, j], seed, paired=True, what="risk decreases with the distance"))
+                continue
             ev.tests.append(ordering_test(f"m={m}: R(|dtheta|={run.dists[j]}) - R(|dtheta|={run.dists[j + 1]}) < 0",
                                           {"m": m, "dist_a": run.dists[j], "dist_b": run.dists[j + 1]}, R[:, j],
                                           R[:, j + 1], seed, paired=True,
@@ -568,10 +574,14 @@ DISTANCE = Claim(
            "{1, 3, 6}).  Tested at every width of the literal runs.  With isotropic inputs the expected risk "
            "depends on theta_T - theta_S only through its norm in the kernel limit."),
     check=Custom(_distance, points=_width_points),
+    power=(Alternative("fine-tuning is improved as the distance increases",
+                       Custom(lambda claim, ctx, points: _distance(claim, ctx, points, reverse=True), points=_width_points),
+                       "the ordering reversed"),),
 )
 
 
-def _gram(claim, ctx, points) -> Evidence:
+def _gram(claim, ctx, points, reverse: bool = False) -> Evidence:
+    """``reverse``: the power witness, the Gram deviation and the weight movement increasing in m."""
     ev = Evidence()
     rows = []
     for m, run, seed in _literal_runs(ctx, points, ev):
@@ -580,6 +590,13 @@ def _gram(claim, ctx, points) -> Evidence:
     # consecutive widths; at quick (few networks per width) only the extreme widths, a decade apart
     pairs = list(zip(rows, rows[1:])) if ctx.profile.name != "quick" or len(rows) < 3 else [(rows[0], rows[-1])]
     for (m1, g1, mv1, _, s1), (m2, g2, mv2, _, s2) in pairs:
+        if reverse:
+            ev.tests.append(ordering_test(f"||H(t) - H^inf||_op: (m={m1}) - (m={m2}) < 0", {"m_small": m1, "m_large": m2},
+                                          g1, g2, s2, paired=False, what="Gram deviation increasing in m"))
+            ev.tests.append(ordering_test(f"max_r ||w_r(t) - w_r(init)||: (m={m1}) - (m={m2}) < 0",
+                                          {"m_small": m1, "m_large": m2}, mv1, mv2, s2, paired=False,
+                                          what="weight movement increasing in m"))
+            continue
         ev.tests.append(ordering_test(f"||H(t) - H^inf||_op: (m={m2}) - (m={m1}) < 0", {"m_small": m1, "m_large": m2},
                                       g2, g1, s2, paired=False, what="Gram deviation decreasing in m"))
         ev.tests.append(ordering_test(f"max_r ||w_r(t) - w_r(init)||: (m={m2}) - (m={m1}) < 0",
@@ -616,6 +633,9 @@ GRAM = Claim(
            "smallest against the largest width, a decade apart); the log-log slopes are reported (about -1/2 expected "
            "from the 1/sqrt(m) Monte Carlo error of H(init) and the O(1/sqrt m) movement; not stated, not judged)."),
     check=Custom(_gram, points=_width_points),
+    power=(Alternative("H(t) moves away from H^inf and the weights move more as m grows",
+                       Custom(lambda claim, ctx, points: _gram(claim, ctx, points, reverse=True), points=_width_points),
+                       "the ordering reversed"),),
 )
 
 def _corr_test(label, params, x, y, seed) -> StatTest:

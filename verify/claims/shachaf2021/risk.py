@@ -21,7 +21,7 @@ import numerics.deep_linear as DL
 from derivations import deep_linear as DD
 from numerics import linear_finetune as LF
 from numerics.sampling import gaussian_design, unit_vectors
-from verify.kit import (AllOf, Check, Claim, Constraint, Custom, Domain, Evidence, Identity, Kind, Param,
+from verify.kit import (Alternative, AllOf, Check, Claim, Constraint, Custom, Domain, Evidence, Identity, Kind, Param,
                         ProbabilityBound, Tol, label_of, per_profile, pick, stat_test, stated_value)
 
 from .common import DEEP_SETTING, LIN_SETTING, pair_at_angle, src
@@ -121,7 +121,8 @@ def _thm53_depth_check(claim, ctx) -> Evidence:
 
 
 # ------------------------------------------------------------------ thm5.4
-def _thm54_quantities(p, B, gen, dtype=torch.float64):
+def _thm54_quantities(p, B, gen, dtype=torch.float64, sign=1):
+    """``sign=-1``: the power witness, (1 - eps)^2 in place of (1 + eps)^2 in (9) and (10)."""
     n, d, eps = int(p["n"]), int(p["d"]), float(p["eps"])
     tS_hat, tT_hat = pair_at_angle(B, d, float(p["cos"]), gen, dtype)
     tS, tT = float(p["norm_S"]) * tS_hat, float(p["norm_T"]) * tT_hat
@@ -131,8 +132,8 @@ def _thm54_quantities(p, B, gen, dtype=torch.float64):
     R_gamma = LF.perp_part(X, tT - tS).square().sum(-1)
     f = (d - n) / d
     nT2 = float(p["norm_T"]) ** 2
-    b9 = f * (1 + eps) ** 2 * nT2 * (tT_hat - tS_hat).square().sum(-1) + f * (eps**2) * nT2   # zeta = eps ||theta_T||
-    b10 = f * (1 + eps) ** 2 * (tT - tS).square().sum(-1)
+    b9 = f * (1 + sign * eps) ** 2 * nT2 * (tT_hat - tS_hat).square().sum(-1) + f * (eps**2) * nT2   # zeta = eps ||theta_T||
+    b10 = f * (1 + sign * eps) ** 2 * (tT - tS).square().sum(-1)
     return R_beta, b9, R_gamma, b10
 
 
@@ -144,9 +145,9 @@ def _fail_prob(p, c=C54):
     return min(1.0, 4 * math.exp(-c * eps**2 * n) + 4 * math.exp(-c * eps**2 * (d - n)))
 
 
-def _viol(which):
+def _viol(which, sign=1):
     def sampler(p, B, gen, ctx):
-        Rb, b9, Rg, b10 = _thm54_quantities(p, B, gen, ctx.dtype)
+        Rb, b9, Rg, b10 = _thm54_quantities(p, B, gen, ctx.dtype, sign)
         return ((Rb > b9) if which == 9 else (Rg > b10)).double()
     return sampler
 
@@ -192,7 +193,9 @@ T54_TRIALS = per_profile(400, 3000, 20000)  # 0 violations in N trials agree wit
 
 
 # ------------------------------------------------------------------ thm5.4.source_norm
-def _source_norm_check(claim, ctx) -> Evidence:
+def _source_norm_check(claim, ctx, risk: str = "deep") -> Evidence:
+    """(9) does not depend on ||theta_S||; ``risk="shallow"`` judges the same sentence for the L = 1 risk (2) instead
+    (the power witness: a plausible wrong reading that the check must reject)."""
     gen, _ = ctx.generator(claim.id, "scale")
     B, n, d = 200, 5, 30
     tS, tT = pair_at_angle(B, d, 0.9, gen)
@@ -200,10 +203,12 @@ def _source_norm_check(claim, ctx) -> Evidence:
     y = _labels(X, tT)
     R = lambda s: (DL.end_state_eq6(X, y, s * tS) - tT).square().sum(-1)  # noqa: E731
     Rg = lambda s: LF.perp_part(X, tT - s * tS).square().sum(-1)  # noqa: E731
-    base = R(1.0)
-    worst = max(float(((R(a) - base).abs() / base).max()) for a in (0.1, 3.0, 10.0))
+    Rj = R if risk == "deep" else Rg
+    base = Rj(1.0)
+    worst = max(float(((Rj(a) - base).abs() / base).max()) for a in (0.1, 3.0, 10.0))
     dep10 = float(((Rg(3.0) - Rg(1.0)).abs() / Rg(1.0)).median())
-    return Evidence(checks=[Check("R(beta of (6)) unchanged by theta_S -> a theta_S (a = 0.1, 3, 10; 200 draws)",
+    what = "R(beta of (6))" if risk == "deep" else "R(gamma) of (2) (L = 1)"
+    return Evidence(checks=[Check(f"{what} unchanged by theta_S -> a theta_S (a = 0.1, 3, 10; 200 draws)",
                                   worst < 1e-10, f"max relative change {worst:.2e}; for comparison the L = 1 risk (2) "
                                                  f"changes by a median {dep10:.3g} (relative) for a = 3")])
 
@@ -280,6 +285,15 @@ CLAIMS = [
                              name="(10), c = 1", target="derived", chunk=2000),
             Custom(_c_max_table, points=T54_POINTS),
         ]),
+        power=(Alternative("(9) and (10) with (1 - eps)^2 for (1 + eps)^2",
+                           AllOf([ProbabilityBound(points=T54_POINTS, delta=_fail_prob, sampler=_viol(9, -1),
+                                                   trials=T54_TRIALS, name="(9) with (1 - eps)^2, c = 1", target="derived",
+                                                   chunk=2000),
+                                  ProbabilityBound(points=T54_POINTS, delta=_fail_prob, sampler=_viol(10, -1),
+                                                   trials=T54_TRIALS, name="(10) with (1 - eps)^2, c = 1",
+                                                   target="derived", chunk=2000)]),
+                           "a sign slip in the concentration factor; judged, like the claim's own tests at c = 1, as "
+                           "target 'derived' (c is unspecified), so a rejection shows as 'detected (inconclusive)'"),),
     ),
     Claim(
         id="shachaf2021.thm5.4.source_norm", kind=Kind.EXACT,
@@ -293,5 +307,9 @@ CLAIMS = [
                "change under theta_S -> a theta_S. Checked per draw; at finite depth (Figure 2b, L = 7) the "
                "invariance is only approximate (shachaf2021.fig2b)."),
         check=Custom(_source_norm_check),
+        power=(Alternative("the L = 1 risk (2) is unchanged by the norm of theta_S",
+                           Custom(lambda claim, ctx: _source_norm_check(claim, ctx, risk="shallow")),
+                           "the contrast the sentence draws ('(10) depends on the distance between the two "
+                           "un-normalized tasks'): the same invariance claimed for the shallow risk is false"),),
     ),
 ]
