@@ -184,19 +184,19 @@ def _eq38_41(claim, ctx, n_q_off=1):
 
 # ============================================================================ the sentence after (40)
 def _max_eig(claim, ctx):
-    X = torch.tensor([[1.0, 0.0], [0.0, 1.0]], dtype=torch.float64)       # two orthogonal unit inputs
+    X = torch.tensor([[1.0, 0.0], [0.0, 1.0]], dtype=torch.float64, device=ctx.device)   # two orthogonal unit inputs
     H = kn.ntk_relu_gram(X)
     ev = torch.linalg.eigvalsh(H)
     lam_min, lam_max = float(ev[0]), float(ev[-1])
     inv_max = float(torch.linalg.eigvalsh(torch.linalg.inv(H))[-1])
     ok = math.isclose(lam_max, 1 / lam_min, rel_tol=1e-9)
     gen, seed = ctx.generator(claim.id, "draws")
-    Xr = torch.randn(200, 5, 8, generator=gen, dtype=torch.float64)
+    Xr = torch.randn(200, 5, 8, generator=gen, dtype=torch.float64, device=gen.device)
     Xr = Xr / Xr.norm(dim=-1, keepdim=True)
     E = torch.linalg.eigvalsh(kn.ntk_relu_gram(Xr))
     prod = (E[:, 0] * E[:, -1])                         # lambda_min lambda_max; 1 iff lambda_max = 1/lambda_min
     Ei = torch.linalg.eigvalsh(torch.linalg.inv(kn.ntk_relu_gram(Xr)))
-    inv_ok = bool(torch.allclose(Ei[:, -1] * E[:, 0], torch.ones(200, dtype=torch.float64), rtol=1e-8))
+    inv_ok = bool(torch.allclose(Ei[:, -1] * E[:, 0], torch.ones(200, dtype=torch.float64, device=E.device), rtol=1e-8))
     return Evidence(checks=[
         Check("the maximum eigenvalue of H_Q^inf is lambda_Q^-1 (two orthogonal unit inputs: H_Q^inf = I/2)", ok,
               f"lambda_max(H_Q^inf) = {lam_max:.6g}, lambda_Q^-1 = {1 / lam_min:.6g}; in 200 draws of 5 unit inputs in "

@@ -19,9 +19,10 @@ from .common import src
 def _eq9(claim, ctx):
     # one unit (m = 1), d = 2: x_P,1 = (1, 0); x_Q,1 = (1, 0), x_Q,2 = (0.6, 0.8); w(0) = (1, 0), w(P) = (1, -1):
     # the unit flips on x_Q,2 (0.6 -> -0.2) and not on x_Q,1 (1 -> 1)
-    xP = torch.tensor([[1.0, 0.0]], dtype=torch.float64)
-    xQ = torch.tensor([[1.0, 0.0], [0.6, 0.8]], dtype=torch.float64)
-    w0, wP = torch.tensor([1.0, 0.0], dtype=torch.float64), torch.tensor([1.0, -1.0], dtype=torch.float64)
+    # device: cpu (a fixed two-point construction read on the host)
+    xP = torch.tensor([[1.0, 0.0]], dtype=torch.float64)  # device: cpu (fixed construction)
+    xQ = torch.tensor([[1.0, 0.0], [0.6, 0.8]], dtype=torch.float64)  # device: cpu (fixed construction)
+    w0, wP = torch.tensor([1.0, 0.0], dtype=torch.float64), torch.tensor([1.0, -1.0], dtype=torch.float64)  # device: cpu
     IP0 = (xP @ w0 >= 0).double()
     IQ0, IQP = (xQ @ w0 >= 0).double(), (xQ @ wP >= 0).double()
     i, j = 0, 1                                                     # H_PQ,ij with i = 1 (P), j = 2 (Q)
@@ -67,13 +68,13 @@ def _l438(claim, ctx):
 def _eq37(claim, ctx):
     gen, seed = ctx.generator(claim.id, "instance")
     n, K = 5, 12
-    X = torch.randn(n, 8, generator=gen, dtype=torch.float64)
+    X = torch.randn(n, 8, generator=gen, dtype=torch.float64, device=gen.device)
     X = X / X.norm(dim=-1, keepdim=True)
     H = kn.ntk_relu_gram(X)
     eta = 1 / float(torch.linalg.eigvalsh(H)[-1])
-    M = torch.eye(n, dtype=torch.float64) - eta * H
-    r0 = torch.randn(n, generator=gen, dtype=torch.float64)
-    e = torch.randn(K, n, generator=gen, dtype=torch.float64) * 0.1   # e(k) = zeta(k) + eps_3(k)
+    M = torch.eye(n, dtype=torch.float64, device=H.device) - eta * H
+    r0 = torch.randn(n, generator=gen, dtype=torch.float64, device=gen.device)
+    e = torch.randn(K, n, generator=gen, dtype=torch.float64, device=gen.device) * 0.1   # e(k) = zeta(k) + eps_3(k)
     r = r0.clone()
     for k in range(K):                                                # (35): r(k+1) = (I - eta H) r(k) + e(k)
         r = M @ r + e[k]
@@ -93,11 +94,11 @@ def _eq37(claim, ctx):
 # ============================================================================ (21): the expansion of ||dL/dX^1||^2
 def _eq21(claim, ctx):
     gen, seed = ctx.generator(claim.id, "instance")
-    g = lambda *shape: torch.randn(*shape, generator=gen, dtype=torch.float64)   # noqa: E731
+    g = lambda *shape: torch.randn(*shape, generator=gen, dtype=torch.float64, device=gen.device)   # noqa: E731
     nP, nQ, md = 3, 4, 12
     ZP, ZQ = g(md, nP) / 2, g(md, nQ) / 2                     # Z_P(0), Z_Q(P)
     M = g(nP, nP)
-    HP = M @ M.T / nP + 0.5 * torch.eye(nP, dtype=torch.float64)
+    HP = M @ M.T / nP + 0.5 * torch.eye(nP, dtype=torch.float64, device=M.device)
     HPQ = ZP.T @ ZQ + 0.1 * g(nP, nQ)                         # H_PQ^inf, near Z_P(0)^T Z_Q(P)
     yP, yQ, u0, eps, epsp = g(nP), g(nQ), 0.3 * g(nQ), 0.2 * g(md), 0.2 * g(nQ)
     hy = torch.linalg.solve(HP, yP)                          # H_P^-1 y_P
@@ -130,9 +131,9 @@ def _grads(claim, ctx):
     m, d, n = 64, 5, 4
     W, a = TL.init(1, m, d, gen, kappa=0.5)
     W, a = W[0], a[0]
-    X = torch.randn(n, d, generator=gen, dtype=torch.float64)
+    X = torch.randn(n, d, generator=gen, dtype=torch.float64, device=gen.device)
     X = X / X.norm(dim=-1, keepdim=True)
-    y = torch.rand(n, generator=gen, dtype=torch.float64) * 2 - 1
+    y = torch.rand(n, generator=gen, dtype=torch.float64, device=gen.device) * 2 - 1
     # (4): d L/d vec(W) = Z(k)(u - y), Z (md x n) with blocks I{w_r.x_j >= 0} a_r x_j/sqrt(m)   ((3))
     Wv = W.clone().requires_grad_(True)
     u = TL.forward(Wv[None], a[None], X)[0]
@@ -164,9 +165,9 @@ def _grads_scaled(claim, ctx):
     m, d, n = 64, 5, 4
     W, a = TL.init(1, m, d, gen, kappa=0.5)
     W, a = W[0], a[0]
-    X = torch.randn(n, d, generator=gen, dtype=torch.float64)
+    X = torch.randn(n, d, generator=gen, dtype=torch.float64, device=gen.device)
     X = X / X.norm(dim=-1, keepdim=True)
-    y = torch.rand(n, generator=gen, dtype=torch.float64) * 2 - 1
+    y = torch.rand(n, generator=gen, dtype=torch.float64, device=gen.device) * 2 - 1
     X1 = torch.relu(W @ X.T).requires_grad_(True)
     u = (a @ X1) / math.sqrt(m)
     (g1,) = torch.autograd.grad(0.5 * (u - y).square().sum(), X1)

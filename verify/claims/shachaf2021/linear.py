@@ -156,7 +156,7 @@ def _violation_sampler_bottom_cubed(c):
         v = tT - tS
         R = LF.risk_eq2(X, tS, tT, lam)
         g = LF.g_function(c, lam, delta, n)
-        viol = torch.zeros(B, dtype=torch.bool)
+        viol = torch.zeros(B, dtype=torch.bool, device=X.device)
         for m in _m_values(d):
             top2, bot2 = LF.split_norms(v, m)
             viol |= R > 2 * g**3 * top2 / float(lam[m - 1]) ** 2 + 2 * g**3 * bot2

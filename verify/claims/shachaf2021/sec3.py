@@ -57,7 +57,7 @@ def _train_loss(claim, ctx, points) -> Evidence:
         gen, seed = ctx.generator(claim.id, lab)
         tS, tT = unit_vectors(B, D, gen), unit_vectors(B, D, gen)
         X = gaussian_design(B, n, D, gen)
-        y = torch.einsum("bnd,bd->bn", X, tT) + sigma * torch.randn(B, n, generator=gen, dtype=X.dtype)
+        y = torch.einsum("bnd,bd->bn", X, tT) + sigma * torch.randn(B, n, generator=gen, dtype=X.dtype, device=gen.device)
         L0 = (torch.einsum("bnd,bd->bn", X, tS) - y).square().sum(-1)
         w_ls = torch.linalg.lstsq(X, y.unsqueeze(-1)).solution.squeeze(-1)
         floor = float(((torch.einsum("bnd,bd->bn", X, w_ls) - y).square().sum(-1) / L0).max())

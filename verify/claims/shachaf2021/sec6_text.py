@@ -27,18 +27,18 @@ def _iterations(claim, ctx):
     # linearised GD on H^inf of drawn unit inputs: iterations needed to reach ||u - y|| <= eps, for y~ and 4 y~
     gen, seed = ctx.generator(claim.id, "draws")
     B, nn, d, e = 50, 6, 10, 1e-3
-    X = torch.randn(B, nn, d, generator=gen, dtype=torch.float64)
+    X = torch.randn(B, nn, d, generator=gen, dtype=torch.float64, device=gen.device)
     X = X / X.norm(dim=-1, keepdim=True)
     H = kn.ntk_relu_gram(X)
     ev, V = torch.linalg.eigh(H)
     lam_0, step = ev[:, 0], 1 / ev[:, -1]
-    r0 = torch.randn(B, nn, generator=gen, dtype=torch.float64)
+    r0 = torch.randn(B, nn, generator=gen, dtype=torch.float64, device=gen.device)
     r0 = r0 / r0.norm(dim=-1, keepdim=True)                 # ||y~|| = 1
     need = {}
     for s in (0.5, 2.0, 8.0):
         r = s * r0
         coef = torch.einsum("bij,bi->bj", V, r)              # in the eigenbasis: (1 - eta ev)^t coef
-        t = torch.zeros(B, dtype=torch.int64)
+        t = torch.zeros(B, dtype=torch.int64, device=coef.device)
         cur = coef.clone()
         for k in range(1, 200000):
             cur = cur * (1 - step[:, None] * ev)
@@ -48,7 +48,7 @@ def _iterations(claim, ctx):
                 break
         need[s] = t.double()
     grows = bool((need[2.0] > need[0.5]).all() and (need[8.0] > need[2.0]).all())
-    bound = {s: (torch.log(torch.tensor(s / e)) / (step * lam_0)) for s in need}
+    bound = {s: (torch.log(torch.tensor(s / e, device=step.device)) / (step * lam_0)) for s in need}
     within = bool(all((need[s] <= bound[s].ceil() + 1).all() for s in need))
     return Evidence(checks=[
         Check("Theorem 6.1's count (1/(eta lambda_0)) log ||y~||^-1 is a positive number of iterations for every y~ the "

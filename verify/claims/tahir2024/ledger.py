@@ -35,7 +35,7 @@ LEDGER = Ledger("tahir2024", "001_759117b8232d72ac.txt", [
     E('Assumption 2.1', 176, 185, reason='assumption', note='f in L2(R^d, p) and the label noise model of §2.1'),
     E('Theorem 2.2', 186, 203, _T + "thm2.2.dudley", _T + "thm2.2.kl", _T + "thm2.2.w1", _T + "thm2.2.kl_witness"),
     E("§2.1: positive transfer with source and target arbitrarily far apart (KL, W1)", 169, 169,
-      _T + "text.sec2_1.far_apart.kl", _T + "text.sec2_1.far_apart.w1", _T + "text.sec2_1.far_apart.w1.free_norm",
+      _T + "text.sec2_1.far_apart.kl", _T + "text.sec2_1.far_apart.w1", _T + "text.sec2_1.far_apart.w1.unit_teachers",
       manual=True),
     E('eq. (9)', 217, 217, reason='definition', note='the deep linear network'),
     E("footnote 4: Theorem 2.2 also holds for the W1 metric", 201, 201, _T + "thm2.2.w1", manual=True),
