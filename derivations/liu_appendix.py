@@ -210,3 +210,29 @@ def eq12_stated() -> sp.Expr:
 def u0_stated() -> sp.Expr:
     """Proof of Lemma 4: ||y_Q - u_Q(0)||_2 = O(kappa sqrt(n_Q)/sqrt(delta))."""
     return kappa * sp.sqrt(n_Q) / sp.sqrt(delta)
+
+
+# ----------------------------------------------------------------------------- eq. (10): the small-ball bound
+R_ball = sp.Symbol("R", positive=True)
+
+
+def eq10_stated() -> sp.Expr:
+    """The bound of eqs. (10)/(17) on P(|N(0, kappa^2)| <= R), as printed: 2R/sqrt(2 pi kappa)."""
+    return BALL_STATED(R_ball)
+
+
+def eq10_derived() -> sp.Expr:
+    """The same bound with the density of N(0, kappa^2) at 0, 1/(sqrt(2 pi) kappa): 2R/(sqrt(2 pi) kappa) (ours)."""
+    return BALL_CORRECT(R_ball)
+
+
+# ----------------------------------------------------------------------------- corrected forms (ours, issue 22)
+def eq12_derived() -> sp.Expr:
+    """Eq. (12) with Hoeffding's square root: per entry (range |x^T y| <= 1) sqrt(log(2 n_P n_Q/delta)/(2m)) with a
+    union bound over the n_P n_Q entries, so ||H^inf_PQ - H_PQ(0)||_F <= sqrt(n_P n_Q log(2 n_P n_Q/delta)/(2m))."""
+    return sp.sqrt(eq12_stated())
+
+
+def scratch_derived() -> sp.Expr:
+    """§6.3's from-scratch bound with the square root of Theorem 2 (and Du et al. / Arora et al.): sqrt(y^T H^-1 y)."""
+    return sp.sqrt(scratch_stated())

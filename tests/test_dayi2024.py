@@ -319,3 +319,13 @@ def test_prop1_trials_sized_from_the_instance_pilot():
             assert n > 5 * base                                   # this draw (prediction -0.543) needs ~1e8
     assert _trials(lambda profile, q: 7, PROFILES["quick"], p, (object(),)) == 7
     assert _trials(lambda profile, q, inst: inst, PROFILES["quick"], p, (9,)) == 9
+
+
+def test_every_dayi_claim_says_its_form_is_our_reconstruction():
+    """issue 22: the formulas of 003 are lost in the seed; every claim's notes say that what it tests is ours."""
+    from verify.registry import all_claims
+
+    claims = [c for c in all_claims() if c.paper == "dayi2024"]
+    assert claims
+    for c in claims:
+        assert "reconstruct" in c.notes.lower(), c.id

@@ -155,3 +155,61 @@ def test_stated_forms_pin_the_numbers_the_checks_used():
     assert lead(A.eq6_stated()) == -sp.Rational(1, 8)
     assert lead(A.LEMMA6_Z) == 0 and lead(A.LEMMA6_H) == 0
     assert sp.simplify(A.thm1_stated() - (A.G_0 - A.yTy + A.rTr)) == 0
+
+
+# ----------------------------------------------------------------------------- issue 22: readings, roles, root causes
+def test_eq10_forms_differ_by_one_factor_and_the_corrected_bound_holds():
+    """eq. (10) as printed, 2R/sqrt(2 pi kappa), and the N(0, kappa^2) density bound 2R/(sqrt(2 pi) kappa) differ by
+    the one factor sqrt(kappa) (a typo-class erratum once the corrected form is verified)."""
+    import mpmath
+    import sympy as sp
+
+    from derivations import liu_appendix as A
+    from verify.claims.liu2019 import text
+    from verify.severity import one_change
+
+    claim = next(c for c in text.CLAIMS if c.id == "liu2019.eq10")
+    assert sp.simplify(A.eq10_stated() / A.eq10_derived() - sp.sqrt(A.kappa)) == 0
+    assert one_change(claim) == "a factor sqrt(kappa)"
+    f = sp.lambdify((A.R_ball, A.kappa), A.eq10_stated(), modules="mpmath")
+    for R, k in ((0.1, 0.3), (1e-3, 1e-2), (2.0, 0.5)):
+        p = {"R": R, "kappa": k}
+        assert text._eq10_corrected(p)
+        # the margin is P/bound - 1, positive exactly where the stated bound fails
+        assert (text._eq10_margin(lambda q: f(q["R"], q["kappa"]), p) > 0) == (not text._eq10_holds(
+            lambda q: f(q["R"], q["kappa"]), p))
+    with mpmath.workdps(30):
+        assert text._eq10_margin(lambda q: f(q["R"], q["kappa"]), {"R": 1e-4, "kappa": 1e-2}) == pytest.approx(9.0, rel=1e-3)
+
+
+def test_roles_and_root_causes_of_the_refuted_claims():
+    from verify.registry import all_claims
+
+    claims = {c.id: c for c in all_claims() if c.paper == "liu2019"}
+    roles = {"liu2019.eq11": "proof step", "liu2019.eq12": "proof step", "liu2019.eq17": "proof step",
+             "liu2019.eq20": "proof step", "liu2019.lemma4_proof.u0": "proof step", "liu2019.table2.improvement": "table",
+             "liu2019.appA.improvement_ratio": "table", "liu2019.sec3.proportional": "remark",
+             "liu2019.sec6_3.scratch": "remark", "liu2019.eq10": "statement", "liu2019.lemma5": "statement"}
+    for cid, role in roles.items():
+        assert claims[cid].role == role, cid
+        assert claims[cid].root_cause is not None, cid
+        if role == "proof step":
+            assert all(h in claims for h in claims[cid].holds_by) and claims[cid].holds_by, cid
+    # one reason, one object: eq. (10) and Lemma 5 share the Gaussian density's root cause
+    assert claims["liu2019.eq10"].root_cause is claims["liu2019.lemma5"].root_cause is C.ROOT_DENSITY
+    # the §3 sentence is the source's own: not an extension
+    assert not claims["liu2019.sec3.proportional"].extension
+
+
+def test_lemma2_is_read_with_the_width_of_its_context():
+    """Lemma 2 inherits 'm large' (Du et al.'s Lemma 3.1 / Theorem 3.1): its points all lie at m >= 512, and the
+    printed any-width reading is an extension of its own."""
+    from verify.claims.liu2019 import appendix as AP
+    from verify.registry import all_claims
+
+    for prof in ("quick", "standard"):
+        pts = AP.LEMMA2_LARGE_POINTS[prof]
+        assert pts and all(p["m"] >= AP.LEMMA2_M_LARGE for p in pts)
+        assert len(pts) < len(AP.LEMMA2_POINTS[prof])          # the small widths go to the extension
+    claims = {c.id: c for c in all_claims() if c.id.startswith("liu2019.lemma2")}
+    assert not claims["liu2019.lemma2"].extension and claims["liu2019.lemma2.any_width"].extension

@@ -132,3 +132,18 @@ def test_thm42_event_judges_the_stated_bound_and_a_tighter_wrong_bound_fails():
     bad = dataclasses.replace(claim, stated=2 * LFD.g * LFD.bot2)
     ev = linear._event_and_cstar(bad, ctx, pts)
     assert ev.checks[0].passed is False and ev.checks[0].refutes
+
+
+def test_sec4_regimes_margin_and_corrected_threshold():
+    """issue 22: the §4.1 threshold g = 1 is right only for lambda_m = 1; the margin is the violation in units of the
+    coefficient the sentence says dominates, > 0 exactly where the stated ordering fails; the corrected threshold
+    g = lambda_m holds everywhere (exactly, even next to the tie)."""
+    from verify.claims.shachaf2021 import linear as LN
+
+    for g, lm in ((1.2, 1.5), (0.5, 0.2), (2.0, 1.0), (0.5, 0.9), (0.3, 0.3), (1.0 + 1e-15, 1.0)):
+        p = {"g": g, "lambda_m": lm}
+        assert (LN._regimes_margin(p) > 0) == (not LN._regimes_hold(p)) or LN._regimes_margin(p) == 0
+        assert LN._regimes_corrected(p)
+    assert LN._regimes_margin({"g": 1.2, "lambda_m": 1.5}) == pytest.approx(1.5**2 / 1.2**2 - 1)
+    claim = next(c for c in LN.CLAIMS if c.id == "shachaf2021.sec4.regimes")
+    assert claim.role == "remark" and not claim.extension and claim.root_cause is not None

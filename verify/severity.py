@@ -115,7 +115,10 @@ def measure(claim, ev, ctx) -> dict:
         from .stats import clopper_pearson
 
         def gap(t):
-            return abs(t.estimate - t.predicted) / max(abs(t.predicted), t.tol, 1e-300)
+            # in units of the stated value; an ordering test (stated 0, tolerance 0) has no such unit: its
+            # difference itself (a claim that wants a relative size tests a relative difference)
+            scale = max(abs(t.predicted), t.tol)
+            return abs(t.estimate - t.predicted) / scale if scale > 0 else abs(t.estimate - t.predicted)
 
         def depth(t):
             names = set(claim.domain.names)

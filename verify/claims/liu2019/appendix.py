@@ -19,7 +19,7 @@ from numerics.gram_radius import perturbed_gram_trials
 from verify.kit import (Check, Claim, Custom, Domain, Evidence, Kind, Param, Tol, label_of, per_profile, pick,
                         slope_upper_test, stat_test)
 
-from .common import _unit, binomial_bound_test, src
+from .common import ROOT_DENSITY, ROOT_EQ11, ROOT_EQ17, ROOT_EQ20, _unit, binomial_bound_test, src
 
 INF = math.inf
 DELTA = 0.1
@@ -32,7 +32,7 @@ CORRECTED_M = 1024
 
 
 # ============================================================================ Lemma 2
-def _lemma2(claim, ctx, points):
+def _lemma2(claim, ctx, points, corrected=True):
     ev = Evidence()
     B = int(pick(ctx.profile, TRIALS))
     for p in points:
@@ -60,7 +60,7 @@ def _lemma2(claim, ctx, points):
                         "band fraction": float(r["band"].mean()),
                         "counted": "upper count (violations + undetermined)" if use_hi else "certified violations"})
         ev.tests.append(t)
-        if m >= CORRECTED_M and m == max(int(q["m"]) for q in points if (int(q["n"]), int(q["d"])) == (n, d)):
+        if corrected and m >= CORRECTED_M and m == max(int(q["m"]) for q in points if (int(q["n"]), int(q["d"])) == (n, d)):
             # the corrected form (m large): the same draws, judged as our claim
             ev.tests.append(dataclasses.replace(t, label=f"corrected (m large): {t.label}", target="derived",
                                                 extra=dict(t.extra)))
@@ -74,6 +74,18 @@ def _lemma2(claim, ctx, points):
 LEMMA2_POINTS = per_profile([{"n": 8, "d": 4, "m": 8}, {"n": 8, "d": 4, "m": 4096}, {"n": 4, "d": 8, "m": 4096}],
                             [{"n": 8, "d": 4, "m": m} for m in (8, 64, 512, 4096)] +
                             [{"n": 4, "d": 8, "m": m} for m in (2, 64, 4096, 16384)])
+#: Lemma 2 read with the width its context imposes (issue 22): Du et al.'s Lemma 3.2 is a step of the proof of their
+#: Theorem 3.1 (m = Omega(n^6/(lambda_0^4 delta^3))) and takes lambda_min(H(0)) >= 3 lambda_0/4 from their Lemma 3.1
+#: (m = Omega(n^2 log(n/delta)/lambda_0^2)); 002 quotes it among the 'lemmas from Du et al. which are extensively used
+#: later', after Lemma 1 (m = Omega(n_P^6/(lambda_P^4 kappa^2 delta^3))), for theorems with m >= poly(...).  The
+#: constants are not given: 'm large' is read as the grid's widths m >= 512 (above n^2 log(n/delta) for n <= 8).
+LEMMA2_M_LARGE = 512
+LEMMA2_LARGE_POINTS = per_profile([q for q in LEMMA2_POINTS["quick"] if q["m"] >= LEMMA2_M_LARGE],
+                                  [q for q in LEMMA2_POINTS["standard"] if q["m"] >= LEMMA2_M_LARGE])
+
+
+def _lemma2_large(claim, ctx, points):
+    return _lemma2(claim, ctx, points, corrected=False)
 
 
 # ============================================================================ Lemma 5
@@ -124,6 +136,17 @@ def _lemma5(claim, ctx, points):
         + f", -> {sp.sstr(lim)} as kappa -> 0, unbounded as n_Q -> oo (lambda_Q <= 1/2): no C free of kappa and n_Q",
         not unbounded, "sympy limits (derivations.liu_appendix.LEMMA5_C_NEEDED)",
         counterexample=None if not unbounded else {"needed C as kappa -> 0": sp.sstr(lim)}))
+    # issue 22: at the largest kappa Theorem 3 allows, kappa = O(lambda_P^2 delta/(n_P^2 n_Q^(1/2))), i.e.
+    # kappa = kappa_0 n_Q^(-1/2) with lambda_P, n_P, delta fixed (never kappa ~ R), the needed C still grows like n_Q^(1/2)
+    k0 = sp.Symbol("kappa_0", positive=True)
+    at_thm3 = A.LEMMA5_C_NEEDED.subs(A.kappa, k0 / sp.sqrt(A.n_Q))
+    rate = sp.limit(at_thm3 / sp.sqrt(A.n_Q), A.n_Q, sp.oo)
+    grows = sp.limit(at_thm3, A.n_Q, sp.oo) == sp.oo
+    ev.checks.append(Check(
+        "exact: at Theorem 3's largest kappa, kappa = kappa_0 n_Q^(-1/2), the needed C = " + sp.sstr(at_thm3)
+        + f" grows like {sp.sstr(rate)} n_Q^(1/2): no C free of n_Q even with kappa as large as allowed",
+        not grows, "sympy limits (derivations.liu_appendix.LEMMA5_C_NEEDED at kappa = kappa_0/sqrt(n_Q))",
+        counterexample=None if not grows else {"needed C / sqrt(n_Q) as n_Q -> oo": sp.sstr(rate)}))
     return ev
 
 
@@ -180,6 +203,37 @@ CLAIMS = [
     Claim(
         id="liu2019.lemma2",
         kind=Kind.PROB_BOUND,
+        source=src("Lemma 2 (App. C, quoted from Du et al. 2019, Lemma 3.2), with the width its context imposes"),
+        statement=r"m\ \text{large}:\ \Pr_{W(0)}\Big[\forall W:\max_r\|w_r-w_r(0)\|_2\le R=\tfrac{c\delta\lambda_0}{n^2}\Rightarrow"
+                  r"\|H(W)-H(0)\|_2<\tfrac{\lambda_0}4,\ \lambda_{\min}(H(W))>\tfrac{\lambda_0}2\Big]\ge1-\delta",
+        assumptions="w_r(0) i.i.d. N(0, I); unit inputs; lambda_0 = lambda_min(H^inf) (Du et al.'s notation); c 'some "
+                    "small positive constant'; m as large as the context requires (read: m >= 512)",
+        domain=Domain((Param("n", 2, INF, integer=True), Param("d", 2, INF, integer=True),
+                       Param("m", LEMMA2_M_LARGE, INF, integer=True,
+                             doc="width: 'm large' (Du et al.'s Lemma 3.1 / Theorem 3.1 width, no constant given)"))),
+        notes="Reading (issue 22): the lemma inherits the width hypothesis of its context.  002 introduces it with "
+              "'Here we also provide lemmas from Du et al. (2019) which are extensively used later', right after "
+              "Lemma 1 ('m = Omega(n_P^6/(lambda_P^4 kappa^2 delta^3))'), and uses it in the proof of Theorem 3 "
+              "('m = Omega(n_P^8 n_Q^6/(...))'); in Du et al. it is a step of the proof of their Theorem 3.1 (m = "
+              "Omega(n^6/(lambda_0^4 delta^3))) whose second conclusion takes lambda_min(H(0)) >= 3 lambda_0/4 from their "
+              "Lemma 3.1 (m = Omega(n^2 log(n/delta)/lambda_0^2)).  The constants are not given, so 'm large' is read "
+              "as the grid's widths m >= 512; in our draws the lemma already holds with a margin from m = 64 on, so the "
+              "verdict does not hinge on the cut.  Read without any width condition (as printed, 'If w_1, ..., w_m are "
+              "i.i.d. generated from N(0, I)' and nothing on m) it fails at m = 8 (n = 8, d = 4) and m = 2 (n = 4, d = 8): "
+              "that reading is liu2019.lemma2.any_width (an extension).  delta = 0.1, c = sqrt(2 pi)/16, the largest c "
+              "for which Du et al.'s Markov argument gives the first conclusion (a smaller c only shrinks the ball).  "
+              "The supremum over the ball is bracketed per draw (numerics/gram_radius.py): W = W(0) and one adversarial "
+              "W in the ball give certified violations; an entrywise bound with Perron and Weyl certifies that every W "
+              "in the ball satisfies both conclusions.  Applied as the proof of Theorem 3 applies it, to w_r(0) ~ "
+              "N(0, kappa^2 I) with an unscaled radius, the first conclusion fails (measured: kappa = 1e-3, n = 4, d = 8, "
+              "m = 16..16384, 200 draws each: the adversarial W violates it in every draw); H depends on W only through "
+              "signs, so for N(0, kappa^2 I) the lemma holds exactly with the radius kappa R (a remark on the use, not "
+              "tested here).",
+        check=Custom(_lemma2_large, points=LEMMA2_LARGE_POINTS),
+    ),
+    Claim(
+        id="liu2019.lemma2.any_width",
+        kind=Kind.PROB_BOUND,
         source=src("Lemma 2 (App. C, quoted from Du et al. 2019, Lemma 3.2)"),
         statement=r"\Pr_{W(0)}\Big[\forall W:\max_r\|w_r-w_r(0)\|_2\le R=\tfrac{c\delta\lambda_0}{n^2}\Rightarrow"
                   r"\|H(W)-H(0)\|_2<\tfrac{\lambda_0}4,\ \lambda_{\min}(H(W))>\tfrac{\lambda_0}2\Big]\ge1-\delta",
@@ -187,8 +241,10 @@ CLAIMS = [
                     "(not defined in 002, Du et al.'s notation); c 'some small positive constant'",
         domain=Domain((Param("n", 2, INF, integer=True), Param("d", 2, INF, integer=True),
                        Param("m", 1, INF, integer=True))),
+        tags=("extension",), role="statement",
         corrected=r"\text{the same for }m\ge C\,n^2\log(n/\delta)/\lambda_0^2\ \text{(Du et al., Lemma 3.1)}",
-        notes="Read with delta = 0.1 and c = sqrt(2 pi)/16, the largest c for which Du et al.'s Markov argument gives the "
+        notes="Extension (issue 22): the printed lemma read without the width its context imposes (liu2019.lemma2 "
+              "is the lemma read as meant).  Read with delta = 0.1 and c = sqrt(2 pi)/16, the largest c for which Du et al.'s Markov argument gives the "
               "first conclusion (a smaller c only shrinks the ball).  The supremum over the ball is bracketed per draw "
               "(numerics/gram_radius.py): W = W(0) and one adversarial W in the ball give certified violations; an "
               "entrywise bound with Perron and Weyl certifies that every W in the ball satisfies both conclusions.  "
@@ -211,13 +267,16 @@ CLAIMS = [
         statement=r"\frac{n_Pn_Q}{\delta}\Big(\frac{2R}{\sqrt{2\pi\kappa}}+\frac\delta m\Big)=O\Big(\frac{n_P^2n_Q}{\sqrt m\lambda_P\kappa\delta^{3/2}}\Big)",
         assumptions="R = c sqrt(n_P)||y_P - u_P(0)||/(sqrt(m) lambda_P kappa) (eq. (9), 'lambda_{P kappa}' read as "
                     "lambda_P kappa); 'noting that ||y_P - u(0)||_2 = O(n_P/delta)' (text before (11))",
-        domain=Domain(()), stated=A.EQ11_STATED, derived=A.eq11_middle(),
+        domain=Domain(()), stated=A.EQ11_STATED, derived=A.eq11_middle(), role="proof step",
+        holds_by=("liu2019.lemma3",), root_cause=ROOT_EQ11,
         corrected=r"\frac{n_Pn_Q}{\delta}\cdot\frac{2R_{\rm Lemma\,1}}{\sqrt{2\pi}\kappa}\ \text{with}\ \|y_P-u(0)\|=O(\sqrt{n_P/\delta})",
         notes=ORDER_NOTE + "  With the text's ingredients the middle expression exceeds the stated order by "
               "sqrt(2/pi) c sqrt(n_P/(delta kappa)), unbounded as kappa -> 0 (the theorems' regime).  The stated order "
               "(also Lemma 3's (8)) is what one gets with three different ingredients: the N(0, kappa^2) density "
               "1/(sqrt(2 pi) kappa) (cf. liu2019.eq10), Lemma 1's radius (no kappa), and Du et al.'s "
-              "||y - u(0)|| = O(sqrt(n/delta)); so Lemma 3's order stands, its displayed derivation does not.",
+              "||y - u(0)|| = O(sqrt(n/delta)); so Lemma 3's order stands, its displayed derivation does not.  Role "
+              "(issue 22): a line of the proof of Lemma 3 ('Applying Markov's inequality, and noting that ... we have "
+              "with probability no less than 1 - delta, (11)'); Lemma 3 itself is confirmed (liu2019.lemma3).",
         check=Custom(_eq11),
     ),
     Claim(
@@ -228,12 +287,16 @@ CLAIMS = [
                   r"\quad R=\frac{4\sqrt{n_P}\|y_P-u(0)\|_2}{\sqrt{m\lambda_P}}",
         assumptions="R as printed in (16) (sqrt(m lambda_P), not Lemma 1's sqrt(m) lambda_P)",
         domain=Domain(()), stated=A.EQ17_LEFT - A.EQ17_RIGHT, derived=A.EQ17_MARKOV - A.EQ17_RIGHT,
+        role="proof step", holds_by=("liu2019.thm1",), root_cause=ROOT_EQ17,
+        corrected=r"|\bar S_i|\le\frac{2mR}{\sqrt{2\pi\kappa}\,\delta}=\frac{8\sqrt{mn_P}\|y_P-u_P(0)\|_2}{\sqrt{2\pi\kappa\lambda_P}\,\delta}",
         notes="The two sides differ by the factor n_P (sympy), so the displayed equality is false for n_P > 1.  The "
               "right side is what Markov gives for one |S_i| (E|S_i| = m P(|w_r(0).x_i| <= R), with the density as "
               "printed in (10)); the left side's extra n_P (the sum over i runs over the n_Q target points, not n_P) "
               "is the slip.  (16)'s R = 4 sqrt(n_P)||.||/sqrt(m lambda_P) is not Lemma 1's radius "
               "4 sqrt(n_P)||.||/(sqrt(m) lambda_P) but is at least as large (lambda_P <= 1/2 for the ReLU NTK, whose "
-              "diagonal is 1/2), so the use 'this part of activations is the same for W(0) and W(P)' stands.",
+              "diagonal is 1/2), so the use 'this part of activations is the same for W(0) and W(P)' stands.  Role "
+              "(issue 22): a line of the proof of Theorem 1 (App. C.1, 'Substituting these estimations into equation 21 "
+              "completes the proof of Theorem 1'); Theorem 1 is confirmed on the literal networks (liu2019.thm1).",
         check=Custom(_eq17),
     ),
     Claim(
@@ -244,13 +307,17 @@ CLAIMS = [
                   r"{\sqrt{m\lambda_P^2\delta^2\kappa}}\Big),\quad\|\epsilon'\|_2^2=O\Big(\frac{n_P^4n_Q}{m\lambda_P^4\delta^4\kappa^2}\Big)",
         assumptions="|S_i| from (17) (its right side), ||w_r(P) - w_r(0)|| from Lemma 1 (7), ||y_P - u(0)|| = O(n_P/delta) "
                     "(the text before (11))",
-        domain=Domain(()), stated=A.EQ20_STATED, derived=A.eq20_derived(),
+        domain=Domain(()), stated=A.EQ20_STATED, derived=A.eq20_derived(), role="proof step",
+        holds_by=("liu2019.thm1",), root_cause=ROOT_EQ20,
+        corrected=r"\|\epsilon'\|_2^2=O\Big(\frac{n_P^4n_Q}{m\lambda_P^4\delta^4\kappa^2}\Big)\ \text{(22), with}\ \|y_P-u(0)\|=O(\sqrt{n_P/\delta})",
         notes=ORDER_NOTE + "  (20): the product of its own ingredients exceeds the stated order by "
               "16 sqrt(2/pi) n_P/(delta^2 sqrt(lambda_P)) (by 16 sqrt(2/pi)/(delta sqrt(lambda_P)) with "
               "||y_P - u(0)|| = O(sqrt(n_P/delta))), unbounded in both readings.  (22) is looser than (20)^2 by "
               "1/(delta^2 kappa lambda_P^2), so the two displays are consistent, and (22) follows from the derivation "
               "with ||y_P - u(0)|| = O(sqrt(n_P/delta)) but not with the text's O(n_P/delta).  (23) uses a third form, "
-              "n_P^2 n_Q^(1/2)/(sqrt m lambda_P^2 delta kappa), looser than (20).",
+              "n_P^2 n_Q^(1/2)/(sqrt m lambda_P^2 delta kappa), looser than (20).  Role (issue 22): lines of the proof "
+              "of Theorem 1 (App. C.1, 'Thus, using lemma 1 and the estimation of |S-bar_i|, ... (20)'); Theorem 1 is "
+              "confirmed on the literal networks (liu2019.thm1).",
         check=Custom(_eq20),
     ),
     Claim(
@@ -263,7 +330,7 @@ CLAIMS = [
                     "kappa within Theorem 3's condition kappa = O(lambda_P^2 delta/(n_P^2 n_Q^(1/2))) (an upper bound only)",
         domain=Domain((Param("kappa_over_R", 0, INF, lower_open=True, doc="init scale kappa in units of R"),
                        Param("d", 2, INF, integer=True), Param("m", 1, INF, integer=True))),
-        stated=A.LEMMA5_STATED, derived=A.LEMMA5_MEAN,
+        stated=A.LEMMA5_STATED, derived=A.LEMMA5_MEAN, role="statement", root_cause=ROOT_DENSITY,
         corrected=r"\sum_i|\bar S_i|\le\frac{2\,m\,n_QR}{\sqrt{2\pi}\,\kappa\,\delta}\ \text{w.p.}\ge1-\delta\ "
                   r"\text{(Markov; i.e. }C=2/(\sqrt{2\pi}\kappa))",
         notes="Reading: C is a constant in the paper's sense, free of m, n_Q, kappa, delta and lambda_Q (every O(.) of App. C "
@@ -280,7 +347,15 @@ CLAIMS = [
               "holds: the corrected form, tested on the same draws.  A kappa-dependent C would require R = c kappa "
               "lambda_Q/n_Q^2 in the induction, hence R' < R only for m larger by 1/kappa^2.  Also noted, not tested: "
               "the bound after (34) writes |S-bar_i| <= C m n_Q R/delta = O(sqrt m n_P^3 n_Q^(3/2)/(lambda_P^2 lambda_Q "
-              "delta^(3/2))), which is the order with Lemma 4's radius R' = O(1/sqrt m) in place of R = c lambda_Q/n_Q^2.",
+              "delta^(3/2))), which is the order with Lemma 4's radius R' = O(1/sqrt m) in place of R = c lambda_Q/n_Q^2.  "
+              "Reading (issue 22): Lemma 5 is stated as a lemma ('for some positive constant C > 0'), so it is read as a "
+              "statement.  §6.1 calls kappa 'a constant', under which C = 2/(sqrt(2 pi) kappa) would do; but Theorem 3, "
+              "which the lemma serves, requires kappa = O(lambda_P^2 delta/(n_P^2 n_Q^(1/2))), so kappa cannot stay "
+              "fixed as n_Q grows: at the largest kappa it allows (kappa = kappa_0 n_Q^(-1/2), lambda_P, n_P, delta "
+              "fixed; far from kappa ~ R) the needed C is exactly delta n_Q^2 erf(c lambda_Q/(sqrt 2 kappa_0 "
+              "n_Q^(3/2)))/(c lambda_Q) ~ sqrt(2/pi) delta n_Q^(1/2)/kappa_0, unbounded (a sympy check); it is Du et al.'s count (w ~ N(0, I), C = 2/sqrt(2 pi)) carried over to N(0, kappa^2 I) without "
+              "the 1/kappa of the density, the root cause it shares with eq. (10).  Theorem 3, which it serves, is "
+              "confirmed on the literal networks (liu2019.thm3).",
         check=Custom(_lemma5, points=LEMMA5_POINTS),
     ),
 ]

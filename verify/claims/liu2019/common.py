@@ -35,7 +35,7 @@ from scipy import stats as sps
 from derivations import kernels as kn
 from numerics import NotConverged
 from numerics import two_layer as TL
-from verify.kit import Check, Domain, Evidence, Param, Source, StatTest, label_of, per_profile, pick
+from verify.kit import Check, Domain, Evidence, Param, RootCause, Source, StatTest, label_of, per_profile, pick
 
 PAPER = "liu2019"
 INF = math.inf
@@ -244,3 +244,61 @@ def limit_test(label, params, ms, Y, predicted, seed, *, tol, sided="two", targe
                     sided=sided, extra=dict(extra or {}, test=f"limit m -> oo of the mean by a fit L + C m^{KAPPA_EXPONENT} "
                                             "(bootstrap over networks)", widths=list(map(int, ms)),
                                             means=list(map(float, means)), std=float(np.std(Y))))
+
+
+# ----------------------------------------------------------------------------- root causes (issue 22)
+# One RootCause per reason for which liu2019 claims are refuted, shared by every claim refuted for it.
+ROOT_DENSITY = RootCause(
+    "liu2019.gaussian_density", PAPER,
+    "the small-ball probability of w_r(0)^T x ~ N(0, kappa^2) is bounded with the density 1/sqrt(2 pi kappa) (eqs. "
+    "(10), (17)) or without kappa at all (Lemma 5's constant C, Du et al.'s kappa = 1), instead of the density at 0 "
+    "of N(0, kappa^2), 1/(sqrt(2 pi) kappa).",
+    r"\Pr(|w_r(0)^\top x|\le R)=\mathrm{erf}\big(R/(\sqrt2\kappa)\big)\le\frac{2R}{\sqrt{2\pi}\,\kappa}")
+ROOT_HOEFFDING = RootCause(
+    "liu2019.eq12_square_root", PAPER,
+    "eq. (12) states Hoeffding's bound on ||H^inf_PQ - H_PQ(0)||_F without its square root: O(1/m) instead of "
+    "O(1/sqrt m).",
+    r"\|H^\infty_{PQ}-H_{PQ}(0)\|_F\le\sqrt{\frac{n_Pn_Q\log(2n_Pn_Q/\delta)}{2m}}\ \text{w.p.}\ge1-\delta")
+ROOT_EQ11 = RootCause(
+    "liu2019.eq11_ingredients", PAPER,
+    "the order displayed in (11) (and Lemma 3's (8)) does not follow from the ingredients the text names (R of (9), "
+    "the density of (10), ||y_P - u(0)|| = O(n_P/delta)); it follows from the N(0, kappa^2) density, Lemma 1's "
+    "radius and Du et al.'s ||y - u(0)|| = O(sqrt(n/delta)).",
+    r"\frac{n_Pn_Q}{\delta}\cdot\frac{2R_{\rm Lemma\,1}}{\sqrt{2\pi}\kappa}=O\Big(\frac{n_P^2n_Q}{\sqrt m\lambda_P\kappa\delta^{3/2}}\Big)"
+    r"\ \text{with}\ \|y_P-u(0)\|=O(\sqrt{n_P/\delta})")
+ROOT_EQ17 = RootCause(
+    "liu2019.eq17_factor_n_P", PAPER,
+    "the two sides of (17) differ by a factor n_P: the Markov bound on one |S-bar_i| is m 2R/(sqrt(2 pi kappa) delta), "
+    "the left side's extra n_P is a slip.",
+    r"|\bar S_i|\le\frac{2mR}{\sqrt{2\pi\kappa}\,\delta}=\frac{8\sqrt{mn_P}\|y_P-u_P(0)\|_2}{\sqrt{2\pi\kappa\lambda_P}\,\delta}")
+ROOT_EQ20 = RootCause(
+    "liu2019.eq20_order", PAPER,
+    "the order displayed in (20) is smaller than the product of its own ingredients ((17) and Lemma 1) by "
+    "16 sqrt(2/pi) n_P/(delta^2 sqrt(lambda_P)) (by 16 sqrt(2/pi)/(delta sqrt(lambda_P)) with ||y_P - u(0)|| = "
+    "O(sqrt(n_P/delta))).",
+    r"\|\epsilon'\|_2^2=O\Big(\frac{n_P^4n_Q}{m\lambda_P^4\delta^4\kappa^2}\Big)\ \text{(22) with}\ \|y_P-u(0)\|=O(\sqrt{n_P/\delta})")
+ROOT_U0 = RootCause(
+    "liu2019.u0_not_residual", PAPER,
+    "the proof of Lemma 4 writes ||y_Q - u_Q(0)|| = O(kappa sqrt(n_Q/delta)), which tends to ||y_Q|| > 0 as kappa -> 0; "
+    "the bound holds for the output at initialisation ||u_Q(0)|| (E||u_Q(0)||^2 = n_Q kappa^2/2).",
+    r"\|u_Q(0)\|_2\le\kappa\sqrt{\frac{n_Q}{2\delta}}\ \text{w.p.}\ge1-\delta")
+ROOT_SCRATCH = RootCause(
+    "liu2019.sec6_3_scratch_square_root", PAPER,
+    "§6.3 gives the from-scratch bound on ||W(Q) - W(0)||_F as y_Q^T H_Q^-1 y_Q, without the square root that "
+    "Theorem 2's own bound (and Arora et al.'s) carries.",
+    r"\|W(Q)-W(0)\|_F\le\sqrt{y_Q^\top H_Q^{\infty\,-1}y_Q}+o(1)")
+ROOT_TABLE2 = RootCause(
+    "liu2019.table2_stanford_cars", PAPER,
+    "Table 2's 'decreased percentage' for Stanford Cars (48.75 %) does not follow from its columns and App. B.3's "
+    "definition (69.84 %); CUB-200 is off by 0.07 points.",
+    r"\text{improvement}=(e_{\rm scratch}-e_{\rm fine\text{-}tuned})/e_{\rm scratch}")
+ROOT_APPA = RootCause(
+    "liu2019.appA_ratio_definition", PAPER,
+    "App. A defines Table 2's improvement as the ratio e_fine-tuned/e_scratch, contradicting App. B.3 and the printed "
+    "numbers, which use the relative reduction.",
+    r"\text{improvement}=(e_{\rm scratch}-e_{\rm fine\text{-}tuned})/e_{\rm scratch}\ \text{(App. B.3)}")
+ROOT_PROPORTIONAL = RootCause(
+    "liu2019.sec3_proportional", PAPER,
+    "§3's 'approximately proportional to the generalization error shown in Table 1' does not hold for Table 1's "
+    "values: Webcam breaks the ranking and the ratios deviation/error spread over a factor of about 30.",
+    r"\text{deviation and error increase together for four of the five datasets (all but Webcam)}")

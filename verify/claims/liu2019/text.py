@@ -14,9 +14,10 @@ from derivations import kernels as kn
 from derivations import liu_appendix as A
 from numerics import two_layer as TL
 from verify.kit import (AllOf, Claim, Custom, Domain, Expectation, Identity, Kind, Param, ProbabilityBound, PropertySearch,
-                        per_profile, point_tests, stated_value)
+                        StatedSearch, per_profile, point_tests, stated_value)
 
-from .common import SETTING, SYNTHETIC, binomial_bound_test, instance, src
+from .common import (ROOT_DENSITY, ROOT_HOEFFDING, ROOT_U0, SETTING, SYNTHETIC, binomial_bound_test, instance,
+                     src)
 
 INF = math.inf
 
@@ -71,14 +72,26 @@ def _ball(p):
         return mpmath.erf(R / (kappa * mpmath.sqrt(2)))      # P(|N(0, kappa^2)| <= R)
 
 
-def _eq10_stated(p):
+def _eq10_holds(stated, p):
+    """P(|N(0, kappa^2)| <= R) <= the stated bound (the claim's stated form, 2R/sqrt(2 pi kappa) as printed)."""
     with mpmath.workdps(50):
-        return _ball(p) <= 2 * mpmath.mpf(p["R"]) / mpmath.sqrt(2 * mpmath.pi * mpmath.mpf(p["kappa"]))
+        return _ball(p) <= stated(p)
+
+
+def _eq10_margin(stated, p):
+    """The violation in units of the stated bound: P/bound - 1 (> 0 where it fails)."""
+    with mpmath.workdps(50):
+        return float(_ball(p) / stated(p) - 1)
 
 
 def _eq10_corrected(p):
     with mpmath.workdps(50):
         return _ball(p) <= 2 * mpmath.mpf(p["R"]) / (mpmath.sqrt(2 * mpmath.pi) * mpmath.mpf(p["kappa"]))
+
+
+#: the search box: the theorems' regime is kappa small (kappa = O(lambda_P^2 delta/(n_P^2 n_Q^(1/2))) < 1) and the
+#: radius R of (9)/(16) is O(1/sqrt m), far below kappa; the box covers R, kappa in (0, 10] on a log-free uniform draw
+EQ10_BOUNDS = {"R": (1e-6, 10.0), "kappa": (1e-4, 10.0)}
 
 
 # ============================================================================ eq. (12): Hoeffding
@@ -200,17 +213,22 @@ CLAIMS = [
         statement=r"\mathbb E[\mathbb I(|w_r(0)^\top x_{Q,i}|\le R)]\le\frac{2R}{\sqrt{2\pi\kappa}}",
         assumptions="w_r(0) ~ N(0, kappa^2 I), ||x|| = 1, so w^T x ~ N(0, kappa^2); R > 0",
         domain=Domain((Param("R", 0, INF, lower_open=True), Param("kappa", 0, INF, lower_open=True))),
+        stated=A.eq10_stated(), derived=A.eq10_derived(), stated_bound="upper", role="statement",
+        root_cause=ROOT_DENSITY,
         corrected=r"\mathbb E[\mathbb I(|w_r(0)^\top x|\le R)]=\mathrm{erf}\Big(\frac{R}{\sqrt2\kappa}\Big)\le\frac{2R}{\sqrt{2\pi}\,\kappa}",
         notes="Read as extracted: sqrt(2 pi kappa).  The density of N(0, kappa^2) at 0 is 1/(sqrt(2 pi) kappa), so the "
               "stated bound is too small by sqrt(kappa) for kappa < 1 (the regime of the theorems, kappa = O(...) small) "
               "and fails for small R.  If the extraction lost the grouping (sqrt(2 pi) kappa), the corrected form is what "
               "was meant; it is verified as its own check.  The error propagates to (11) and (17) as a factor "
-              "kappa^(-1/2) instead of kappa^(-1).",
-        check=AllOf([PropertySearch("stated: P(|N(0, kappa^2)| <= R) <= 2R/sqrt(2 pi kappa)", holds=_eq10_stated,
-                                    bounds={"R": (1e-6, 10.0), "kappa": (1e-4, 10.0)}, examples=per_profile(100, 300, 1000)),
+              "kappa^(-1/2) instead of kappa^(-1).  Reading (issue 22): a self-contained statement about the Gaussian "
+              "(the text: 'the distribution of w_r(0) is Gaussian with mean 0 and covariance matrix kappa^2 I'), read "
+              "for every R > 0, kappa > 0; the stated and corrected forms differ by the one factor sqrt(kappa) (a "
+              "typo-class erratum when the corrected form is verified).  The strongest witness is the failing draw "
+              "with the largest P/bound - 1 (it grows like kappa^(-1/2) as kappa -> 0, the theorems' regime).",
+        check=AllOf([StatedSearch("stated: P(|N(0, kappa^2)| <= R) <= 2R/sqrt(2 pi kappa)", holds=_eq10_holds,
+                                  margin=_eq10_margin, bounds=EQ10_BOUNDS, examples=per_profile(100, 300, 1000)),
                      PropertySearch("corrected: <= 2R/(sqrt(2 pi) kappa)", holds=_eq10_corrected,
-                                    bounds={"R": (1e-6, 10.0), "kappa": (1e-4, 10.0)}, refutes=False,
-                                    examples=per_profile(100, 300, 1000))]),
+                                    bounds=EQ10_BOUNDS, refutes=False, examples=per_profile(100, 300, 1000))]),
     ),
     Claim(
         id="liu2019.eq12",
@@ -226,8 +244,12 @@ CLAIMS = [
               "deviation overtakes the stated O(1/m) bound at moderate m (and a point with n = 4, d = 8 at standard).  Hoeffding per entry (range |x^T y| <= 1) plus a union bound over the n_P n_Q entries gives "
               "|entry deviation| <= sqrt(log(2 n_P n_Q/delta)/(2m)) and so the Frobenius bound with the square root "
               "(corrected); the stated form is its square, O(1/m) instead of O(1/sqrt m), and fails with probability -> 1 "
-              "as m grows.  The corrected form is tested as its own (derived) check.",
-        stated=A.eq12_stated(), stated_bound="upper",
+              "as m grows.  The corrected form is tested as its own (derived) check.  Role (issue 22): a step of the "
+              "proof of Lemma 3 ('By Hoeffding's inequality, we have with probability at least 1 - delta, (12)'; "
+              "'Combining equation 12 and equation 11, ...'); Lemma 3's order (8) is O(1/sqrt m) and holds with the "
+              "square root (liu2019.lemma3, confirmed), so the erratum is of the proof line, not of the lemma.",
+        stated=A.eq12_stated(), derived=A.eq12_derived(), stated_bound="upper", role="proof step", holds_by=("liu2019.lemma3",),
+        root_cause=ROOT_HOEFFDING,
         check=AllOf([Custom(_hoeff_stated_check, points=HOEFF_POINTS),
                      ProbabilityBound(points=HOEFF_POINTS, delta=lambda p, inst: 0.1, sampler=_hoeff_corrected,
                                       instance=_hoeff_instance, trials=per_profile(400, 1000, 3000), chunk=200,
@@ -238,7 +260,8 @@ CLAIMS = [
         kind=Kind.ASYMPTOTIC,
         source=src("proof of Lemma 4 (App. C.2.1): 'We also have ||y_Q - u_Q(0)||_2 = O(kappa sqrt(n_Q)/sqrt(delta))'"),
         statement=r"\|y_Q-u_Q(0)\|_2=O\Big(\kappa\frac{\sqrt{n_Q}}{\sqrt\delta}\Big)",
-        stated=A.u0_stated(), stated_bound="upper", stated_order=True,
+        stated=A.u0_stated(), stated_bound="upper", stated_order=True, role="proof step",
+        holds_by=("liu2019.lemma4",), root_cause=ROOT_U0,
         assumptions="w_r(0) ~ N(0, kappa^2 I), a_r = +-1, unit inputs, |y| <= 1",
         domain=Domain((Param("n_Q", 1, INF, integer=True), Param("d", 2, INF, integer=True), Param("m", 1, INF, integer=True),
                        Param("kappa", 0, INF, lower_open=True))),
@@ -246,7 +269,11 @@ CLAIMS = [
         notes="As written the left side tends to ||y_Q|| > 0 as kappa -> 0, so it cannot be O(kappa): tested by the "
               "log-log slope of E||y_Q - u_Q(0)|| in kappa over kappa = 1e-1 .. 1e-3 (stated: >= 1).  Presumably ||u_Q(0)|| "
               "was meant: E[u(x)^2] = (1/m) sum_r E relu(w_r^T x)^2 = kappa^2/2 exactly, so E||u_Q(0)||^2 = n_Q kappa^2/2 "
-              "(derived, checked by Monte Carlo), and Markov gives the corrected bound. " + SETTING,
+              "(derived, checked by Monte Carlo), and Markov gives the corrected bound.  Role (issue 22): a line of the "
+              "proof of Lemma 4 ('We also have ||y_Q - u_Q(0)||_2 = O(kappa sqrt(n_Q)/sqrt(delta)) ... completes the "
+              "proof'); Lemma 4 itself is confirmed (liu2019.lemma4), and the proof of Theorem 2 (after eq. (42): 'We also have "
+              "||u_Q(0)|| = O(sqrt(n_Q kappa)/sqrt(delta))') is about u_Q(0), which supports the corrected reading. "
+              + SETTING,
         check=AllOf([Custom(_u0_stated_ratio, points=per_profile([{"n_Q": 4, "d": 8, "m": 512}],
                                                                  [{"n_Q": 4, "d": 8, "m": 512}, {"n_Q": 8, "d": 8, "m": 2048}],
                                                                  [{"n_Q": 4, "d": 8, "m": 512}, {"n_Q": 8, "d": 8, "m": 8192}])),

@@ -17,7 +17,7 @@ import torch
 from derivations import liu_appendix as A
 from verify.kit import Check, Claim, Custom, Kind, StatTest, label_of, slope_upper_test, stated_value
 
-from .common import (DOMAIN, POINTS, SCHEDULE, SETTING, SYNTHETIC, each_point, loglog_figure,
+from .common import (DOMAIN, POINTS, ROOT_SCRATCH, SCHEDULE, SETTING, SYNTHETIC, each_point, loglog_figure,
                      mean_abs_ci, src)
 
 
@@ -214,7 +214,8 @@ CLAIMS = [
         source=src("§6.3, text after Theorem 2: 'when training on the target dataset from scratch, the upper bound of "
                    "||W(Q) - W(0)||_F is y_Q^T H_Q^-1 y_Q'"),
         statement=r"\|W(Q)-W(0)\|_F\le y_Q^\top H_Q^{\infty\,-1}y_Q\ (+\text{vanishing terms})",
-        stated=A.scratch_stated(), stated_bound="upper",
+        stated=A.scratch_stated(), derived=A.scratch_derived(), stated_bound="upper", role="remark",
+        root_cause=ROOT_SCRATCH,
         assumptions="training from scratch from W(0) on one dataset; the conditions of Theorem 2",
         domain=DOMAIN,
         corrected=r"\|W-W(0)\|_F\le\sqrt{y^\top H^{\infty\,-1}y}\ (+\text{vanishing terms; equality in the limit})",
@@ -222,7 +223,9 @@ CLAIMS = [
               "P: the sentence is about any dataset).  Du et al. / Arora et al. give sqrt(y^T H^-1 y); the stated form "
               "drops the square root, so it fails where y^T H^-1 y < 1 (small labels, c = 0.3) and holds where it exceeds 1 "
               "(c = 1).  Tested at the widest width with the vanishing terms granted an allowance equal to the measured "
-              "distance from the kernel limit sqrt(y^T H^-1 y); the corrected form is tested as a derived check.",
+              "distance from the kernel limit sqrt(y^T H^-1 y); the corrected form is tested as a derived check.  Role "
+              "(issue 22): a sentence of §6.3's discussion ('Note that when training on the target dataset from scratch, "
+              "the upper bound of ||W(Q) - W(0)||_F is y_Q^T H_Q^-1 y_Q'), not a theorem: a remark erratum.",
         check=Custom(_scratch, points=POINTS),
     ),
 ]

@@ -9,7 +9,7 @@ import math
 import torch
 
 from numerics.sampling import unit_vectors
-from verify.kit import Source
+from verify.kit import RootCause, Source
 
 PAPER = "shachaf2021"
 
@@ -48,3 +48,18 @@ def pair_at_angle(B: int, d: int, cos_: float, gen: torch.Generator, dtype=torch
     z = z - (z * u).sum(-1, keepdim=True) * u
     z = z / z.norm(dim=-1, keepdim=True)
     return u, cos_ * u + math.sqrt(max(0.0, 1 - cos_**2)) * z
+
+
+# ----------------------------------------------------------------------------- root causes (issue 22)
+ROOT_REGIMES = RootCause(
+    "shachaf2021.sec4_threshold", PAPER,
+    "§4.1's regimes of bound (3) are split at g = 1, but the coefficients of ||P_<=m v||^2 (2 g^3/lambda_m^2) and "
+    "||P_>m v||^2 (2 g) cross at g = lambda_m: the threshold 1 is right only for lambda_m = 1.",
+    r"\tfrac{2g^3}{\lambda_m^2}\gtrless 2g\iff g\gtrless\lambda_m")
+ROOT_FIG2B = RootCause(
+    "shachaf2021.fig2b_small_n", PAPER,
+    "§5.3's reading of Figure 2(b), 'increasing the norm of the target vector harms generalization much more than "
+    "increasing the norm of the source vector ... even for a relatively shallow model', fails at depth 7 with "
+    "n = d/10 samples (the sample size of Figure 2(a)), where the source scaling harms as much or more; it holds at "
+    "n >= 0.3 d.",
+    r"L=7,\ n\ge0.3d:\ \Delta R(\theta_T\to a\hat\theta_T)>\Delta R(\theta_S\to a\hat\theta_S)")

@@ -666,7 +666,7 @@ RESIDUAL = Claim(
     assumptions=SETTING + " Fixed ||theta_T - theta_S|| = 0.5; the randomness is in the inputs, teachers' directions.",
     domain=Domain((Param("n", 1, math.inf, integer=True),),
                   (Constraint(lambda p: p["n"] <= D, f"Assumption 3.1 at d = {D} needs n <= {D}"),)),
-    tags=("extension",),
+    tags=("extension",), role="remark",
     notes=("Extension: the sentence paraphrases (11), whose first term grows with y~^T (H^inf)^{-1} y~.  We read it "
            "beyond its context as a predictive relation: across random draws of the inputs at a fixed source-target "
            "distance, does a larger residual norm y~^T H^-1 y~ go with a larger risk?  It does not: in the kernel "

@@ -88,7 +88,7 @@ TABLE1 = Claim(
                  "the n training points; R^2 repeated and averaged.  Replicated on sklearn's 8x8 digits (d = 64, "
                  "unit-norm rows), needs scikit-learn."),
     domain=Domain((Param("n", 1, 63, integer=True, doc="target samples (n < d = 64)"),)),
-    tags=("extension",),
+    tags=("extension",), role="table",
     notes=("A replication of Table 1's methodology on another dataset (sklearn digits, as MNIST cannot be "
            "downloaded here): a different ordering means 'does not replicate on digits', not an erratum of the "
            "source.  Readings (the text does not fix them): theta_S, theta_T = minimum-norm least squares on the "
