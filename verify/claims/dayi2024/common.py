@@ -542,18 +542,22 @@ def tuned_test(label: str, params: dict, fit: dict, ds, *, bound: float, upper: 
                         extra=dict(info, note="the best step lies on an edge of the grid at some d: not bracketed"),
                         **undecided)
     est, se, (lo, hi) = fit["exponent"], fit["se"], fit["ci"]
-    if math.isfinite(est) and math.isfinite(se) and se > 0:
+    if math.isfinite(est) and math.isfinite(se) and se > 0 and math.isfinite(lo) and math.isfinite(hi):
+        lo, hi = min(lo, est), max(hi, est)
         p = float(sps.norm.sf((sg * est - sg * bound) / se))
         return StatTest(label=label, params=dict(params), predicted=sg * bound, estimate=sg * est, stderr=se,
                         trials=trials, tol=0.0, pvalue=p, seed=seed, ci=(lo, hi) if upper else (-hi, -lo),
                         sided="upper", extra=info)
-    low, lse, (llo, _) = fit["lower_bound"], fit["lower_bound_se"], fit["lower_bound_ci"]
-    if math.isfinite(low) and math.isfinite(lse) and lse > 0:
-        # censored at the largest d: only the lower bound of the exponent is known
+    low, lse, (llo, lhi) = fit["lower_bound"], fit["lower_bound_se"], fit["lower_bound_ci"]
+    if (math.isfinite(low) and math.isfinite(lse) and lse > 0 and math.isfinite(llo) and math.isfinite(lhi)
+            and (lhi > bound if upper else llo >= bound)):
+        # censored at the largest d: only a lower bound of the exponent is known; its interval can show an upper
+        # bound false (lhi > bound, then the p-value decides) or a lower bound true (llo >= bound), nothing else
+        llo, lhi = min(llo, low), max(lhi, low)
         p = float(sps.norm.sf((low - bound) / lse)) if upper else 1.0
-        ci = (llo, math.inf) if upper else (-math.inf, -llo)
         return StatTest(label=label, params=dict(params), predicted=sg * bound, estimate=sg * low, stderr=lse,
-                        trials=trials, tol=0.0, pvalue=p, seed=seed, ci=ci,
+                        trials=trials, tol=0.0, pvalue=p, seed=seed, ci=(llo, lhi) if upper else (-lhi, -llo),
                         sided="upper", extra=dict(info, note="T* censored at the largest d: the estimate is the "
                                                              "lower bound of the exponent (T* capped at the budget)"))
-    return StatTest(estimate=0.0, extra=dict(info, note="T* undefined (censored) below the largest d"), **undecided)
+    return StatTest(estimate=0.0, extra=dict(info, note="T* censored at some d and its lower bound decides nothing "
+                                                        "here (or censored below the largest d)"), **undecided)
