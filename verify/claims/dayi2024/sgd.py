@@ -138,7 +138,7 @@ def scaling_evidence(claim, ctx, points, *, which=(0, 1)) -> Evidence:
                              what_claim=f" = 1 + {CM.LOG_POWER} s (O~(d) read as d log^{CM.LOG_POWER} d)")
 
 
-def _witness(offset: float, upper: bool, name: str, why: str):
+def _witness(offset: float, upper: bool, name: str, why: str, points):
     """A power witness: the same evidence judged against the exponent 1 + offset (+ the log allowance for an upper
     bound; a lower bound 'iterations grow at least like d^{1+offset}' gets none)."""
     def bound_of(ds):
@@ -147,7 +147,7 @@ def _witness(offset: float, upper: bool, name: str, why: str):
     def check(claim, ctx, points):
         return exponent_evidence(claim, ctx, points, upper=upper, bound_of=bound_of, sign_check=False,
                                  what_claim=f" (witness: {name})")
-    return Alternative(name, check, why)
+    return Alternative(name, Custom(check, points=points), why)
 
 
 def _sign_check(lab, sc) -> Check:
@@ -205,10 +205,11 @@ def _scaling_claim(id, where, statement, assumptions, notes, points) -> Claim:
                  stated=LR.sgd_iterations_stated(), stated_order=("d",), stated_bound="upper",
                  check=Custom(scaling_evidence, points=points),
                  power=(_witness(-0.5, True, "O~(d^{1/2}): exponent 1/2 lower",
-                                 "an upper bound tightened by half a power of d (as for a sqrt(d) sample complexity)"),
+                                 "an upper bound tightened by half a power of d (as for a sqrt(d) sample complexity)",
+                                 points),
                         _witness(0.5, False, "at least d^{3/2}: exponent 1/2 higher",
                                  "a rate half a power above linear, between the linear rate and the GLM's d^{p*-1}; "
-                                 "shows the design would have seen a d^{3/2} truth")))
+                                 "shows the design would have seen a d^{3/2} truth", points)))
 
 
 CLAIMS = [

@@ -242,9 +242,10 @@ def _thm8(claim, ctx, points) -> Evidence:
 def _thm8_witness(lower: float, name: str, why: str) -> Alternative:
     def check(claim, ctx, points):
         return _thm8_evidence(claim, ctx, points, upper=False, bound_of=lambda ds: lower, name=f" (witness: {name})")
-    return Alternative(name, check, why)
+    return Alternative(name, Custom(check, points=_THM8_POINTS), why)
 
 
+_THM8_POINTS = per_profile([{"k": 5, "p": 3}], [{"k": 5, "p": 3}])
 _THM8_POWER = (
     _thm8_witness(2.0, "ordering reversed: fine-tuning needs d^{p-1} = d^2 iterations, as online SGD from scratch",
                   "the reverse of the separation: fine-tuning no easier than the GLM of information exponent p = 3"),
@@ -252,7 +253,6 @@ _THM8_POWER = (
                   "a rate half a power above linear; shows the design would have seen it"))
 
 
-_THM8_POINTS = per_profile([{"k": 5, "p": 3}], [{"k": 5, "p": 3}])
 _THM8_DOMAIN = Domain((Param("k", 3, 9, integer=True), Param("p", 3, 6, integer=True, doc="Hermite degree p >= 3")))
 _THM8_NOTES = (
     "Fine-tuning side, judged: the Claim-2 instance (a fixed random c, c^ random per run), sigma(r .) = h_p (r = xi = "
