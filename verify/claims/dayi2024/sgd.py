@@ -103,7 +103,7 @@ def _fits_cached(ctx, points):
 
 
 def exponent_evidence(claim, ctx, points, *, bound_of, upper: bool, which=(0, 1), sign_check: bool = True,
-                      what_claim: str = "") -> Evidence:
+                      what_claim: str = "", target: str = "derived") -> Evidence:
     """Tests of the tuned exponent of d against ``bound_of(ds)`` (upper or lower), one per point and threshold."""
     ev = Evidence()
     fig_series = []
@@ -116,7 +116,8 @@ def exponent_evidence(claim, ctx, points, *, bound_of, upper: bool, which=(0, 1)
             ev.tests.append(CM.tuned_test(f"{lab}: exponent of d of the step-tuned iterations to {what} {rel} "
                                           f"{bound:.3f}{what_claim} (d in {sc.ds})", dict(p, recovery=what), fit,
                                           sc.ds, bound=bound, upper=upper, trials=len(sc.scale), seed=seed,
-                                          extra={"competing_exponent": max(2, _pstar(p["act"]) - 1)}))
+                                          extra={"competing_exponent": max(2, _pstar(p["act"]) - 1)},
+                                          target=target))
             ev.seeds.append(seed)
             ev.details[f"{lab} | {what}"] = {k: v for k, v in fit.items()}
             fig_series.append((f"{lab}, {what}", sc.ds, fit["tstar"]))
@@ -146,7 +147,7 @@ def _witness(offset: float, upper: bool, name: str, why: str, points):
 
     def check(claim, ctx, points):
         return exponent_evidence(claim, ctx, points, upper=upper, bound_of=bound_of, sign_check=False,
-                                 what_claim=f" (witness: {name})")
+                                 what_claim=f" (witness: {name})", target="stated")
     return Alternative(name, Custom(check, points=points), why)
 
 
@@ -181,7 +182,7 @@ _THM6 = per_profile([_pt(5, 1.0, 1, 0)], [_pt(5, 1.0, 1, 0)], [_pt(5, 1.0, 1, 0)
 _THM7 = per_profile([_pt(5, 0.5 * R5, 0, 0), _pt(5, 1.0, 0, 0), _pt(5, 1.0, 1, 0)],
                     [_pt(5, 0.5 * R5, 0, 0), _pt(5, 1.0, 0, 0), _pt(5, 1.0, 1, 0)])
 
-_NOTES = " ".join((CM.TUNED_DESIGN, STEP_SIZE, HITTING, CHAIN, CM.LOG_READING,
+_NOTES = " ".join((CM.TUNED_DESIGN, CM.TUNED_TARGET, STEP_SIZE, HITTING, CHAIN, CM.LOG_READING,
                    "Issue 24: before, every run used eta = kappa lambda/(C d), so the drift time 1/(eta lambda) ~ d built "
                    "the claimed exponent into the design; now the step is tuned per d over one grid fixed for all d (nu "
                    "from 2/d_max to 8 sqrt(2)/d_min: nu d spans 0.5-11.3 at d_min and 2-45 at d_max; the earlier "
