@@ -15,8 +15,8 @@ import torch
 from hypothesis import strategies as st
 
 from derivations import lowrank as LR
-from verify.kit import (AllOf, Check, Claim, Custom, Domain, Evidence, Expectation, Kind, Param, ProbabilityBound,
-                        StatedSearch, per_profile, stated_value)
+from verify.kit import (AllOf, Alternative, Check, Claim, Custom, Domain, Evidence, Expectation, Kind, Param,
+                        ProbabilityBound, StatedSearch, per_profile, stated_value)
 
 from . import common as CM
 from .common import ACT_DOC, SETTING, mark_reconstructed, src
@@ -163,7 +163,10 @@ def _thm9_grid(bound_of) -> Check:
 
 
 # ------------------------------------------------------------------ Example 1 (App. C.1)
-def _example1(claim, ctx) -> Evidence:
+_EVEN_ACTS = [("|z|", np.abs), ("z^2", np.square), ("h_2", lambda z: (z * z - 1) / math.sqrt(2))]
+
+
+def _example1(claim, ctx, acts=None) -> Evidence:
     """Substitute instance (the paper's is lost): k = d = 2, W = I, sigma even (|z|, z^2, h_2), xi = 4, c = e_1,
     u = (-1/2, sqrt(3)/2) so <c, u> = -2/xi; Delta_1 = xi c u^T and Delta_2 = -2I - Delta_1 is rank 1 with
     ||Delta_2||_F = xi, and I + Delta_2 = -(I + Delta_1): the two teachers coincide for even sigma."""
@@ -178,7 +181,7 @@ def _example1(claim, ctx) -> Evidence:
     checks = [Check("Delta_2 = -2I - Delta_1 has rank 1 and ||Delta_2||_F = ||Delta_1||_F = xi, Delta_2 != Delta_1",
                     bool(rank2 == 1 and abs(np.linalg.norm(D2) - xi) < 1e-12 and np.abs(D2 - D1).max() > 1),
                     f"rank {rank2}, ||Delta_2||_F = {np.linalg.norm(D2):.6f}")]
-    for name, f in [("|z|", np.abs), ("z^2", np.square), ("h_2", lambda z: (z * z - 1) / math.sqrt(2))]:
+    for name, f in (_EVEN_ACTS if acts is None else acts):
         f1 = f(X @ (np.eye(2) + D1).T).sum(1)
         f2 = f(X @ (np.eye(2) + D2).T).sum(1)
         f0 = f(X).sum(1)
@@ -196,12 +199,36 @@ _C3_NOTES = ("Reading of Lemma 1/2 (L219-221, L230-231; proofs L440-446, L489-49
              "the violation frequency against delta = 0.05 ('high probability'), with odd k (no atoms at phi(0) = 0).  "
              "Lemma 1's size of |phi(0)| (Theta(xi^2) or Theta(xi^2/sqrt k)) carries lost constants and is not judged.")
 
+def _cond3_witness(point: dict, name: str, why: str) -> Alternative:
+    """A power witness for Lemmas 1-2: the claim's own ProbabilityBound (same delta, sampler and trials) at a point
+    where a hypothesis of the lemma is removed and the conclusion's failure probability is measurable."""
+    return Alternative(name, ProbabilityBound(points=per_profile([point], [point]), delta=lambda p: 0.05,
+                                              sampler=_cond3_sampler, trials=per_profile(1500, 6000), chunk=1500), why)
+
+
+#: measured at seed 0 with 600 draws of (c, c^): violation frequency 0.31 (orthonormal) and 0.30 (separated) at
+#: xi = 9 = 3 sqrt(k), k = 9, sigma(r .) = h_3; 0 at the lemmas' own points (ReLU stays at 0 even at xi = 6)
+_LEMMA1_POWER = (_cond3_witness(
+    {"k": 9, "xi": 9.0, "sep": 0, "act": 2}, "the scale hypothesis removed: xi = 3 sqrt(k) (h_3, orthonormal rows)",
+    "Lemma 1 read without its small-scale hypothesis xi <= alpha sqrt(k) (alpha small): toward the GLM limit "
+    "phi(0) shrinks like 1/t^2 while the m^2 term does not, so the even terms can beat half the constant term"),)
+_LEMMA2_POWER = (_cond3_witness(
+    {"k": 9, "xi": 9.0, "sep": 1, "act": 2}, "the hypothesis xi = 1 removed: xi = 9 (h_3, separated rows)",
+    "Lemma 2 read without its spectral-scale hypothesis xi = Theta(1)"),)
+_C3_POWER_NOTE = (" Power (issue 24): at the lemmas' own points no violation was seen in any draw (a failure "
+                  "probability far below what 1500-6000 draws can see), so the confirmation alone has no power; the "
+                  "power witness runs the same test (delta = 0.05, same draws per point) where one hypothesis is "
+                  "removed and the failure probability is ~0.3, and must reject there.  What would give the "
+                  "lemma's own points power is the lost probability bound (delta as a function of k): with it, "
+                  "small k where delta(k) is of order 0.01-0.1 could be tested directly.")
+
 CLAIMS = [
     Claim(id="dayi2024.lemma1", kind=Kind.PROB_BOUND,
           source=src("Lemma 1 (L219-221), proof App. A.4 (L440-446); Claim 1 (L206-209); Condition 3 (L189-191)"),
           statement=r"\Pr_{c,\hat c}\Big[\mathrm{sign}(m)\phi(m)\ge\tfrac12|\phi(0)|>0\ \ \forall m:\ "
                     r"\mathrm{sign}(m)=\mathrm{sign}(\phi(0))\Big]\ge1-\delta",
-          assumptions="orthonormal rows; " + SETTING, domain=_C3_DOMAIN, notes=_C3_NOTES,
+          assumptions="orthonormal rows; " + SETTING, domain=_C3_DOMAIN, notes=_C3_NOTES + _C3_POWER_NOTE,
+          power=_LEMMA1_POWER,
           check=ProbabilityBound(points=per_profile([p for p in _COND3["quick"] if not p["sep"]],
                                                     [p for p in _COND3["standard"] if not p["sep"]]),
                                  delta=lambda p: 0.05, sampler=_cond3_sampler, trials=per_profile(1500, 6000),
@@ -211,7 +238,7 @@ CLAIMS = [
           statement=r"\Pr_{c,\hat c}\Big[\mathrm{sign}(m)\phi(m)\ge\tfrac12|\phi(0)|>0\ \ \forall m:\ "
                     r"\mathrm{sign}(m)=\mathrm{sign}(\phi(0))\Big]\ge1-\delta\ \ (\xi=1,\ \text{separated rows})",
           assumptions="angularly separated rows (fixed Gram matrices, max |<w_i, w_j>| <= 0.45), xi = 1; " + SETTING,
-          domain=_C3_DOMAIN, notes=_C3_NOTES,
+          domain=_C3_DOMAIN, notes=_C3_NOTES + _C3_POWER_NOTE, power=_LEMMA2_POWER,
           check=ProbabilityBound(points=per_profile([p for p in _COND3["quick"] if p["sep"]],
                                                     [p for p in _COND3["standard"] if p["sep"]]),
                                  delta=lambda p: 0.05, sampler=_cond3_sampler, trials=per_profile(1500, 6000),
@@ -264,7 +291,11 @@ CLAIMS = [
                 "substitute instance consistent with the prose (k = d = 2, W = I, even sigma, xi = 4).  An existence "
                 "claim, so one valid instance confirms it; this is our construction, not the paper's.",
           tags=("extension",),
-          check=Custom(_example1)),
+          check=Custom(_example1),
+          power=(Alternative("any activation: the same pair non-identifiable for ReLU (not even)",
+                             Custom(lambda claim, ctx: _example1(claim, ctx, acts=[("relu", lambda z: np.maximum(z, 0))])),
+                             "the example read without its evenness condition (the identity I + Delta_2 = -(I + "
+                             "Delta_1) needs sigma(-z) = sigma(z))"),)),
 ]
 
 CLAIMS = mark_reconstructed(CLAIMS)   # issue 22: every form of 003 tested here is ours

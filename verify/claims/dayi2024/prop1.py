@@ -514,3 +514,11 @@ CLAIMS = [
 ]
 
 CLAIMS = mark_reconstructed(CLAIMS)   # issue 22: every form of 003 tested here is ours
+
+#: issue 24: kept outside the claim's notes text (another branch edits it)
+_SERIES_POWER_NOTE = (
+    "  Power (issue 24): untested -- a sign-structure predicate with no sympy form to mutate and no declared witness "
+    "yet; what would give it power: a witness that reads the structure for separated rows (where odd coefficients "
+    "carry <w_i, w_j> powers of either sign), which the same check should reject.")
+CLAIMS = [dataclasses.replace(c, notes=c.notes + _SERIES_POWER_NOTE) if c.id == "dayi2024.prop1.series" else c
+          for c in CLAIMS]

@@ -26,17 +26,22 @@ import math
 import numpy as np
 
 from derivations import lowrank as LR
-from verify.kit import Check, Claim, Custom, Domain, Evidence, Kind, Param, per_profile, pick, stated_slope
+from verify.kit import (Alternative, Check, Claim, Custom, Domain, Evidence, Kind, Param, per_profile, pick,
+                        stated_slope)
 
 from . import common as CM
 from .common import ASSUME_ORTHO, ASSUME_SEP, CHAIN, HITTING, STEP_SIZE, mark_reconstructed, src
 
-#: d grids (a factor 4 in d), instances per d, kappa (step-size constant) and budget multiplier (in units of
-#: median C/(kappa lambda^2) d; weak recovery takes ~ 0.25 and strong ~ 0.6 of that unit for ReLU at k = 5)
+#: d grids (a factor 4 in d) and instances per d
 DS = per_profile([32, 64, 128], [64, 128, 256])
-RUNS = per_profile(48, 64)   # the chain loop is dispatch-bound: 48 instances cost about what 24 did
-KAPPA = 0.5
-TAU = per_profile(1.0, 1.25)
+RUNS = per_profile(32, 40)   # the tensor holds runs x steps x d x arms: its cost is now linear in the runs
+#: the step grid nu (eta = nu lambda_i/C_i, the same at every d): sqrt(2)-spaced from 8 sqrt(2)/d_min down to
+#: 2/d_max (measured at quick seed 0, ReLU k = 5: the best nu d was 5.6-8 at d = 32 and 2.8-5.6 at d = 128)
+GRID_HI, GRID_LO = 8.0 * math.sqrt(2.0), 2.0
+#: the common budget, in units of median(C/lambda^2) times d_max: T* to strong recovery at d_max was ~ 0.2 of
+#: that unit (quick seed 0), so a truth of d^{3/2} would still be observed and d^2 is censored at d_max, which
+#: the censoring-aware lower bound sees
+TAU = per_profile(0.75, 0.75)
 _CACHE: dict = {}
 R5 = math.sqrt(5)
 #: the arms simulated together (one tensor) whenever any of them is requested: the settings of Thms 1/4/5/6/7
@@ -47,10 +52,14 @@ def _arms_key(p):
     return (int(p["k"]), int(p["act"]))
 
 
+def grid_of(ds) -> list:
+    return CM.step_grid(GRID_LO / max(ds), GRID_HI / min(ds))
+
+
 def scaling_runs(ctx, points):
-    """Run every point (k, xi, sep, act) of ``points``; points sharing (k, act) go into one tensor.
-    Results are cached per (seed, profile, group) and drawn from seeds that do not depend on the claim id,
-    so a claim's numbers do not depend on which other claims run."""
+    """Run every point (k, xi, sep, act) of ``points`` over the d grid and the step grid (common.run_tuned);
+    points sharing (k, act) go into one tensor.  Results are cached per (seed, profile, group) and drawn from
+    seeds that do not depend on the claim id, so a claim's numbers do not depend on which other claims run."""
     ds, R = pick(ctx.profile, DS), pick(ctx.profile, RUNS)
     groups: dict = {}
     for p in points:
@@ -62,12 +71,11 @@ def scaling_runs(ctx, points):
         arms = tuple(sorted(set(canon) | req)) if req <= set(canon) else tuple(sorted(req))
         key = (ctx.seed, ctx.profile.name, k, act, arms, tuple(ds), R)
         if key not in _CACHE:
-            gen, seed = ctx.generator("dayi2024.sgd", f"k={k}", f"act={act}", str(arms))
+            gen, seed = ctx.generator("dayi2024.sgd.tuned", f"k={k}", f"act={act}", str(arms))
             name, inner = CM.ACTS[act]
             arm_list = [(xi, CM.gram_separated(k) if sep else np.eye(k)) for xi, sep in arms]
-            scs = CM.run_scaling(gen, k=k, arms=arm_list, act_name=name, inner=inner, ds=ds, R=R, kappa=KAPPA,
-                                 tau=pick(ctx.profile, TAU),
-                                 device=ctx.device, dtype=ctx.dtype)
+            scs = CM.run_tuned(gen, k=k, arms=arm_list, act_name=name, inner=inner, ds=ds, R=R, grid=grid_of(ds),
+                               budget_units=pick(ctx.profile, TAU) * max(ds), device=ctx.device, dtype=ctx.dtype)
             _CACHE[key] = (dict(zip(arms, scs)), seed)
         scs, seed = _CACHE[key]
         for p in pts:
@@ -79,48 +87,81 @@ def _pstar(act: int) -> int:
     return {0: 1, 1: 1, 2: 3, 3: 2, 4: 1, 5: 1, 6: 4}[int(act)]
 
 
-def scaling_evidence(claim, ctx, points, *, which=(0, 1)) -> Evidence:
+def scaling_fits(ctx, points) -> dict:
+    """label -> (point, Tuned, seed, {which: fit_tuned})."""
+    out = {}
+    for lab, (p, sc, seed) in scaling_runs(ctx, points).items():
+        out[lab] = (p, sc, seed, {w: CM.fit_tuned(sc, w, seed + w) for w in (0, 1)})
+    return out
+
+
+def _fits_cached(ctx, points):
+    key = ("fits", ctx.seed, ctx.profile.name, tuple(CM.label_of_point(p) for p in points))
+    if key not in _CACHE:
+        _CACHE[key] = scaling_fits(ctx, points)
+    return _CACHE[key]
+
+
+def exponent_evidence(claim, ctx, points, *, bound_of, upper: bool, which=(0, 1), sign_check: bool = True,
+                      what_claim: str = "", target: str = "derived") -> Evidence:
+    """Tests of the tuned exponent of d against ``bound_of(ds)`` (upper or lower), one per point and threshold."""
     ev = Evidence()
-    runs = scaling_runs(ctx, points)
     fig_series = []
-    for lab, (p, sc, seed) in runs.items():
-        # the stated order in d (derivations.lowrank.sgd_iterations_stated: d, 'linear in d'), read from the claim's
-        # stated form (its log-log slope over the grid, 1), plus the allowance for the logs O~ hides
-        bound = stated_slope(claim, sc.ds, "d") + CM.log_allowance(sc.ds, CM.LOG_POWER)
+    for lab, (p, sc, seed, fits) in _fits_cached(ctx, points).items():
+        bound = bound_of(sc.ds)
         for w in which:
             what = "weak (m >= 1/2)" if w == 0 else "strong (m >= 3/4)"
-            fit = CM.fit_order(sc.ds, {d: sc.hits[d][:, w] for d in sc.ds}, sc.budget, sc.unit, seed + w)
-            ev.tests.append(CM.order_test(f"{lab}: exponent of d to {what} <= 1 + {CM.LOG_POWER} s = {bound:.3f} "
-                                          f"(d log^{CM.LOG_POWER} d over d in {sc.ds})", dict(p, recovery=what), fit,
-                                          sc.ds, bound=bound, upper=True, trials=len(sc.unit), seed=seed,
-                                          extra={"competing_exponent": max(2, _pstar(p["act"]) - 1)}))
+            fit = fits[w]
+            rel = "<=" if upper else ">="
+            ev.tests.append(CM.tuned_test(f"{lab}: exponent of d of the step-tuned iterations to {what} {rel} "
+                                          f"{bound:.3f}{what_claim} (d in {sc.ds})", dict(p, recovery=what), fit,
+                                          sc.ds, bound=bound, upper=upper, trials=len(sc.scale), seed=seed,
+                                          extra={"competing_exponent": max(2, _pstar(p["act"]) - 1)},
+                                          target=target))
             ev.seeds.append(seed)
-            rows = CM.table(sc, w)
-            ev.details[f"{lab} | {what}"] = {"exponent": fit[0], "ci": fit[1], "bootstrap_se": fit[2], "bound": bound,
-                                             "median T/unit per d": list(map(float, fit[3])), "rows": rows, "seed": seed}
-            fig_series.append({"label": f"{lab}, {what}", "short": f"xi={float(p['xi']):.3g}, "
-                               f"{'separated' if int(p['sep']) else 'orthonormal'} W, {CM.ACTS[int(p['act'])][0]}, "
-                               f"{what.split(' ')[0]}", "params": CM.arm_params(p),
-                               "role": f"{what.split(' ')[0]} recovery {what[what.index('('):]}", "ds": sc.ds,
-                               "fit": fit, "stated": stated_slope(claim, sc.ds, "d"),
-                               "stated_text": f"{stated_slope(claim, sc.ds, 'd'):g} (test: <= {bound:.2f} with log^{CM.LOG_POWER} d)"})
-        ev.checks.append(_sign_check(lab, sc))
+            ev.details[f"{lab} | {what}"] = {k: v for k, v in fit.items()}
+            fig_series.append((f"{lab}, {what}", sc.ds, fit["tstar"], fit))
+        if sign_check:
+            ev.checks.append(_sign_check(lab, sc))
         ev.details[f"{lab} | instances"] = {"phi0": sc.phi0.tolist(), "lambda": sc.lam.tolist(),
-                                            "eta0 (eta = eta0/d)": sc.eta0.tolist(), "unit C/(kappa lambda^2)": sc.unit.tolist()}
-    ev.figures.append(CM.loglog_figure("median iterations to recovery against d: fitted exponent vs the stated "
-                                       "O~(d)", fig_series))
+                                            "lambda/C": sc.scale.tolist(), "step grid nu": sc.grid,
+                                            "budget (steps, every d)": sc.budget}
+    ev.figures.append(CM.loglog_figure(f"{claim.id}: step-tuned median iterations to recovery vs d (log-log)",
+                                       fig_series, ylabel=r"best-step median iterations $T^*(d)$"))
     return ev
 
 
+def scaling_evidence(claim, ctx, points, *, which=(0, 1)) -> Evidence:
+    """The claim: the step-tuned exponent of d is at most the stated order's slope over the grid (1, read from the
+    stated form) plus the allowance for the logs O~ hides."""
+    return exponent_evidence(claim, ctx, points, upper=True, which=which,
+                             bound_of=lambda ds: stated_slope(claim, ds, "d") + CM.log_allowance(ds, CM.LOG_POWER),
+                             what_claim=f" = 1 + {CM.LOG_POWER} s (O~(d) read as d log^{CM.LOG_POWER} d)")
+
+
+def _witness(offset: float, upper: bool, name: str, why: str, points):
+    """A power witness: the same evidence judged against the exponent 1 + offset (+ the log allowance for an upper
+    bound; a lower bound 'iterations grow at least like d^{1+offset}' gets none)."""
+    def bound_of(ds):
+        return 1.0 + offset + (CM.log_allowance(ds, CM.LOG_POWER) if upper else 0.0)
+
+    def check(claim, ctx, points):
+        return exponent_evidence(claim, ctx, points, upper=upper, bound_of=bound_of, sign_check=False,
+                                 what_claim=f" (witness: {name})", target="stated")
+    return Alternative(name, Custom(check, points=points), why)
+
+
 def _sign_check(lab, sc) -> Check:
-    """Every run that reached strong recovery at the largest d ends with sign(m_T) = sign(phi(0))."""
+    """Every run (any step of the grid) that reached strong recovery at the largest d ends with sign(m_T) =
+    sign(phi(0))."""
     d = sc.ds[-1]
-    sgn = np.where(sc.phi0 >= 0, 1.0, -1.0)
-    hit = sc.hits[d][:, 1] >= 0
+    sgn = np.where(sc.phi0 >= 0, 1.0, -1.0)[None, :]
+    hit = sc.hits[d][..., 1] >= 0
     agree = np.sign(sc.m_final[d]) == sgn
     return Check(f"{lab}: every run that reached strong recovery at d={d} ends with sign(m_T) = sign(phi(0))",
-                 bool(agree[hit].all()), f"{int(agree[hit].sum())} of {int(hit.sum())} runs (censored: "
-                 f"{int((~hit).sum())}); lambda/|phi(0)| min over instances = {float(np.min(sc.lam / np.abs(sc.phi0))):.3f}")
+                 bool(agree[hit].all()), f"{int(agree[hit].sum())} of {int(hit.sum())} runs over the step grid "
+                 f"(censored: {int((~hit).sum())}); lambda/|phi(0)| min over instances = "
+                 f"{float(np.min(sc.lam / np.abs(sc.phi0))):.3f}")
 
 
 def _domain():
@@ -141,10 +182,34 @@ _THM6 = per_profile([_pt(5, 1.0, 1, 0)], [_pt(5, 1.0, 1, 0)], [_pt(5, 1.0, 1, 0)
 _THM7 = per_profile([_pt(5, 0.5 * R5, 0, 0), _pt(5, 1.0, 0, 0), _pt(5, 1.0, 1, 0)],
                     [_pt(5, 0.5 * R5, 0, 0), _pt(5, 1.0, 0, 0), _pt(5, 1.0, 1, 0)])
 
-_NOTES = " ".join((STEP_SIZE, HITTING, CHAIN, CM.LOG_READING,
-                   "Quick: d in {32, 64, 128}, 48 instances; standard: d in {64, 128, 256}, 64 instances; k = 5 (the full "
+_NOTES = " ".join((CM.TUNED_DESIGN, CM.TUNED_TARGET, STEP_SIZE, HITTING, CHAIN, CM.LOG_READING,
+                   "Issue 24: before, every run used eta = kappa lambda/(C d), so the drift time 1/(eta lambda) ~ d built "
+                   "the claimed exponent into the design; now the step is tuned per d over one grid fixed for all d (nu "
+                   "from 2/d_max to 8 sqrt(2)/d_min: nu d spans 0.5-11.3 at d_min and 2-45 at d_max; the earlier "
+                   "kappa = 1/2, nu d = 1/2, lies below the grid at d_max, where every measured optimum had nu d >= 2.8, "
+                   "so smaller steps would only be slower).  "
+                   "(STEP_SIZE's eta = kappa lambda/(C d) and HITTING's per-d budget describe that earlier design; the "
+                   "thresholds, Kaplan-Meier medians and pairing across d are kept.)  "
+                   "Quick: d in {32, 64, 128}, 32 instances; standard: d in {64, 128, 256}, 40 instances, each at every "
+                   "step of the grid (10 steps); k = 5 (the full "
                    "profile adds k = 9).  Odd k (no atoms of <c^, c> or 1^T c at 0).  The settings of Thms 1 (ReLU arm), 4, "
                    "5, 6 and 7 are simulated together in one tensor and shared between these claims."))
+#: what the step-tuned design measured (issue 24), quoted in the notes so that a reader sees why the verdicts moved
+MEASURED = (
+    "Measured with this design (seed 0).  Quick (d 32-128, 32 instances, 10 steps): in every ReLU setting the best "
+    "step for weak recovery at d = 32 is the grid's largest (nu d = 11.3: at such d a large step's noise carries m "
+    "to 1/2 by chance), so those tests are undecided; strong recovery: exponents 1.37 (xi = sqrt(5)/2), 1.31 "
+    "(xi = 1), 1.35 (separated) with intervals up to 1.55-1.75 against the bound 1.49 (undecided); the h_3 arm of "
+    "Thm 1: T* = 705, 5109, 12176 to strong recovery (slope 2.9 from d = 32 to 64, 1.25 from 64 to 128), best step "
+    "on the grid's edge at d = 32.  Standard (d 64-256, 40 instances, thm7): strong recovery 1.15 [1.02, 1.34], "
+    "1.14 [1.05, 1.29], 1.15 [1.02, 1.52]; weak 1.26 [1.11, 1.48], 1.36 (best step on the edge at d = 64), "
+    "1.34 [1.14, 1.68]; bound 1.415.  The best step's nu d falls from 8-11 at d = 32-64 to 2.8-4 at d = 128-256: "
+    "the step ~ 1/d of the theorem emerges from the tuning instead of being imposed, but only from d ~ 128, and "
+    "below it the step-tuned iteration count grows faster than d.  So these confirmations became inconclusive at "
+    "quick (and Thm 7 at standard): what would decide them is a larger d range (d up to ~1024: the chain costs "
+    "O(runs x steps), ~ 4x the standard budget) or a source-stated step schedule (lost).  Since T*(d) <= T(d) at "
+    "the theorem's own step, a step-tuned exponent significantly above 1 + 2 s refutes (as LOG_READING reads O~(d) "
+    "on a finite window); one within it confirms only that the best step of the grid achieves O~(d).")
 _STATED_NOTE = ("Stated form: the order d of the iteration count (derivations.lowrank.sgd_iterations_stated; the "
                 "surviving 'linear in d', L84, L98), an upper bound; each test's bound is its log-log slope over the d "
                 "grid (read through verify.kit.stated_slope) plus the allowance for the logs O~ hides.")
@@ -154,9 +219,15 @@ _STAT = r"T_{\rm weak},\,T_{\rm strong}=\tilde O(d\,\mathrm{poly}(k))\ \text{at}
 def _scaling_claim(id, where, statement, assumptions, notes, points) -> Claim:
     """A claim judged by :func:`scaling_evidence` on ``points``: the exponent of d of the median hitting times."""
     return Claim(id=id, kind=Kind.ASYMPTOTIC, source=src(where), statement=statement, assumptions=assumptions,
-                 domain=_domain(), notes=notes + " " + _NOTES + " " + _STATED_NOTE,
+                 domain=_domain(), notes=notes + " " + _NOTES + " " + MEASURED + " " + _STATED_NOTE,
                  stated=LR.sgd_iterations_stated(), stated_order=("d",), stated_bound="upper",
-                 check=Custom(scaling_evidence, points=points))
+                 check=Custom(scaling_evidence, points=points),
+                 power=(_witness(-0.5, True, "O~(d^{1/2}): exponent 1/2 lower",
+                                 "an upper bound tightened by half a power of d (as for a sqrt(d) sample complexity)",
+                                 points),
+                        _witness(0.5, False, "at least d^{3/2}: exponent 1/2 higher",
+                                 "a rate half a power above linear, between the linear rate and the GLM's d^{p*-1}; "
+                                 "shows the design would have seen a d^{3/2} truth", points)))
 
 
 CLAIMS = [

@@ -8,9 +8,9 @@ O~(d) online-SGD iterations where learning from scratch needs d^{Omega(p)}).
                        the expectation of the literal per-sample gradient on the construction, by exact
                        Gauss-Hermite quadrature (the integrand is a polynomial);
 - ``dayi2024.thm8``    (and the informal ``dayi2024.thm3``): online SGD fine-tuning on the instance with p = 3 needs a
-                       number of iterations linear in d, while online SGD on the GLM limit of Remark 3 (learning
-                       sigma(<u, x>) = h_3 from scratch, the from-scratch side we can simulate) needs ~ d^{p*-1} = d^2.
-                       The CSQ lower bound itself is cited ([1, Prop. 6]) and not simulable.
+                       number of iterations O~(d), measured at the best step of a grid fixed for all d (issue 24).
+                       The from-scratch CSQ lower bound is cited ([1, Prop. 6]) and not simulable; the GLM
+                       illustration that built its exponent in was removed (see the claim's notes).
 """
 from __future__ import annotations
 
@@ -22,7 +22,8 @@ import torch
 
 from derivations import lowrank as LR
 from numerics import spherical_sgd as S
-from verify.kit import AllOf, Check, Claim, Custom, Domain, Evidence, Kind, Param, per_profile, pick, stated_value
+from verify.kit import (AllOf, Alternative, Check, Claim, Custom, Domain, Evidence, Kind, Param, per_profile, pick,
+                        stated_value)
 
 from . import common as CM
 from .common import CHAIN, HITTING, SETTING, mark_reconstructed, src
@@ -179,18 +180,13 @@ def _prop3_quadrature(claim, ctx, points) -> Evidence:
 
 
 # ------------------------------------------------------------------ Theorems 3 / 8: SGD, fine-tuning vs scratch
-DS_FT = per_profile([24, 48, 96], [32, 64, 128])
-DS_GLM = per_profile([8, 16, 32], [12, 24, 48])
-#: runs (instances) per d.  The chain's loop is dispatch-bound (cost per step nearly independent of the number of
-#: runs), so more runs buy a narrower bootstrap interval of the exponent for little time.  With 24 fine-tuning and 48
-#: GLM runs the quick grid decided Thm 8 at only 10 of 20 seeds (issue 13: the fine-tuning CI, half-width ~0.3, often
-#: crossed its bound 1.522 around estimates 1.2-1.4; the GLM CI, half-width ~0.4, often reached below 1.737);
-#: with 128 and 192 (half-widths ~0.1 and ~0.25) it decided it at 20 of 20 seeds, for ~3 s more CPU.  Standard
-#: (was 40 and 64: decided at seeds 0-4, but with the CIs up to 0.02 from their bounds) uses the same counts
-RUNS = per_profile(128, 128)
-#: the GLM side: its hitting times have a heavy tail (T ~ d^2 / |sqrt(d) m_0|), so a third or more of the runs
-#: are censored at tau = 0.4
-RUNS_GLM = per_profile(192, 192)
+DS_FT = per_profile([32, 64, 128], [32, 64, 128])
+#: instances per d (each at every d and every step of the grid; the cost is linear in them)
+RUNS = per_profile(32, 40)
+#: the step grid (eta = nu lambda_i/C_i, one grid for every d) and the common budget, as dayi2024.sgd
+#: (the Claim-2 instance wants larger steps at small d than the ReLU settings: at quick seed 0 the best nu d was
+#: 11.3-22.6 at d = 32, 64 with a grid topped at 8 sqrt 2/d_min; its T* at d_max was ~ 0.05 of the budget unit)
+GRID_HI, GRID_LO, TAU = 32.0 * math.sqrt(2.0), 2.0, 0.25
 _CACHE: dict = {}
 
 
@@ -200,71 +196,88 @@ def _thm8_runs(ctx, p):
     if key in _CACHE:
         return _CACHE[key]
     R = pick(ctx.profile, RUNS)
-    gen, seed = ctx.generator("dayi2024.thm8", f"k={k}", f"p={pp}")
+    ds = pick(ctx.profile, DS_FT)
+    gen, seed = ctx.generator("dayi2024.thm8.tuned", f"k={k}", f"p={pp}")
     rng = np.random.default_rng(seed % (2 ** 32))
     c = rng.choice([-1.0, 1.0], k) / math.sqrt(k)
     W, u, xi = LR.claim2_features(k, c)
     G = W @ W.T
-    ft = CM.run_scaling(gen, k=k, arms=[(xi, G)], act_name=f"h{pp}", inner="r", ds=pick(ctx.profile, DS_FT), R=R,
-                        kappa=1.0, tau=0.6, c_fixed=c, rank_w=k - 1, thresholds=(0.5,),
-                        device=ctx.device, dtype=ctx.dtype)[0]
-    # GLM limit (Remark 3): k = 1, W = 0, c = c^ = 1, sigma(xi .) = h_p (normalized, xi = 1); eta = eta0 d^{-p/2}
-    glm = CM.run_scaling(gen, k=1, arms=[(1.0, np.zeros((1, 1)))], act_name=f"h{pp}", inner="r",
-                         ds=pick(ctx.profile, DS_GLM), R=pick(ctx.profile, RUNS_GLM), kappa=1.0, tau=0.4, eta_power=pp / 2, rank_w=0,
-                         budget_power=pp - 1, c_hat_equals_c=True, c_fixed=[1.0], eta0_fixed=4.0, thresholds=(0.5,),
-                         device=ctx.device, dtype=ctx.dtype)[0]
-    _CACHE[key] = (ft, glm, seed, c)
+    ft = CM.run_tuned(gen, k=k, arms=[(xi, G)], act_name=f"h{pp}", inner="r", ds=ds, R=R,
+                      grid=CM.step_grid(GRID_LO / max(ds), GRID_HI / min(ds)), budget_units=TAU * max(ds),
+                      c_fixed=c, rank_w=k - 1, device=ctx.device, dtype=ctx.dtype)[0]
+    fits = {w: CM.fit_tuned(ft, w, seed + w) for w in (0, 1)}
+    _CACHE[key] = (ft, fits, seed, c)
     return _CACHE[key]
 
 
-def _thm8(claim, ctx, points) -> Evidence:
+def _thm8_evidence(claim, ctx, points, *, bound_of, upper: bool, name: str = "", target: str = "derived") -> Evidence:
     ev = Evidence()
     series = []
     for p in points:
-        ft, glm, seed, c = _thm8_runs(ctx, p)
+        ft, fits, seed, c = _thm8_runs(ctx, p)
         pp = int(p["p"])
-        for lab, sc, upper in [("fine-tuning (Claim-2 instance)", ft, True),
-                               (f"from scratch (GLM limit, sigma = h_{pp})", glm, False)]:
-            bound = 1.0 + CM.log_allowance(sc.ds, CM.LOG_POWER)
-            fit = CM.fit_order(sc.ds, {d: sc.hits[d][:, 0] for d in sc.ds}, sc.budget, sc.unit, seed + len(lab))
-            claim_txt = (f"exponent <= 1 + {CM.LOG_POWER} s = {bound:.3f} (O~(d))" if upper else
-                         f"exponent > 1 + {CM.LOG_POWER} s = {bound:.3f} (beyond any d log^{CM.LOG_POWER} d)")
-            ev.tests.append(CM.order_test(f"k={int(p['k'])}, p={pp}: {lab}: iterations to weak recovery, {claim_txt} "
-                                          f"over d in {sc.ds}", dict(p, side=lab), fit, sc.ds, bound=bound,
-                                          upper=upper, trials=len(sc.unit), seed=seed,
-                                          extra={"glm_rate_exponent (AGJ, cited)": float(pp - 1)} if not upper else None))
+        bound = bound_of(ft.ds)
+        for w in (0, 1):
+            what = "weak (m >= 1/2)" if w == 0 else "strong (m >= 3/4)"
+            rel = "<=" if upper else ">="
+            ev.tests.append(CM.tuned_test(f"k={int(p['k'])}, p={pp}: fine-tuning (Claim-2 instance): exponent of d of "
+                                          f"the step-tuned iterations to {what} {rel} {bound:.3f}{name} over d in "
+                                          f"{ft.ds}", dict(p, recovery=what), fits[w], ft.ds, bound=bound,
+                                          upper=upper, trials=len(ft.scale), seed=seed,
+                                          extra={"glm_rate_exponent (AGJ, cited)": float(pp - 1)}, target=target))
             ev.seeds.append(seed)
-            rows = CM.table(sc, 0)
-            ev.details[f"k={int(p['k'])}, p={pp} | {lab}"] = {"exponent": fit[0], "ci": fit[1], "bound": bound,
-                                                             "median T/unit per d": list(map(float, fit[3])),
-                                                             "rows": rows, "seed": seed,
-                                                             "c": list(map(float, c)) if upper else None}
-            series.append({"label": lab, "short": lab.split(" (")[0], "params": {"training": lab.split(" (")[0]},
-                           "role": "weak recovery (m >= 1/2)", "ds": sc.ds, "fit": fit,
-                           "stated": 1.0 if upper else None,
-                           "stated_text": (f"1 (O~(d); test: <= {bound:.2f})" if upper else
-                                           f"> {bound:.2f} (beyond d log^{CM.LOG_POWER} d; GLM rate {pp - 1})")})
-    ev.figures.append(CM.loglog_figure("Thm 8: median iterations to weak recovery against d, fine-tuning vs from "
-                                       "scratch", series))
+            ev.details[f"k={int(p['k'])}, p={pp} | fine-tuning | {what}"] = dict(fits[w], c=list(map(float, c)))
+            series.append((f"fine-tuning, {what}", ft.ds, fits[w]["tstar"], fits[w]))
+    ev.figures.append(CM.loglog_figure("Thm 8: step-tuned median iterations to recovery vs d, fine-tuning on the "
+                                       "Claim-2 instance", series, ylabel=r"best-step median iterations $T^*(d)$"))
     return ev
 
 
+def _thm8(claim, ctx, points) -> Evidence:
+    return _thm8_evidence(claim, ctx, points, upper=True,
+                          bound_of=lambda ds: 1.0 + CM.log_allowance(ds, CM.LOG_POWER),
+                          name=f" = 1 + {CM.LOG_POWER} s (O~(d))")
+
+
+def _thm8_witness(lower: float, name: str, why: str) -> Alternative:
+    def check(claim, ctx, points):
+        return _thm8_evidence(claim, ctx, points, upper=False, bound_of=lambda ds: lower, name=f" (witness: {name})",
+                              target="stated")
+    return Alternative(name, Custom(check, points=_THM8_POINTS), why)
+
+
 _THM8_POINTS = per_profile([{"k": 5, "p": 3}], [{"k": 5, "p": 3}])
+_THM8_POWER = (
+    _thm8_witness(2.0, "ordering reversed: fine-tuning needs d^{p-1} = d^2 iterations, as online SGD from scratch",
+                  "the reverse of the separation: fine-tuning no easier than the GLM of information exponent p = 3"),
+    _thm8_witness(1.5, "fine-tuning needs at least d^{3/2} iterations (exponent 1/2 higher)",
+                  "a rate half a power above linear; shows the design would have seen it"))
+
+
 _THM8_DOMAIN = Domain((Param("k", 3, 9, integer=True), Param("p", 3, 6, integer=True, doc="Hermite degree p >= 3")))
 _THM8_NOTES = (
-    "Fine-tuning side: the Claim-2 instance (a fixed random c, c^ random per run), sigma(r .) = h_p (r = xi = "
+    "Fine-tuning side, judged: the Claim-2 instance (a fixed random c, c^ random per run), sigma(r .) = h_p (r = xi = "
     "sqrt(k/(k-1)); with sigma = h_p on raw neurons the teacher would have lower-degree Hermite components and the "
-    "CSQ argument would not apply, so the normalized reading is the one Thm 8 needs), eta = lambda/(C d), weak "
-    "recovery.  From-scratch side: the only from-scratch procedure we can simulate is online SGD itself; we use the "
-    "GLM limit of Remark 3 (k = 1, W = 0, learning h_p(<u, x>)), information exponent p, eta = 4/(C d^{p/2}) "
-    "(the step-size scaling under which online SGD needs ~ d^{p-1} steps [AGJ]; 4 keeps the drift positive from "
-    "|m_0| > 1/(3 sqrt d)), budget 0.1 C d^{p-1} steps; "
-    "judged: the from-scratch exponent exceeds 1 + 2 s, the most an O~(d) rate (d log^2 d) shows over its d-grid "
-    "(one-sided), while the fine-tuning exponent stays below its own 1 + 2 s (the cited GLM rate p - 1 is reported, "
-    "not judged).  " + CM.LOG_READING + "  "
-    "This illustrates, not proves, the CSQ lower bound.  d grids are small (fine-tuning: quick 24-96, standard "
-    "32-128; from scratch: quick 8-32, standard 12-48) "
-    "because the from-scratch runs cost ~ d^2 steps. " + HITTING + " " + CHAIN)
+    "CSQ argument would not apply, so the normalized reading is the one Thm 8 needs); the exponent of d of the "
+    "iterations to weak and strong recovery at the best step of one grid fixed for all d is at most 1 + 2 s "
+    "(O~(d) read as d log^2 d over the d grid).  " + CM.TUNED_DESIGN + "  " + CM.TUNED_TARGET + "  "
+    "From-scratch side: the CSQ lower bound d^{Omega(p)} is cited ([1, Prop. 6]) and not simulable, so it is not "
+    "judged.  Issue 24: the earlier illustration (online SGD on the GLM limit of Remark 3, learning h_3(<u, x>)) ran "
+    "at eta ~ d^{-3/2} for ~ d^2 steps, which built its exponent ~ 2 in; under the step-tuned design at the d we can "
+    "afford it does not bracket an optimum (measured at seed 2, d in {8, 16, 32}, 48 runs, 15 steps sqrt(2)-spaced "
+    "from 4/(C d_max^2) to 4/(C d_min): medians T* = 232, 733, 2191 with the best step the grid's largest at d = 8 "
+    "and 32: at such d a noise-driven walk reaches m >= 1/2 by chance, P ~ exp(-d/8) per direction), so it was "
+    "removed rather than kept as evidence.  The separation is therefore tested on its simulable half only, and the "
+    "power witnesses ask whether the design would have seen fine-tuning as slow as d^2 (the reverse ordering) or "
+    "d^{3/2}.  Measured (quick, seed 0, d 32-128, 32 instances, 14 steps from 45/d_min to 2/d_max): T* to weak "
+    "recovery 107, 783, 3632 steps (exponent 2.54 [1.97, 2.74]; the best step's nu d 32, 22.6, 11.3) and to strong "
+    "recovery 853, 3946, 8471 (1.66 [1.39, 1.93]) against the bound 1.485; the run's verdict is inconclusive (the "
+    "replication on fresh draws did not reproduce a rejection).  At the theorem's step ~ 1/d (the earlier design, "
+    "kappa = 1) the same instance gave ~ 1.2-1.4.  So on this instance the measured exponent depends on the step "
+    "rule at the d we can afford: the best step at d = 32 is ~ 10x the 1/d scaling (a large step's noise reaches "
+    "m >= 1/2 at small d), which makes T*(32) small and the tuned slope steep.  Inconclusive, with that dependence "
+    "shown; what would decide it is d up to ~ 1024 (cost ~ 8x) or the source's step schedule (lost).  "
+    + CM.LOG_READING + "  " + HITTING + " " + CHAIN)
 
 CLAIMS = [
     Claim(id="dayi2024.claim2", kind=Kind.EXACT, source=src("Claim 2 (L257-261) and its k = 3 example (L255)"),
@@ -299,13 +312,13 @@ CLAIMS = [
           statement=r"\text{fine-tuning: }\tilde O(d\,\mathrm{poly}\,k)\text{ online-SGD samples; from scratch: }"
                     r"d^{\Omega(p)}\text{ CSQ queries}",
           assumptions="the teacher and base networks of Claim 2 with sigma(r .) = h_p; " + SETTING,
-          domain=_THM8_DOMAIN, notes=_THM8_NOTES, check=Custom(_thm8, points=_THM8_POINTS)),
+          domain=_THM8_DOMAIN, notes=_THM8_NOTES, check=Custom(_thm8, points=_THM8_POINTS), power=_THM8_POWER),
     Claim(id="dayi2024.thm3", kind=Kind.ORDERING, source=src("Theorem 3 (informal, L87-89)"),
           statement=r"\exists\text{ base, perturbation: scratch needs }d^{\Omega(p)}\text{ queries; fine-tuning }"
                     r"\tilde O(d\,\mathrm{poly}\,k)\text{ iterations}",
           assumptions="as Theorem 8", domain=_THM8_DOMAIN,
           notes="The informal statement of Thm 8; the same evidence (shared runs). " + _THM8_NOTES,
-          check=Custom(_thm8, points=_THM8_POINTS)),
+          check=Custom(_thm8, points=_THM8_POINTS), power=_THM8_POWER),
 ]
 
 CLAIMS = mark_reconstructed(CLAIMS)   # issue 22: every form of 003 tested here is ours
