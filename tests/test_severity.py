@@ -140,3 +140,13 @@ def test_uniform_draw_respects_open_ends_integers_and_constraints():
     assert all(isinstance(p["n"], int) and 2 <= p["n"] <= 5 and 0 < p["s"] <= 1 for p in pts)
     assert d.depth({"n": 3, "s": 0.5, "t": 5.0}, info["box"]) == 0.5
     assert d.depth({"n": 3, "s": 0.5, "t": 0.0}, info["box"]) == 0.0
+
+
+def test_a_failing_step_of_a_result_not_shown_to_hold_is_classed_by_what_fails():
+    fails = PropertySearch("x <= 1/2", holds=lambda p: p["x"] <= 0.5)
+    result = _judged(_claim(fails, id="hermite.test.result"))          # the result itself is refuted
+    step = _judged(_claim(fails, role="proof step", holds_by=("hermite.test.result",)),
+                   others={"hermite.test.result": result})
+    assert step.severity["class"] == "substantive"
+    assert step.severity["holds_by"] == [{"id": "hermite.test.result", "verdict": "refuted"}]
+    assert "not shown to hold" in step.severity["note"]

@@ -8,8 +8,9 @@ class      rule (first that applies)
 ========== =====================================================================================================
 remark     the claim reads a sentence of discussion, the abstract, a caption or a table (role ``remark``,
            ``caption`` or ``table``)
-proof step the claim reads a displayed step or witness of a proof (role ``proof step``); the claims that show the
-           stated result itself holds are named (``Claim.holds_by``) with their verdicts in the run
+proof step the claim reads a displayed step or witness of a proof (role ``proof step``) and the claims that show the
+           stated result itself holds (``Claim.holds_by``) are confirmed in the run (named with their verdicts); a
+           failing step of a result not shown to hold is classed by what fails, as a statement is
 typo       a stated result whose corrected form (ours) is confirmed by the run and differs from the stated one
            by one constant, one factor of a single symbol (a power, a normalization) or one term
 substantive a stated result that fails on a set of positive measure of its stated domain: failing draws of a
@@ -54,15 +55,21 @@ def assess(result, by_id: dict, ctx) -> dict | None:
         return rec
     if claim.reads in ("remark", "caption", "table"):
         cls, why = "remark", f"the claim reads a {claim.reads} of the source"
-    elif claim.reads == "proof step":
+    elif claim.reads == "proof step" and _result_holds(claim, by_id):
         held = [{"id": h, "verdict": by_id[h].verdict.value if h in by_id else "not in this run"}
                 for h in claim.holds_by]
         rec["holds_by"] = held
         cls = "proof step"
-        why = ("a step of the proof fails; " + ("the result itself: " + ", ".join(f"{h['id']} {h['verdict']}"
-                                                                                   for h in held)
-                                                if held else "no claim of the suite shows the result holds"))
+        why = "a step of the proof fails; the result itself: " + ", ".join(f"{h['id']} {h['verdict']}" for h in held)
     else:
+        if claim.reads == "proof step":
+            # a failing step of a result that no confirmed claim shows to hold is not a slip in a proof of a true
+            # result: it is judged by what fails, as a statement is
+            rec["holds_by"] = [{"id": h, "verdict": by_id[h].verdict.value if h in by_id else "not in this run"}
+                               for h in claim.holds_by]
+            rec["note"] = ("a proof step whose result is not shown to hold ("
+                           + (", ".join(f"{h['id']} {h['verdict']}" for h in rec["holds_by"]) or "no claim named")
+                           + "): classed by what fails")
         typo = one_change(claim) if (result.corrected_verdict is not None
                                      and result.corrected_verdict.value == "confirmed") else None
         if typo:
@@ -80,6 +87,14 @@ def assess(result, by_id: dict, ctx) -> dict | None:
             cls, why = "substantive", "a counterexample inside the stated domain (fraction not measured)"
     rec["class"], rec["why"] = cls, why
     return rec
+
+
+def _result_holds(claim, by_id: dict) -> bool:
+    """Whether the claims named by a proof step's ``holds_by`` are all confirmed in this run (or, for a claim outside
+    the run, not known otherwise: a partial run does not reclassify a proof step)."""
+    if not claim.holds_by:
+        return False
+    return all(by_id[h].verdict.value == "confirmed" for h in claim.holds_by if h in by_id)
 
 
 def _pct(m: dict) -> str:
