@@ -118,103 +118,6 @@ def phi_grid(G, c, c_hat, xi, kp, n: int = 201):
     return phi0, lam
 
 
-@dataclass
-class Scaling:
-    """Hitting times of one setting over several d (same instances at every d)."""
-
-    ds: list
-    hits: dict            # d -> (R, 2) int array, -1 censored
-    budget: dict          # d -> steps
-    phi0: np.ndarray
-    lam: np.ndarray
-    eta0: np.ndarray      # eta = eta0 / d
-    m_final: dict         # d -> (R,)
-    m0: dict
-    unit: np.ndarray      # (R,) each instance's time unit (C/(kappa lambda^2), or C/eta0 in the GLM limit)
-
-
-def run_scaling(gen: torch.Generator, *, k: int, arms, act_name: str, inner, ds, R: int, kappa: float, tau: float,
-                eta_power: float = 1.0, rank_w=None, thresholds=(0.5, 0.75), c_hat_equals_c: bool = False,
-                c_fixed=None, eta0_fixed: float | None = None, budget_power: float | None = None,
-                paired_init: bool = True, dtype=torch.float64, device="cpu") -> list:
-    """Online SGD (eq. (4), exact chain) for R instances (c, c^) at every d in ``ds`` and every arm
-    (xi, gram) in ``arms``, all in one tensor.  eta = eta0 / d^eta_power with eta0 = kappa lambda / C per
-    instance; each arm's budget is tau * median(C/(kappa lambda^2)) * d^eta_power steps (later hits are
-    censored).  ``inner``: the activation's inner scale, a number or "r" (normalized neurons).
-    ``c_fixed`` (k,): the teacher's c for every instance (Claim 2: c need not be random).
-    ``eta0_fixed``: eta0 = eta0_fixed / C instead (the GLM limit, where phi(0) = 0 and lambda = 0), with the
-    budget tau * median(C)/eta0_fixed * d^budget_power (budget_power defaults to eta_power; the GLM limit with
-    information exponent p needs ~ d^{p-1} steps at eta ~ d^{-p/2}).
-    ``paired_init``: instance i starts at every d from m_0 = g_1/sqrt(g_1^2 + chi^2_{d-rank-1}) with the same
-    Gaussian g_1 (common random numbers across d; each m_0 keeps its exact law, uniform u^_0 on the sphere).
-    Returns one :class:`Scaling` per arm."""
-    nd = len(ds)
-    per_arm = []
-    blocks = []
-    for xi, gram in arms:
-        G = np.asarray(gram, dtype=float)
-        r = math.sqrt(float(G[0, 0]) + xi * xi / k)
-        inn = r if inner == "r" else float(inner)
-        act = S.Activation(act_name, inn)
-        if c_fixed is not None:
-            c = torch.as_tensor(np.tile(np.asarray(c_fixed, float), (R, 1)), dtype=dtype, device=device)
-        else:
-            c = S.rademacher_c(R, k, gen, device=device, dtype=dtype)
-        c_hat = c.clone() if c_hat_equals_c else S.rademacher_c(R, k, gen, device=device, dtype=dtype)
-        kp = LR.kprime_function(act_name, r, inn)
-        phi0, lam = phi_grid(G, c.cpu().numpy(), c_hat.cpu().numpy(), xi, kp)
-        Gt = torch.as_tensor(G, dtype=dtype, device=device)
-        C = S.coef_second_moment(4096, Gt, c, c_hat, xi, act, gen).cpu().numpy()
-        lam_pos = np.maximum(lam, 1e-12)
-        if eta0_fixed is None:
-            eta0 = kappa * lam_pos / C
-            unit = C / (kappa * lam_pos ** 2)
-            tau_a = tau * float(np.median(unit))
-        else:
-            # one instance (the GLM limit): one common C, the median of the Monte Carlo estimates
-            eta0 = np.full_like(C, eta0_fixed / float(np.median(C)))
-            unit = np.full_like(C, float(np.median(C)) / eta0_fixed)
-            tau_a = tau * float(np.median(C)) / eta0_fixed
-        per_arm.append(dict(xi=xi, G=G, act=act, c=c, c_hat=c_hat, phi0=phi0, lam=lam, eta0=eta0, tau=tau_a, unit=unit))
-    acts = {a["act"] for a in per_arm}
-    if len(acts) != 1:
-        raise ValueError("arms of one run must share the activation (one tensor)")
-    act = per_arm[0]["act"]
-    dd = torch.tensor([d for _ in per_arm for d in ds for _ in range(R)], dtype=dtype, device=device)
-    cc = torch.cat([a["c"].repeat(nd, 1) for a in per_arm])
-    chh = torch.cat([a["c_hat"].repeat(nd, 1) for a in per_arm])
-    xis = torch.tensor([a["xi"] for a in per_arm for _ in range(nd * R)], dtype=dtype, device=device)
-    Gs = torch.as_tensor(np.stack([a["G"] for a in per_arm for _ in range(nd * R)]), dtype=dtype, device=device)
-    eta = torch.as_tensor(np.concatenate([np.tile(a["eta0"], nd) for a in per_arm]), dtype=dtype,
-                          device=device) / dd ** eta_power
-    sgn = torch.as_tensor(np.concatenate([np.tile(np.where(a["phi0"] >= 0, 1.0, -1.0), nd) for a in per_arm]),
-                          dtype=dtype, device=device)
-    rw = k if rank_w is None else rank_w
-    g1 = None
-    if paired_init:
-        g1 = torch.randn(len(per_arm), 1, R, generator=gen, device=device, dtype=dtype).expand(-1, nd, -1).reshape(-1)
-    m0 = S.initial_overlaps(len(dd), dd, rw, gen, g1=g1, device=device, dtype=dtype)
-    m0 = torch.where(torch.sign(m0) == sgn, m0, -m0)
-    bp = eta_power if budget_power is None else budget_power
-    steps = int(math.ceil(max(a["tau"] for a in per_arm) * max(ds) ** bp))
-    res = S.overlap_chain(m0, Gs, cc, chh, xis, act, eta, dd, steps, gen, thresholds=thresholds, direction=sgn,
-                          rank_w=rank_w)
-    out = []
-    for ia, a in enumerate(per_arm):
-        hits, budget, mf, m0d = {}, {}, {}, {}
-        for j, d in enumerate(ds):
-            sl = slice((ia * nd + j) * R, (ia * nd + j + 1) * R)
-            h = res.hits[sl].cpu().numpy().copy()
-            b = int(math.ceil(a["tau"] * d ** bp))
-            h[h > b] = -1
-            hits[d], budget[d] = h, b
-            mf[d] = res.m_final[sl].cpu().numpy()
-            m0d[d] = m0[sl].cpu().numpy()
-        out.append(Scaling(list(ds), hits, budget, a["phi0"], a["lam"], a["eta0"], mf, m0d, a["unit"]))
-    return out
-
-
-# ------------------------------------------------------------------ censored medians and exponent fits
 def km_quantile(y, cens, q: float = 0.5) -> float:
     """Kaplan-Meier (product-limit) q-quantile of times ``y`` (inf = not observed) censored at per-item
     levels ``cens``: an item is an event at y_i if y_i <= c_i, else censored at c_i; the quantile is the
@@ -261,73 +164,6 @@ LOG_READING = (
     "(k = 5, xi = 1, ReLU, 24 instances) the median of T/(C d/(kappa lambda^2)) to weak recovery was 0.29, 0.32, "
     "0.41, 0.43, 0.43, 0.46, i.e. local slopes 1.16, 1.36, 1.05, 1.02, 1.10, settling to ~1 beyond d = 128; "
     "whether the CI contains 1 (no log at all) and lies below 1 + s (d log d) is reported in each test's extra.")
-
-
-def fit_order(ds, times: dict, budgets: dict, unit: np.ndarray, gen_seed: int, n_boot: int = 1000):
-    """The exponent of d of the median hitting time, censoring handled by Kaplan-Meier.
-
-    Every instance i (its c, c^, and its initial Gaussian coordinate g_1, shared across d) is run at every d;
-    its time is measured in its own unit u_i (C_i/(kappa lambda_i^2), the time scale of Thm 7, which does not
-    depend on d): Y_i(d) = T_i(d)/u_i, censored at budget(d)/u_i.  The exponent is the least-squares slope of
-    log KM-median_i Y_i(d) on log d; its 95% interval is a percentile bootstrap resampling instances (jointly
-    across d: the design is paired).  Bootstrap replicates whose median is undefined at some d (more than half
-    censored there) count as +inf (conservative for an upper bound).  Returns (estimate, (lo, hi), bootstrap
-    se, medians per d, censored fraction per d)."""
-    ds = list(ds)
-    x = np.log(np.asarray(ds, float))
-    unit = np.asarray(unit, float)
-    Y = np.stack([np.where(np.asarray(times[d]) < 0, np.inf, np.asarray(times[d], float)) / unit for d in ds], 1)
-    Cn = np.stack([budgets[d] / unit for d in ds], 1)
-    R = Y.shape[0]
-
-    def slope(idx):
-        meds = np.array([km_quantile(Y[idx, j], Cn[idx, j]) for j in range(len(ds))])
-        return (float(np.polyfit(x, np.log(meds), 1)[0]) if np.all(np.isfinite(meds)) else math.inf), meds
-
-    est, meds = slope(np.arange(R))
-    rng = np.random.default_rng(gen_seed)
-    boots = np.array([slope(rng.integers(0, R, R))[0] for _ in range(n_boot)])
-    cens = [float(np.mean(~(Y[:, j] <= Cn[:, j]))) for j in range(len(ds))]
-    if not math.isfinite(est):
-        return est, (-math.inf, math.inf), math.inf, meds, cens
-    lo, hi = np.quantile(boots, [0.025, 0.975], method="inverted_cdf")
-    fin = boots[np.isfinite(boots)]
-    se = float(np.std(fin, ddof=1)) if len(fin) > 2 else math.inf
-    return est, (float(lo), float(hi)), se, meds, cens
-
-
-def order_test(label: str, params: dict, fit, ds, *, bound: float, upper: bool, trials: int, seed: int,
-               extra: dict | None = None) -> StatTest:
-    """One-sided test of the exponent of d from :func:`fit_order`: ``upper``: the claim 'exponent <= bound'
-    (agreement: the CI's upper end is below the bound; the p-value is that of H0 'exponent <= bound', so only a
-    slope significantly above the bound rejects); otherwise 'exponent >= bound' (shown as -exponent <= -bound).
-    The p-value uses the normal approximation with the bootstrap standard error."""
-    from scipy import stats as sps
-    est, (lo, hi), se, meds, cens = fit
-    sg = 1.0 if upper else -1.0
-    info = dict(extra or {}, exponent=est, exponent_ci=(lo, hi), bound=bound, medians_in_units=list(map(float, meds)),
-                censored_fraction=cens, ds=list(ds),
-                ci_contains_1=bool(lo <= 1.0 <= hi), ci_below_d_log_d=bool(hi <= 1 + log_allowance(ds, 1)),
-                test=("H0: exponent <= bound" if upper else "H0: exponent >= bound (shown as -exponent <= -bound)")
-                + "; exponent = slope of log KM-median of T/unit on log d, paired bootstrap over instances")
-    if not (math.isfinite(est) and math.isfinite(se) and se > 0):
-        return StatTest(label=label, params=dict(params), predicted=sg * bound, estimate=sg * est if math.isfinite(est) else 0.0,
-                        stderr=math.inf, trials=trials, tol=0.0, pvalue=1.0, seed=seed, ci=(-math.inf, math.inf),
-                        sided="upper", extra=dict(info, note="median undefined (more than half censored) at some d"))
-    p = float(sps.norm.sf((sg * est - sg * bound) / se))
-    ci = (lo, hi) if upper else (-hi, -lo)
-    return StatTest(label=label, params=dict(params), predicted=sg * bound, estimate=sg * est, stderr=se, trials=trials,
-                    tol=0.0, pvalue=p, seed=seed, ci=ci, sided="upper", extra=info)
-
-
-def table(sc: Scaling, which: int) -> list[dict]:
-    """Per-d rows of the hitting-time table: median, censoring fraction, per-run times (with instance index)."""
-    rows = []
-    for d in sc.ds:
-        h = sc.hits[d][:, which]
-        rows.append({"d": d, "budget": sc.budget[d], "km_median": km_median(h, sc.budget[d]),
-                     "censored": float((h < 0).mean()), "times": h.tolist()})
-    return rows
 
 
 def loglog_figure(title: str, series: list[dict], ylabel: str = r"median of $T/u$",
@@ -381,13 +217,6 @@ def _as_series(s) -> dict:
     return {"label": lab, "short": lab, "params": {"arm": lab.split(", ")[0]}, "role": lab.split(", ")[-1],
             "ds": ds, "fit": (fit["exponent"], tuple(fit["ci"]), None, list(tstar), None), "stated": 1.0,
             "stated_text": "1 (O~(d))"}
-
-
-def arm_params(p: dict) -> dict:
-    """The figure parameters of a scaling arm: one colour (or panel) per arm."""
-    name, inner = ACTS[int(p["act"])]
-    return {"xi": float(p["xi"]), "W": "separated W" if int(p["sep"]) else "orthonormal W",
-            "activation": name + (r"$(r\,\cdot)$" if inner == "r" else "")}
 
 
 def label_of_point(p: dict) -> str:
