@@ -214,7 +214,8 @@ def _as_series(s) -> dict:
     if isinstance(s, dict):
         return s
     lab, ds, tstar, fit = s
-    return {"label": lab, "short": lab, "params": {"arm": lab.split(", ")[0]}, "role": lab.split(", ")[-1],
+    arm, _, what = lab.rpartition(", ")      # "k=5, xi=1.12, orthonormal, relu" and "weak (m >= 1/2)": one colour per arm
+    return {"label": lab, "short": lab, "params": {"arm": arm or lab}, "role": what or lab,
             "ds": ds, "fit": (fit["exponent"], tuple(fit["ci"]), None, list(tstar), None), "stated": 1.0,
             "stated_text": "1 (O~(d))"}
 
