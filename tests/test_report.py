@@ -233,3 +233,14 @@ def test_pdf_written_for_every_source(tmp_path):
 def test_default_out_is_ignored_by_git():
     root = Path(__file__).parents[1]
     assert R.DEFAULT_OUT + "/" in (root / ".gitignore").read_text().split()
+
+
+def test_a_reconstructed_source_says_so_in_each_verdict_line():
+    """003's formulas were lost in extraction: its verdicts are on our reconstruction, and the reports say so in the
+    verdict itself (issue 27), not only on the first page; other sources' verdicts are printed as they are."""
+    from verify.report.tables import verdict_text
+
+    c = {"id": "dayi2024.thm9", "verdict": "confirmed", "source": {"paper": "dayi2024"}}
+    assert verdict_text(c) == "confirmed on our reconstruction"
+    assert verdict_text(dict(c, verdict="inconclusive")) == "inconclusive"
+    assert verdict_text({"id": "tahir2024.x", "verdict": "confirmed", "source": {"paper": "tahir2024"}}) == "confirmed"

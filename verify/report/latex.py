@@ -14,7 +14,7 @@ import re
 from .tables import (BRIEF_NOTE, DETAILED, ORDER, SOURCE_NOTES, checked_parts, claims_of,
                      corrected_heading, corrected_verdict_word, counts, cross_references, errata_groups,
                      extensions_refuted, fmt, klass, measured, measured_cell, minimal, one_line, point_rows,
-                     set_aside_note, short, source_info, what_decides, what_fails, with_verdict, witness)
+                     set_aside_note, short, source_info, verdict_text, what_decides, what_fails, with_verdict, witness)
 
 MAX_ROWS = 30
 _ESC = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_\allowbreak{}",
@@ -325,7 +325,7 @@ def _others(doc: dict, paper: str) -> list[str]:
     else:
         L.append("None in this run.")
     conf = with_verdict(doc, paper, "confirmed")
-    L += ["", r"\section*{Confirmed}"]
+    L += ["", r"\section*{Confirmed" + (" on our reconstruction" if paper in SOURCE_NOTES else "") + "}"]
     if conf:
         L += [r"{\scriptsize\setlength{\tabcolsep}{2.5pt}\begin{longtable}{" + cols(0.26, 0.2, 0.54) + "}",
               r"\textbf{claim} & \textbf{location} & \textbf{what the evidence rules out}\\\hline\endhead"]
@@ -387,7 +387,7 @@ def _erratum_detail(c: dict, g: dict) -> list[str]:
 
 def _claim(c: dict, figs: list[str]) -> list[str]:
     s = c["source"]
-    L = [r"\subsection*{" + tt(c["id"]) + ": " + esc(c["verdict"])
+    L = [r"\subsection*{" + tt(c["id"]) + ": " + esc(verdict_text(c))
          + (" (" + _cls(c) + ")" if klass(c) else "") + r"}\label{" + _label(c["id"]) + "}",
          esc(f"{s['where']}; kind: {c['kind']}; role: {c.get('role') or 'statement'}."), "Stated:",
          display(c["statement"])]
@@ -401,7 +401,7 @@ def _claim(c: dict, figs: list[str]) -> list[str]:
     L += [r"\textit{Assumptions:} " + esc(c["assumptions"]), "", r"\textit{Domain:} " + esc(c["domain"]), ""]
     if c.get("notes"):
         L += [r"\textit{Notes:} " + esc(c["notes"]), ""]
-    L += [r"\textit{Verdict:} \textbf{" + esc(c["verdict"]) + "} --- " + esc(one_line(c["reason"], 400)), ""]
+    L += [r"\textit{Verdict:} \textbf{" + esc(verdict_text(c)) + "} --- " + esc(one_line(c["reason"], 400)), ""]
     if c.get("basis") == "derivation only":
         L += [r"\textit{Basis:} our derivation only (symbolic identities, searches over closed forms); no simulation "
               "of the procedure entered this verdict.", ""]

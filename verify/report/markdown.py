@@ -13,7 +13,7 @@ from ..severity import rank
 from .tables import (BRIEF_NOTE, DETAILED, ORDER, SOURCE_NOTES, checked_parts, claims_of, class_counts_text,
                      corrected_heading, corrected_verdict_word, counts, cross_references, errata_groups,
                      extensions_refuted, fmt, klass, measured, measured_cell, minimal, one_line, papers, point_rows,
-                     set_aside_note, short, source_info, what_decides, what_fails, with_verdict, witness)
+                     set_aside_note, short, source_info, verdict_text, what_decides, what_fails, with_verdict, witness)
 
 MAX_ROWS = 40
 _GREEK = {"alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "epsilon": "ε", "eta": "η", "theta": "θ",
@@ -157,7 +157,7 @@ def render_paper(doc: dict, paper: str, figs: dict[str, list[str]]) -> str:
     else:
         L.append("None in this run.")
     conf = with_verdict(doc, paper, "confirmed")
-    L += ["", "## Confirmed", ""]
+    L += ["", "## Confirmed" + (" on our reconstruction" if paper in SOURCE_NOTES else ""), ""]
     if conf:
         L += ["| claim | location | what the evidence rules out |", "|---|---|---|"]
         for c in conf:
@@ -272,7 +272,7 @@ def _claim_section(c: dict, figs: list[str], timing: dict) -> list[str]:
               "extend, and is not an erratum of the source.", ""]
     if c.get("notes"):
         L += [f"*Notes:* {c['notes']}", ""]
-    L += [f"*Verdict:* **{c['verdict']}** — {one_line(c['reason'], 400)} "
+    L += [f"*Verdict:* **{verdict_text(c)}** — {one_line(c['reason'], 400)} "
           f"({timing.get('claims', {}).get(c['id'], '?')} s)", ""]
     if c.get("basis") == "derivation only":
         L += ["*Basis:* our derivation only (symbolic identities, searches over closed forms); no simulation of "

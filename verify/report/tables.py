@@ -20,6 +20,15 @@ SOURCE_NOTES = {
                  "our reconstruction from the surrounding text and proofs (each claim's notes say how it was read)."),
 }
 
+
+
+def verdict_text(c: dict) -> str:
+    """A claim's verdict as the reports print it: for a source whose formulas are our reconstruction
+    (:data:`SOURCE_NOTES`), the verdict is one on that reconstruction ("confirmed on our reconstruction")."""
+    v = c["verdict"]
+    return f"{v} on our reconstruction" if paper_of(c) in SOURCE_NOTES and v in ("confirmed", "refuted") else v
+
+
 CELL = 110   # characters of a one-line prose cell
 # errata written out as a paragraph after the table; a boundary slip, a typo or a remark gets its table row only
 # (its full record is in the appendix)
