@@ -560,8 +560,6 @@ def _holds_on_the_data(ev, ev0, sign: int) -> bool:
 
 
 def _status_of(v, why, ok, control) -> dict:
-    from .claim import Verdict
-
     if not ok:
         return {"refuted": False, "error": True, "example": why[:120]}
     if v in (Verdict.REFUTED, Verdict.DOES_NOT_EXTEND):   # a refuted extension: its check rejected the form
@@ -605,8 +603,6 @@ def _whole_claim_power(claim, ctx, family: int, alpha: float) -> dict | None:
     as the claim's stated form.  Only for checks that read the stated form through
     :func:`verify.stated.stated_value` (seen on the control run); the Monte Carlo draws are memoised, so every
     mutant is judged on the control's draws (and the replication's).  None when the check does not read it."""
-    from .claim import Verdict
-
     mctx = dataclasses.replace(ctx, memo={}, progress=False)
     read_at: list[dict] = []
     parts = [_Part(p, claim.id, read_at) for p in _parts(claim)]
