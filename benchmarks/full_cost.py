@@ -1,21 +1,31 @@
 """The cost of the ``full`` profile, per claim, and the wall time it implies on N workers (issue 23).
 
-Each selected claim is run alone at ``full`` (``python -m verify run ID --profile full --seed S``, in its own process,
-one at a time), with a time budget.  A claim that finishes within it is measured whole.  A claim that does not, and
-whose check takes parameter points, is measured on ``--points K`` points of its ``full`` grid drawn at random
-(``--at``) and extrapolated linearly in the number of points: cost ~= measured x (grid points / K), stated as
-such in the output (``"how": "extrapolated from K of N points"``); its point-free
-parts (symbolic checks) are not in that figure.  A claim that takes no points and exceeds the budget is reported as
-"over budget" with the budget as a lower bound.
+Cost is measured as **CPU seconds on one torch thread** (``time.process_time`` of this process, ``torch`` set to
+one thread), which a shared machine's load does not inflate the way it inflates wall time: on an idle core, one
+thread's CPU seconds are its wall seconds.  Each claim is computed in this process at ``full`` (its check only: the
+replication of a rejection, Holm and the reports are not included -- they cost a re-run of the rejected claims and
+seconds respectively):
 
-From the costs, the expected wall time on N workers (claim granularity, as ``--workers N`` schedules): at least
-max(sum / N, longest claim) — the longest claim is the run's critical path — and at most sum / N + longest claim
-(greedy list scheduling, Graham's bound); both are printed for N = 1, 8, 64, 512, plus the serial sum.
+* whole, under a CPU-time limit (``--budget``, an ``ITIMER_PROF`` alarm);
+* if it exceeds it and its check takes parameter points: on ``--points K`` points of its ``full`` grid drawn at
+  random (their mean cost estimates the grid's mean without bias; points spread by grid order would not: sizes
+  grow along grids), under ``--point-budget`` each, extrapolated linearly: cost ~= measured x (grid points / K),
+  stated as such (``"how": "extrapolated from K of N points"``); its point-free parts (symbolic checks) are not in
+  that figure;
+* a claim still over budget is reported with its budget as a lower bound ("over budget").
 
-    python benchmarks/full_cost.py [PATTERN ...] [--sample 20 --seed 0] [--budget 600] [--points 3] [--out FILE]
+Memory is capped (``--memory`` GiB of address space) so that a full-size allocation fails as an error of that
+claim instead of exhausting a shared machine; such a claim is reported "over memory".
 
-Heavy: run it on an idle machine (it uses one process at a time, with the machine's torch threads).  Results go to
-``benchmarks/local/full_cost.json`` (git-ignored) unless ``--out`` names another file.
+From the costs, the expected wall time on N one-thread workers (claim granularity, as ``--workers N`` schedules):
+at least max(sum / N, longest claim) -- the longest claim is the run's critical path -- and at most
+sum / N + longest claim (greedy list scheduling, Graham's bound); both for N = 1, 8, 64, 512.
+
+    python benchmarks/full_cost.py [PATTERN ...] [--budget 60] [--points 2] [--point-budget 240] [--out FILE]
+
+The output JSON is rewritten after every claim and a second call skips the claims it already holds (``--resume``),
+so a long measurement can be stopped and continued.  Results go to ``benchmarks/local/full_cost.json``
+(git-ignored) unless ``--out`` names another file.
 """
 from __future__ import annotations
 
@@ -23,9 +33,9 @@ import argparse
 import json
 import os
 import random
-import subprocess
+import resource
+import signal
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -33,28 +43,46 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 
-def _run(cid: str, seed: int, budget: float, at: list[dict] | None = None) -> float | None:
-    """Seconds inside the run of claim ``cid`` at full (None when over ``budget``)."""
-    with tempfile.TemporaryDirectory(prefix="full-cost-") as out:
-        cmd = [sys.executable, "-m", "verify", "run", cid, "--profile", "full", "--seed", str(seed), "--no-progress",
-               "--out", out]
-        for p in at or []:
-            cmd += ["--at", ",".join(f"{k}={v!r}" for k, v in p.items())]
-        try:
-            subprocess.run(cmd, cwd=ROOT, timeout=budget, check=True, capture_output=True,
-                           env={**os.environ, "PYTHONPATH": str(ROOT)})
-        except subprocess.TimeoutExpired:
-            return None
-        doc = json.loads((Path(out) / "results.json").read_text())
-        return float(doc["timing"]["claims"][cid])
+class _OverBudget(BaseException):
+    """Raised by the CPU-time alarm; a BaseException, so that a check's own ``except Exception`` cannot swallow it."""
 
 
-def full_grid(claim) -> list[dict]:
+def _alarm(signum, frame):
+    raise _OverBudget()
+
+
+def _cpu_run(fn, budget: float):
+    """(CPU seconds, result) of fn() under a CPU-time alarm of ``budget`` s; (None, reason) when over it."""
+    signal.signal(signal.SIGPROF, _alarm)
+    t0 = time.process_time()
+    signal.setitimer(signal.ITIMER_PROF, budget)
+    try:
+        out = fn()
+    except _OverBudget:
+        return None, "over budget"
+    except MemoryError:
+        return None, "over memory"
+    except RuntimeError as e:  # torch's failed allocation
+        if "alloc" in str(e).lower() or "memory" in str(e).lower():
+            return None, "over memory"
+        raise
+    finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
+    return time.process_time() - t0, out
+
+
+def _error(ev) -> str | None:
+    """The error a check raised (``api._compute`` records it as a check), or None."""
+    for ch in getattr(ev, "checks", []):
+        if ch.name == "check raised an error":
+            return str(ch.detail if hasattr(ch, "detail") else ch)
+    return None
+
+
+def full_grid(claim, ctx) -> list[dict]:
     """The ``full`` grid points of a claim's point-taking checks (empty if it takes none)."""
-    from verify import api
     from verify.judge import _points, takes_points
 
-    ctx = api.make_context("full", 0, progress=False)
     parts = getattr(claim.check, "parts", [claim.check])
     pts: list[dict] = []
     for part in parts:
@@ -64,8 +92,7 @@ def full_grid(claim) -> list[dict]:
 
 
 def sample_points(pts: list[dict], k: int, seed: int = 0) -> list[dict]:
-    """k of the grid's points drawn at random (without replacement): their mean cost estimates the grid's mean
-    without bias (points spread by grid order would not: the sizes usually grow along the grid)."""
+    """k of the grid's points drawn at random (without replacement)."""
     return list(pts) if len(pts) <= k else random.Random(seed).sample(pts, k)
 
 
@@ -77,45 +104,97 @@ def table(costs: dict[str, float], ns=(1, 8, 64, 512)) -> list[str]:
     return rows
 
 
+def measure(claim, seed: int, budget: float, k: int, point_budget: float) -> dict:
+    """The full-profile CPU cost of one claim (see the module docstring)."""
+    from dataclasses import replace
+
+    from verify import api
+
+    ctx = api.make_context("full", seed, progress=False)
+
+    def whole():
+        ev, ok, _ = api._compute(claim, ctx)
+        return _error(ev) if not ok else None
+
+    secs, err = _cpu_run(whole, budget)
+    if secs is not None and err and "memory" in err.lower():
+        secs, err = None, "over memory"
+    if secs is not None:
+        return {"seconds": secs, "how": "measured whole" + (f" (its check raised {err})" if err else "")}
+    why = err
+    pts = full_grid(claim, ctx)
+    if not pts:
+        return {"seconds": budget, "how": f"{why}, takes no points (the budget is a lower bound)", "lower_bound": True}
+    sub = sample_points(pts, k, seed)
+    spent, done = 0.0, 0
+    for p in sub:
+        pctx = replace(ctx, at=[p])
+        s, res = _cpu_run(lambda: _error(api._compute(claim, pctx)[0]), point_budget)
+        if s is not None and res and "memory" in res.lower():
+            s, res = None, "over memory"
+        if s is None:
+            per = max(point_budget, spent / max(done, 1))
+            return {"seconds": per * len(pts), "lower_bound": True,
+                    "how": f"{res} at a point ({point_budget:.0f} s) of {len(pts)}: at least {point_budget:.0f} s x "
+                           f"{len(pts)} points"}
+        spent, done = spent + s, done + 1
+    return {"seconds": spent * len(pts) / done, "points": len(pts), "measured_points": done,
+            "how": f"extrapolated from {done} of {len(pts)} points ({spent:.1f} s measured; point-free parts not "
+                   f"included)"}
+
+
 def main(argv=None) -> dict:
+    import torch
+
     from verify.registry import select
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("patterns", nargs="*")
-    ap.add_argument("--sample", type=int, default=None, help="measure this many claims drawn at random")
-    ap.add_argument("--seed", type=int, default=0, help="the run seed (and the sample's)")
-    ap.add_argument("--budget", type=float, default=600.0, help="seconds per claim before sampling its points")
-    ap.add_argument("--points", type=int, default=3, help="grid points measured for a claim over budget")
+    ap.add_argument("--seed", type=int, default=0, help="the run seed (and the point sample's)")
+    ap.add_argument("--budget", type=float, default=60.0, help="CPU seconds per claim before sampling its points")
+    ap.add_argument("--points", type=int, default=2, help="grid points measured for a claim over budget")
+    ap.add_argument("--point-budget", type=float, default=240.0, help="CPU seconds per sampled point")
+    ap.add_argument("--memory", type=float, default=8.0, help="address-space cap in GiB")
+    ap.add_argument("--order", type=Path, default=ROOT / "reports" / "results.json",
+                    help="a results.json whose timing orders the claims, cheapest first (default: the committed run)")
+    ap.add_argument("--resume", action="store_true", help="skip the claims --out already holds")
     ap.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "local" / "full_cost.json")
     a = ap.parse_args(argv)
+    torch.set_num_threads(1)
+    lim = int(a.memory * 2 ** 30)
+    resource.setrlimit(resource.RLIMIT_AS, (lim, lim))
     claims = select(a.patterns or None)
-    selected = len(claims)
-    if a.sample is not None and a.sample < len(claims):
-        claims = random.Random(a.seed).sample(claims, a.sample)
-    rows, t0 = {}, time.time()
-    for c in claims:
-        secs = _run(c.id, a.seed, a.budget)
-        if secs is not None:
-            rows[c.id] = {"seconds": secs, "how": "measured whole"}
-        else:
-            pts = full_grid(c)
-            sub = sample_points(pts, a.points, a.seed)
-            s = _run(c.id, a.seed, a.budget, sub) if sub else None
-            rows[c.id] = ({"seconds": s * len(pts) / len(sub), "how": f"extrapolated from {len(sub)} of {len(pts)} "
-                           f"points ({s:.1f} s measured; point-free parts not included)"} if s is not None else
-                          {"seconds": a.budget, "how": "over budget (a lower bound)"})
-        print(f"{c.id}: {rows[c.id]['seconds']:.1f} s ({rows[c.id]['how']})", flush=True)
-    costs = {k: v["seconds"] for k, v in rows.items()}
-    scale = selected / max(1, len(rows))
-    doc = {"profile": "full", "seed": a.seed, "budget": a.budget, "selected": selected, "measured": len(rows),
-           "claims": rows, "sum_seconds": sum(costs.values()),
-           "suite_sum_estimate_seconds": sum(costs.values()) * scale,
-           "extrapolation": None if scale == 1 else f"the sample's sum x {selected}/{len(rows)} (a random sample)",
-           "table_measured_claims": table(costs), "machine": {"cpus": os.cpu_count(), "loadavg": os.getloadavg()},
-           "seconds": round(time.time() - t0, 1)}
-    print("\n".join(doc["table_measured_claims"]))
+    try:
+        std = json.loads(a.order.read_text())["timing"]["claims"]
+    except (OSError, KeyError, ValueError):
+        std = {}
+    claims.sort(key=lambda c: std.get(c.id, float("inf")))
+    prev = json.loads(a.out.read_text()) if a.resume and a.out.exists() else {}
+    rows = dict(prev.get("claims", {}))
+    t0 = time.time()
     a.out.parent.mkdir(parents=True, exist_ok=True)
-    a.out.write_text(json.dumps(doc, indent=1) + "\n")
+
+    def write():
+        costs = {k: v["seconds"] for k, v in rows.items()}
+        doc = {"profile": "full", "unit": "CPU seconds, one torch thread", "seed": a.seed, "budget": a.budget,
+               "point_budget": a.point_budget, "points": a.points, "selected": len(claims), "measured": len(rows),
+               "claims": rows, "sum_seconds": sum(costs.values()),
+               "lower_bounds": sorted(k for k, v in rows.items() if v.get("lower_bound")),
+               "longest": max(costs.items(), key=lambda kv: kv[1], default=(None, 0.0)),
+               "table": table(costs), "machine": {"cpus": os.cpu_count(), "loadavg": os.getloadavg()},
+               "seconds": round(time.time() - t0, 1) + prev.get("seconds", 0.0)}
+        a.out.write_text(json.dumps(doc, indent=1) + "\n")
+        return doc
+
+    for c in claims:
+        if c.id in rows:
+            continue
+        rows[c.id] = measure(c, a.seed, a.budget, a.points, a.point_budget)
+        rows[c.id]["standard_seconds"] = std.get(c.id)
+        print(f"{c.id}: {rows[c.id]['seconds']:.1f} s ({rows[c.id]['how']})", flush=True)
+        write()
+    doc = write()
+    print("\n".join(doc["table"]))
     print(f"wrote {a.out}")
     return doc
 

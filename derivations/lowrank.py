@@ -122,19 +122,59 @@ def erf_kprime(rho_, r):
     return r * r * (4 / np.pi) / np.sqrt((1 + 2 * r * r) ** 2 - 4 * r ** 4 * rho_ * rho_)
 
 
-def kprime_function(name: str, r: float, inner: float = 1.0, *, K: int = 60) -> Callable:
+@lru_cache(maxsize=None)
+def _kprime_coeffs(name: str, scale: float, K: int, rtol: float, K_max: int) -> tuple:
+    """(a_0..a_{K'-1} as floats, K', T_K', S) of :func:`kprime_function`'s series (cached per activation and scale)."""
+    S = H.derivative_second_moment_mp(name, scale=scale)
+    if not mpmath.isfinite(S):
+        raise ValueError(f"K' of {name!r} has no bounded Hermite series: E[sigma'(g)^2] is infinite")
+    terms = K
+    while True:
+        bet = betas_mp(name, scale, terms)
+        a = [(q + 1) * bet[q + 1] ** 2 for q in range(terms)]
+        T = max(S - mpmath.fsum(a), mpmath.mpf(0))
+        if T <= rtol * S or terms >= K_max:
+            break
+        terms = min(2 * terms, K_max)
+    return tuple(float(v) for v in a), terms, float(T), float(S)
+
+
+def kprime_function(name: str, r: float, inner: float = 1.0, *, K: int = 60, rtol: float = 1e-10,
+                    K_max: int = 240) -> Callable:
     """A float function rho -> K'(rho) (numpy-vectorized) for activation ``name`` of inner scale ``inner``
     on neurons of norm r: closed form for relu/erf, exact polynomial for Hermite sums, else the
-    Hermite series truncated at K (mpmath coefficients)."""
+    Hermite series with a bounded tail.
+
+    Series: K'(rho) = sum_{q>=0} a_q rho^q with a_q = (q+1) beta_{q+1}^2 >= 0 (mpmath coefficients), so on
+    [-1, 1] the tail after K terms is at most |rho|^K T_K with T_K = sum_{q>=K} a_q = E[sigma'(g)^2] - sum_{q<K} a_q
+    (:func:`derivations.hermite.derivative_second_moment_mp`), and |K'| <= K'(1) = E[sigma'(g)^2] = S.  K doubles
+    from ``K`` up to ``K_max`` until T_K <= rtol S (then the bound holds on all of [-1, 1]); if it never does
+    (|z| has T_240 = 0.03), the function still evaluates where |rho|^K T_K <= rtol S and raises ValueError where it
+    cannot bound the tail (|rho| near 1).  An activation whose derivative is not square-integrable (step) has no
+    such bound: ValueError.  The returned function carries ``.terms`` (K), ``.tail`` (T_K) and ``.scale_bound`` (S)."""
     scale = r / inner
     if name == "relu":
         return lambda x: relu_kprime(x, 1.0) * scale * scale
     if name == "erf":
         return lambda x: erf_kprime(x, scale)
-    bet = betas_mp(name, float(scale), K) if name not in POLY else tuple(
-        mpmath.mpf(sp.N(b, 30)) for b in betas_exact(name, sp.nsimplify(scale)))
-    coeffs = np.array([float((q + 1) * bet[q + 1] ** 2) for q in range(len(bet) - 1)])
-    return lambda x: np.polynomial.polynomial.polyval(x, coeffs)
+    if name in POLY:
+        bet = tuple(mpmath.mpf(sp.N(b, 30)) for b in betas_exact(name, sp.nsimplify(scale)))
+        coeffs = np.array([float((q + 1) * bet[q + 1] ** 2) for q in range(len(bet) - 1)])
+        return lambda x: np.polynomial.polynomial.polyval(x, coeffs)
+    a, terms, T_f, S_f = _kprime_coeffs(name, float(scale), K, float(rtol), K_max)
+    coeffs = np.array(a)
+
+    def kprime(x):
+        bound = np.abs(np.asarray(x, dtype=float)) ** terms * T_f
+        if np.any(bound > rtol * S_f):
+            worst = float(np.max(np.abs(np.asarray(x, dtype=float))))
+            raise ValueError(f"K' of {name!r} at scale {float(scale):.6g}: the {terms}-term Hermite series cannot be "
+                             f"bounded to rtol {rtol:g} at |rho| = {worst:.6g} (tail bound {float(np.max(bound)):.3g}, "
+                             f"|K'| <= {S_f:.6g})")
+        return np.polynomial.polynomial.polyval(x, coeffs)
+
+    kprime.terms, kprime.tail, kprime.scale_bound = terms, T_f, S_f
+    return kprime
 
 
 # ----------------------------------------------------------------------------- Prop. 1
