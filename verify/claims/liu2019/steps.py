@@ -52,9 +52,10 @@ def _gd(W0, a, X, y, lr, steps):
     return Ws, [_u(w, a, X) for w in Ws]
 
 
-def run(ctx):
-    """The drawn network, its two training phases and the instance (cached per seed)."""
-    gen, seed = ctx.generator("liu2019.steps", "network")
+def run(ctx, draw: int = 0):
+    """The drawn network, its two training phases and the instance (cached per seed).  ``draw`` > 0: further
+    independent networks of the same setup, each from its own seed stream (liu2019.eq34_36 uses several)."""
+    gen, seed = ctx.generator("liu2019.steps", "network" if draw == 0 else f"network{draw}")
     if seed in _CACHE:
         return _CACHE[seed]
     inst = instance(_P1, gen, torch.float64)
@@ -368,39 +369,54 @@ def _step_size(claim, ctx):
                      quad_du, need_du, refutes=False)])
 
 
-def _zeta(claim, ctx, use_inf=False):
+ZETA_DRAWS = 6
+
+
+def _zeta(claim, ctx):
     """(34)-(36): zeta(k) = -eta (H_Q(k) - H_Q^inf)(u_Q(k) - y_Q) (the difference of (34) and (35)) against the first
-    inequality of (36), eta ||H_Q(0) - H_Q(k)||_F ||u_Q(k) - y_Q|| (H_Q(0) the Gram at W(0))."""
-    S = run(ctx)
-    inst, a, W0 = S["inst"], S["a"], S["W0"]
-    X, y, eta = inst["XQ"], inst["yQ"], S["etaQ"]
-    XX = X @ X.T
-    I0 = (X @ W0.T >= 0).to(W0.dtype)
-    H0 = XX * (I0 @ I0.T) / W0.shape[0]
-    worst, worst_inf, k_at = 0.0, 0.0, 0
-    for k in range(K_Q):
-        Wk, u = S["WQ_path"][k], S["uQ"][k]
-        Ik = (X @ Wk.T >= 0).to(W0.dtype)
-        Hk = XX * (Ik @ Ik.T) / W0.shape[0]
-        zeta = -eta * ((Hk - inst["HQ"]) @ (u - y))
-        b = eta * float((H0 - Hk).norm()) * float((u - y).norm())
-        binf = eta * float((inst["HQ"] - Hk).norm()) * float((u - y).norm())
-        r = float(zeta.norm()) / max(b, 1e-300)
-        if r > worst:
-            worst, k_at = r, k
-        worst_inf = max(worst_inf, float(zeta.norm()) / max(binf, 1e-300))
-    ok = worst <= 1 + 1e-9
+    inequality of (36), eta ||H_Q(0) - H_Q(k)||_F ||u_Q(k) - y_Q||, in both readings of H_Q(0): the Gram at W(0)
+    (Lemma 6's reading) and at W(P) (the start of fine-tuning, W_Q(0)); on ZETA_DRAWS independent networks."""
+    rows, seeds = [], []
+    for draw in range(ZETA_DRAWS):
+        S = run(ctx, draw)
+        seeds.append(S["seed"])
+        inst, W0 = S["inst"], S["W0"]
+        X, y, eta = inst["XQ"], inst["yQ"], S["etaQ"]
+        XX = X @ X.T
+
+        def gram(W):
+            Ind = (X @ W.T >= 0).to(W0.dtype)
+            return XX * (Ind @ Ind.T) / W0.shape[0]
+        H0, HP = gram(W0), gram(S["WQ_path"][0])
+        w0 = wP = winf = 0.0
+        k0 = 0
+        for k in range(K_Q):
+            Hk, u = gram(S["WQ_path"][k]), S["uQ"][k]
+            z = float((eta * ((Hk - inst["HQ"]) @ (u - y))).norm())
+            res = float((u - y).norm())
+            r0 = z / max(eta * float((H0 - Hk).norm()) * res, 1e-300)
+            if r0 > w0:
+                w0, k0 = r0, k
+            wP = max(wP, z / max(eta * float((HP - Hk).norm()) * res, 1e-300))
+            winf = max(winf, z / max(eta * float((inst["HQ"] - Hk).norm()) * res, 1e-300))
+        rows.append((draw, w0, k0, wP, winf))
+    fail0 = [r for r in rows if r[1] > 1 + 1e-9]
+    failP = [r for r in rows if r[3] > 1 + 1e-9]
+    okinf = all(r[4] <= 1 + 1e-9 for r in rows)
+    fmt = lambda v: "inf" if v > 1e6 else f"{v:.3g}"   # noqa: E731
     return Evidence(checks=[
-        Check("(36), first line: ||zeta(k)|| <= eta ||H_Q(0) - H_Q(k)||_F ||u_Q(k) - y_Q||, zeta(k) = -eta (H_Q(k) - "
-              "H_Q^inf)(u_Q(k) - y_Q) by (34)-(35)" if not use_inf else
-              "(36) read with ||H_Q^inf - H_Q(k)||_F (the bound the text before (35) names)",
-              ok if not use_inf else worst_inf <= 1 + 1e-9,
-              SETUP + f": largest ratio ||zeta(k)|| / bound = {worst if not use_inf else worst_inf:.4g} "
-              f"(at k = {k_at} for the printed bound) over {K_Q} steps",
-              counterexample=None if ok or use_inf else {"k": k_at, "ratio": worst}),
+        Check("(36), first line, H_Q(0) = the Gram at W(0): ||zeta(k)|| <= eta ||H_Q(0) - H_Q(k)||_F ||u_Q(k) - y_Q|| "
+              "at every step", not fail0,
+              SETUP + f"; {ZETA_DRAWS} independent networks: largest ratio ||zeta(k)||/bound per network "
+              + ", ".join(f"{fmt(r[1])} (k = {r[2]})" for r in rows) + f"; violated on {len(fail0)} of {ZETA_DRAWS}",
+              counterexample=None if not fail0 else {"network": fail0[0][0], "k": fail0[0][2], "ratio": fail0[0][1]}),
+        Check("(36), first line, H_Q(0) = the Gram at W(P) (= W_Q(0)): the same bound", not failP,
+              "largest ratio per network " + ", ".join(fmt(r[3]) for r in rows) + " (at k = 0 the bound is 0 while "
+              "zeta(0) = -eta (H_Q(W(P)) - H_Q^inf)(u_Q(P) - y_Q) is not)",
+              counterexample=None if not failP else {"network": failP[0][0], "k": 0, "bound": 0.0}),
         Check("corrected: ||zeta(k)|| <= eta ||H_Q^inf - H_Q(k)||_F ||u_Q(k) - y_Q|| (the bound the text before (35) "
-              "names: 'using the bound on ||H_Q^inf - H_Q(k)||_F')", worst_inf <= 1 + 1e-9,
-              f"largest ratio {worst_inf:.4g}", refutes=False)], seeds=[S["seed"]])
+              "names: 'using the bound on ||H_Q^inf - H_Q(k)||_F')", okinf,
+              "largest ratio per network " + ", ".join(fmt(r[4]) for r in rows), refutes=False)], seeds=seeds)
 
 
 # ============================================================================ (42): the main term
@@ -636,14 +652,19 @@ CLAIMS = [
         source=src("eqs. (34)-(36) (App. C.2.2, L516-L530): H_Q(k) replaced by H_Q^inf, and the first line of (36)"),
         statement=r"\|\zeta(k)\|_2\le\eta\|H_Q(0)-H_Q(k)\|_F\|u_Q(k)-y_Q\|_2,\quad\zeta(k)=-\eta(H_Q(k)-H_Q^\infty)(u_Q(k)-y_Q)"
                   r"\ \text{((34) minus (35))}",
-        assumptions="H_Q(0) the Gram on X_Q at W(0) (Lemma 6's reading), H_Q(k) at W_Q(k)",
+        assumptions="H_Q(0) the Gram on X_Q at W(0) (Lemma 6's reading) or at W(P) = W_Q(0) (both are checked), "
+                    "H_Q(k) at W_Q(k)",
         domain=Domain(()), role="proof step", holds_by=HOLDS2,
         corrected=r"\|\zeta(k)\|_2\le\eta\|H_Q^\infty-H_Q(k)\|_F\|u_Q(k)-y_Q\|_2",
         notes=NOTE_RUN + "  zeta(k) is the difference of (34) and (35); the text before (35) says 'substituting H_Q(k) "
               "with H_Q^inf using the bound on ||H_Q^inf - H_Q(k)||_F', but (36)'s first line bounds it with "
               "||H_Q(0) - H_Q(k)||_F (Lemma 6), which misses ||H_Q^inf - H_Q(0)||_F, the sampling error of the finite "
-              "Gram at W(0) (O(n_Q sqrt(log(n_Q/delta)/m)) by Hoeffding).  On the drawn network the printed bound is "
-              "compared with ||zeta(k)|| at every step.  Orders: the missing term has the same m^(-1/2) as Lemma 6's, so "
+              "Gram at W(0) (O(n_Q sqrt(log(n_Q/delta)/m)) by Hoeffding).  The printed bound is compared with "
+              "||zeta(k)|| at every step of ZETA_DRAWS = 6 independent networks of the same setup, in both readings of "
+              "H_Q(0).  Read at W(P) the bound is 0 at k = 0, where zeta(0) is not (every network).  Read at W(0) it "
+              "fails where the pattern has barely moved (k = 0), when ||H_Q(0) - H_Q(W(P))|| happens to be smaller than "
+              "the sampling error: at quick, seed 0, in all 6 networks (ratios 1.7-11, in the record; at seeds 0-5 the "
+              "first network alone violated it at 5 of 6 seeds).  Orders: the missing term has the same m^(-1/2) as Lemma 6's, so "
               "(36)'s order stands (liu2019.eq36's notes); Theorem 2 is confirmed on the literal networks (liu2019.thm2).",
         check=Custom(_zeta),
     ),
