@@ -28,6 +28,7 @@ LEDGER = Ledger("liu2019", "002_040fb3cd502e6250.txt", [
     E("Figure 5", 98, 98, reason="needs data", note=_DATA),
     E("Figure 6", 105, 105, reason="needs data", note=_DATA),
     E("Figure 7", 112, 114, reason="needs data", note=_DATA),
+    E("§4: back-propagation dL/dx^(k-1) = W_k I^k (dL/dx^k)", 116, 116, _T + "sec4.backprop", manual=True),
     E("Figure 8", 127, 127, reason="needs data", note=_DATA),
     E("Figure 9", 138, 138, reason="needs data", note=_DATA),
     # ---------------------------------------------------------------- §6 theory
@@ -49,6 +50,11 @@ LEDGER = Ledger("liu2019", "002_040fb3cd502e6250.txt", [
     # ---------------------------------------------------------------- App. A-B
     E("App. A: fine-tuning improvement = error of fine-tuning / error from scratch", 238, 238,
       _T + "appA.improvement_ratio", manual=True),
+    E("App. A: the landscape scale 'eta is set to 0.001, which is of the same order as 10 times the step size in "
+      "training'", 240, 240, reason="needs data", manual=True,
+      note="with 'step size' read as the learning rate of L234 (0.01) the sentence would say 0.001 ~ 0.1; read as the "
+      "length of an SGD step in parameter space (as the filter-normalised axes suggest) it needs the trained network's "
+      "gradient norms: not checkable offline, and the wording leaves the reading open"),
     E("Figure 10", 255, 255, reason="needs data", note=_DATA),
     E("Figure 11", 262, 262, reason="needs data", note=_DATA),
     E("App. B.3: decreased percentage = error reduced by fine-tuning / error from scratch", 266, 266,
@@ -82,7 +88,7 @@ LEDGER = Ledger("liu2019", "002_040fb3cd502e6250.txt", [
     E("eq. (17)", 368, 368, _T + "eq17", _T + "eq10"),
     E("eq. (18)", 372, 372, _T + "eq18_19"),
     E("eq. (19)", 376, 376, _T + "eq18_19", _T + "eq6", _T + "lemma4_proof.bracket"),
-    E("eq. (20)", 380, 380, _T + "eq20"),
+    E("eq. (20)", 380, 380, _T + "eq20", _T + "eq18_19"),
     E("eq. (21)", 384, 392, _T + "eq21"),
     E("App. C.1 after (21), L394: ||Z_P(0)||_F <= sqrt(n_P), ||Z_Q(P)||_F <= sqrt(n_Q)", 394, 394,
       _T + "sec_c1.z_norms", manual=True),

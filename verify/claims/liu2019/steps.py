@@ -154,6 +154,8 @@ def _eq18(claim, ctx, drop_third=False):
     S = run(ctx)
     d = _split(S)
     rhs = d["first"] + d["second"] + (0 if drop_third else d["third"])
+    eps_n = float((d["second"] + d["third"]).norm())
+    bound = math.sqrt(len(d["lhs"])) / math.sqrt(M) * d["sbar"] * d["move"]
     prem = (f"R of (16) = {d['R16']:.4g}, largest movement max_r ||w_r(P) - w_r(0)|| = {d['move']:.4g}"
             + ("" if d["R"] == d["R16"] else " (above R of (16): R = the movement used)") + f"; largest |bar S_i| = "
             f"{d['sbar']:.0f} of {M}")
@@ -161,7 +163,12 @@ def _eq18(claim, ctx, drop_third=False):
         _gap_check("(18): u_Q,i(P) - u_Q,i(0) = the linear part over [m] + the bar S_i terms (second minus third)"
                    + (" (without the third term)" if drop_third else ""), _rel(rhs, d["lhs"]), SETUP + "; " + prem),
         _gap_check("(19), second line: (1/sqrt m) a^T (I(0) o ((W(P) - W(0))^T X)) = Z_Q(0)^T vec(W(P) - W(0))",
-                   _rel(d["lin"], d["first"]), "Z of (3) at W(0)")], seeds=[S["seed"]])
+                   _rel(d["lin"], d["first"]), "Z of (3) at W(0)"),
+        Check("(20), first inequality: ||eps_1 + eps_2|| <= (sqrt(n_Q)/sqrt m) |bar S_i| ||w_r(P) - w_r(0)|| (largest "
+              "|bar S_i| and largest movement)", eps_n <= bound * (1 + 1e-9),
+              f"||eps_1 + eps_2|| = {eps_n:.4g} <= {bound:.4g}",
+              counterexample=None if eps_n <= bound * (1 + 1e-9) else {"||eps'||": eps_n, "bound": bound})],
+        seeds=[S["seed"]])
 
 
 # ============================================================================ L577 and L440: y_Q - u_Q(P) via (19)
@@ -542,7 +549,8 @@ CLAIMS = [
     Claim(
         id="liu2019.eq18_19",
         kind=Kind.SYMBOLIC,
-        source=src("eqs. (18) and (19), first two lines (App. C.1, L372-L376): u_Q(P) - u_Q(0) split over S_i and bar S_i"),
+        source=src("eqs. (18) and (19), first two lines (App. C.1, L372-L376): u_Q(P) - u_Q(0) split over S_i and bar S_i; "
+                   "the first inequality of (20)"),
         statement=r"u_{Q,i}(P)-u_{Q,i}(0)=\tfrac1{\sqrt m}\sum_{r\in[m]}a_r\mathbb I^Q_{r,i}(0)(w_{P,r}-w_r(0))^\top x_{Q,i}"
                   r"+\tfrac1{\sqrt m}\sum_{r\in\bar S_i}a_r(\sigma(w_{P,r}^\top x_{Q,i})-\sigma(w_r(0)^\top x_{Q,i}))"
                   r"-\tfrac1{\sqrt m}\sum_{r\in\bar S_i}a_r\mathbb I^Q_{r,i}(0)(w_{P,r}-w_r(0))^\top x_{Q,i},"
@@ -552,7 +560,10 @@ CLAIMS = [
         domain=Domain(()), role="proof step", holds_by=HOLDS1,
         notes=NOTE_RUN + "  (18) is an identity once no unit of S_i changes its pattern on x_Q,i, which the text takes "
               "from Lemma 1 (radius below (16)'s R); the record gives both radii on the draw.  (19)'s third line, "
-              "vec(W(P) - W(0)) = Z_P(0) H_P^-1 y_P + eps, defines eps (measured in liu2019.eq6).",
+              "vec(W(P) - W(0)) = Z_P(0) H_P^-1 y_P + eps, defines eps (measured in liu2019.eq6).  (20)'s first "
+              "inequality (the second and third terms of (18) 'bounded with (1/sqrt m)|bar S_i| ||w_r(P) - w_r(0)||' per "
+              "input, L374) holds: per unit |sigma(b) - sigma(a) - I(a >= 0)(b - a)| <= |b - a|, so the two terms "
+              "together need no factor 2; its order is liu2019.eq20.",
         check=Custom(_eq18),
         power=(Alternative("(18) without its third term", Custom(lambda claim, ctx: _eq18(claim, ctx, drop_third=True)),
                            "a dropped term: the linear part of the bar S_i units counted twice"),),
