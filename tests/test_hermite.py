@@ -238,3 +238,21 @@ def test_ntk_gram_mp_normalises_the_cosine():
     assert max(abs(float(H[i, j]) - kn.ntk_relu_gram(X)[i, j].item()) for i in range(3) for j in range(3)) < 1e-14
     with pytest.raises(ValueError):
         nb.ntk_gram_mp([[0.0, 0.0], [1.0, 0.0]])
+
+
+def test_power_witnesses_of_the_confirmed_claims_without_a_sympy_form():
+    """Issue 24: each of the twelve declares plausible wrong versions; the cheap ones fail their own check."""
+    from verify.api import make_context
+    from verify.registry import builtin_claims
+
+    ids = ["hermite.coefficients." + n for n in ("gelu", "sigmoid", "softplus", "tanh")] + [
+        "hermite.dual", "hermite.information_exponent", "hermite.kernel.lambda0"] + [
+        "hermite.parseval." + n for n in ("erf", "gelu", "sigmoid", "softplus", "tanh")]
+    by = {c.id: c for c in builtin_claims()}
+    assert all(by[i].power for i in ids)
+    ctx = make_context("quick", 0, progress=False)
+    for i in ("hermite.information_exponent", "hermite.parseval.tanh", "hermite.parseval.erf"):
+        c = by[i]
+        for alt in c.power:
+            ev = alt.check.run(c, ctx)
+            assert any(not ch.passed and ch.refutes for ch in ev.checks), (i, alt.name)

@@ -233,3 +233,30 @@ def test_proof_of_theorem1_orders_multiply_out():
     # (45) -> (2): the m-term's square root is m^(-1/8) at A = 0; the kappa terms are square and root
     assert sp.limit(A.eq45_sqrt_excess(0) * A.m ** sp.Rational(1, 8), A.m, sp.oo) == sp.sqrt(A.p_poly)
     assert sp.simplify(A.THM2_KAPPA ** 2 - A.EQ45_KAPPA) == 0
+
+
+def test_proof_steps_on_a_drawn_network():
+    """Issue 27 (steps.py): on the drawn network the identities the proofs use hold to rounding with the corrected
+    lines, and the printed L577 signs, L486's H^perp and (36)'s first line do not."""
+    from verify.api import make_context
+    from verify.claims.liu2019 import steps as S
+
+    ctx = make_context("quick", 0, progress=False)
+    run = S.run(ctx)
+    assert all(g < 1e-9 for _, g in S._decomp(run, "P")) and all(g < 1e-9 for _, g in S._decomp(run, "Q"))
+    assert any(g > 1e-3 for _, g in S._decomp(run, "P", sign=-1))          # the power witness of eq5
+    by = {c.id: c for c in S.CLAIMS}
+    for cid, printed_ok in (("liu2019.eq42_577", False), ("liu2019.thm3_proof.hperp", False),
+                            ("liu2019.eq34_36", False), ("liu2019.eq18_19", True), ("liu2019.thm3_proof.steps", True)):
+        ev = by[cid].check.run(by[cid], ctx)
+        assert all(c.passed for c in ev.checks if not c.refutes), cid      # corrected forms hold
+        assert all(c.passed for c in ev.checks if c.refutes) == printed_ok, cid
+
+
+def test_step_size_condition_of_theorem3():
+    """L499-L500 need eta^2 n_Q^2 <= eta lambda_Q/4; Theorem 3's eta = lambda_Q/n_Q leaves the ratio 4 n_Q."""
+    from derivations import liu_appendix as A
+
+    eta = A.lam_Q / A.n_Q
+    assert A.ratio(eta ** 2 * A.n_Q ** 2, eta * A.lam_Q / 4) == 4 * A.n_Q
+    assert A.order_gap(eta ** 2 * A.n_Q ** 2, eta * A.lam_Q / 4) == {"n_Q": 1}

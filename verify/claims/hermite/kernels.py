@@ -20,7 +20,7 @@ from derivations import hermite as H
 from derivations import kernels as kn
 from numerics import hermite as NH
 from numerics import two_layer as TL
-from verify.kit import (AllOf, Check, Claim, Custom, Domain, Evidence, Expectation, Figure, Kind, Param, StatTest,
+from verify.kit import (AllOf, Alternative, Check, Claim, Custom, Domain, Evidence, Expectation, Figure, Kind, Param, StatTest,
                         per_profile, pick, STATED, stated_value)
 
 from .common import exact_coeffs, second_moment, src
@@ -204,7 +204,10 @@ def _gram_check(claim, ctx, points):
     return dataclasses.replace(_GRAM_MC, predicted=_gram_predicted(stated_value(claim))).run(claim, ctx)
 
 
-def _lambda0_checks(claim, ctx):
+def _lambda0_checks(claim, ctx, series="step", sign=1, mc=True):
+    """``series``, ``sign``: the Hermite form sum_k sign^k c_k(series)^2 G^{o(k+1)} the third check compares with the
+    closed form (a power witness passes another: relu's coefficients, or a sign on the odd terms); ``mc=False`` skips
+    the Monte Carlo part (a witness of the Hermite form alone: the Monte Carlo tests do not read it)."""
     ev = Evidence()
     gen = torch.Generator().manual_seed(ctx.seed_for(claim.id, "inputs") % (2 ** 63))  # device: cpu (small exact checks)
     rows = []
@@ -224,13 +227,14 @@ def _lambda0_checks(claim, ctx):
             lam_mp = min(mpmath.eigsy(Hm)[0])
             # the Hermite form H = sum_k c_k(step)^2 G^{o(k+1)} (Schur products of the PSD G: each term PSD)
             K = 400
-            c = exact_coeffs("step", K)
+            c = exact_coeffs(series, K)
+            c2 = [v * sign ** k for k, v in enumerate(c)] if sign != 1 else c     # sign^k on one factor of c_k^2
             S = mpmath.matrix(n, n)
             for i in range(n):
                 for j in range(n):
-                    S[i, j] = G[i][j] * H.dual_series(c, c, G[i][j])
+                    S[i, j] = G[i][j] * H.dual_series(c, c2, G[i][j])
             lam_series = min(mpmath.eigsy(S)[0])
-            tail = float(second_moment("step") - sum(v * v for v in c))
+            tail = float(second_moment(series) - sum(v * v for v in c))
         worst_mp = max(worst_mp, abs(float(lam_mp) - lam))
         worst_series = max(worst_series, abs(float(lam_series) - float(lam_mp)) / max(tail * n, 1e-300))
         ok_all &= lam > 0 and float(lam_mp) > 0
@@ -242,9 +246,12 @@ def _lambda0_checks(claim, ctx):
     ev.checks.append(Check(f"lambda_0 in float64 equals the 30-digit mpmath value to n * 2e-8 = {tol_mp:.1e} (arccos "
                            "amplifies the rounding of a cosine near 1 to ~1.5e-8 per entry; Weyl: n times that)",
                            worst_mp < tol_mp, f"largest difference {worst_mp:.3g}", refutes=False))
-    ev.checks.append(Check("lambda_0 of the Hermite form sum_k c_k(step)^2 G^{o(k+1)} (K = 400) is within n * (Parseval tail) "
+    form = f"sum_k {'(-1)^k ' if sign != 1 else ''}c_k({series})^2 G^{{o(k+1)}}"
+    ev.checks.append(Check(f"lambda_0 of the Hermite form {form} (K = 400) is within n * (Parseval tail) "
                            "of the closed form (Weyl)", worst_series <= 1.0,
                            f"largest |difference| / (n * tail) = {worst_series:.3g}"))
+    if not mc:
+        return ev
     # Monte Carlo: lambda_min of the finite-width Gram H(0) (Jensen: E lambda_min(H(0)) <= lambda_0, -> lambda_0).
     # The Jensen tests average lambda_min(H(0)) itself over B Gram draws.  The 'approaches' check compares the
     # Jensen gap lambda_0 - E lambda_min(H(0)) (3e-4 .. 4e-3 at m = 256 on the quick inputs, ~1/m) across m: with
@@ -328,5 +335,12 @@ CLAIMS += [
               "with the control variate v^T (H(0) - H^inf) v (mean 0; v the bottom eigenvector of H^inf), which removes "
               "the first-order noise so that the Jensen gap (~1/m) is resolved at every m.",
         check=Custom(_lambda0_checks),
+        power=(Alternative("H^inf = sum_k c_k(relu)^2 G^{o(k+1)}: relu's own coefficients for the derivative's",
+                           Custom(lambda claim, ctx: _lambda0_checks(claim, ctx, series="relu", mc=False)),
+                           "the NTK's factor E[sigma'(w.x) sigma'(w.x')] expanded with sigma's coefficients instead of "
+                           "sigma' = step's (the NNGP kernel's series in place of the NTK's)"),
+               Alternative("H^inf = sum_k (-1)^k c_k(step)^2 G^{o(k+1)} (a sign on the odd terms)",
+                           Custom(lambda claim, ctx: _lambda0_checks(claim, ctx, sign=-1, mc=False)),
+                           "a sign slip: the dual of step evaluated at -u (one input reflected)")),
     ),
 ]
