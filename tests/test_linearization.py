@@ -293,3 +293,43 @@ def test_thm4_ball_reads_lambda_0_from_its_stated_form():
     g = torch.Generator().manual_seed(2)
     r0, L, r = (torch.rand(5, generator=g, dtype=torch.float64) * 3 + 0.01 for _ in range(3))
     assert torch.allclose(stated_tensor(claim, R0=r0, Lip_f=L, r=r), 2 * r0 * L / r, rtol=1e-15, atol=0)
+
+
+# ------------------------------------------------------------------ issue 27: proof steps and remarks (proof_steps.py)
+def test_small_eta_rate_holds_and_the_uniform_reading_fails():
+    """Our rate |sqrt(R'/R) - 1| <= sqrt(eta lambda_max(K)/sigma) at random points; the uniform reading [1/(1 + eta), 1]
+    fails at an ill-conditioned point with a small eta (the risk can move by a large factor, in both directions)."""
+    import numpy as np
+
+    from verify.claims.linearization2025 import proof_steps as P
+
+    rng = np.random.default_rng(1)
+    for _ in range(12):
+        n = int(rng.integers(2, 6))
+        p = {"n": n, "log10_kappa": float(rng.uniform(0, 8)), "log10_scale": float(rng.uniform(-2, 3)),
+             "sigma": float(10 ** rng.uniform(-4, 2)), "rank_S": int(rng.integers(1, n + 1)),
+             "log10_kappa_M": float(rng.uniform(0, 4)), "eta": float(rng.uniform(0, 0.1)), "seed": int(rng.integers(0, 1000))}
+        assert P._small_eta(p)
+    bad = {"n": 2, "log10_kappa": 1.0, "log10_scale": 0.0, "sigma": 1.0, "rank_S": 1, "log10_kappa_M": 0.0,
+           "eta": 0.0625, "seed": 0}
+    assert P._small_eta(bad) and not P._small_eta(bad, uniform=True)
+    assert P._show_small(bad)["max_y sqrt(R'/R)"] > 1      # adding the layer raises the risk for some y*
+
+
+def test_l454_as_printed_gives_kappa_squared_and_the_corrected_line_gives_l464():
+    import sympy as sp
+
+    from verify.claims.linearization2025 import proof_steps as P
+
+    assert sp.simplify(P.L440_UP * P.L454_UP_PRINTED / P.L464_UP - P.KAP) == 0
+    assert sp.simplify(P.L440_UP * P.L454_UP_CORRECTED - P.L464_UP) == 0
+    assert sp.simplify(P.L440_LO * P.L454_LO - P.L460_LO) == 0
+
+
+def test_absolute_interval_fails_off_the_unit_scale_and_theorem_6_holds_there():
+    from verify.claims.linearization2025 import proof_steps as P
+    from verify.claims.linearization2025 import spectral as S
+
+    p = {"n": 2, "log10_kappa": 0.5, "log10_scale": 1.0, "rank_S": 1, "log10_kappa_M": 0.0, "eta": 0.2, "seed": 3}
+    assert not S._decide(P._interval_pairs, p) and P._interval_margin(p) > 0
+    assert S._decide(S._thm6_pairs, p)
