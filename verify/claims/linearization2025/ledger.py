@@ -27,7 +27,7 @@ LEDGER = Ledger("linearization2025", "004_04c86723a9734555.txt", [
     E("display L88", 88, 88, _T + "lemma3"),
     E("Theorem 1", 90, 105, _T + "thm1", _T + "thm1.proof"),
     E("Theorem 1 #2", 107, 127, _T + "thm1.proof"),
-    E("Theorem 1 #3", 129, 146, _T + "thm1.selective", _T + "thm1.selective.relu"),
+    E("Theorem 1 #3", 129, 146, _T + "thm1.selective", _T + "thm1.selective.relu", _T + "thm1.selective.long"),
     E("Lemma 1", 148, 151, _T + "lemma1"),
     E("display L151", 151, 151, _T + "lemma1"),
     E("Theorem 2", 153, 163, _T + "thm2", _T + "thm2.proof"),

@@ -235,12 +235,13 @@ def _show_interval(p):
 
 
 # ============================================================================ 'Proof: skip': small eta, risk unchanged
-def _small_eta(p, uniform=False):
+def _small_eta(p, uniform=False, scaled=True):
     """sqrt(R'/R) over every target y* (the extreme singular values of (K + S + sigma I)^{-1}(K + sigma I)) within
     1 +- sqrt(eta lambda_max(K)/sigma) (our derivation, module docstring) -- or, ``uniform``, within [1/(1 + eta), 1],
     the factor Theorem 6 gives the eigenvalues (exact when K and S commute).  Screened in float64; within 1e-6 of an
     end, decided again with mpmath's SVD in 50 digits (a singular value equal to 1, e.g. where S has a null
-    direction in common with K, would otherwise be decided by rounding)."""
+    direction in common with K, would otherwise be decided by rounding).  ``scaled=False``: the rate sqrt(eta) without
+    lambda_max(K)/sigma (a power witness)."""
     with mpmath.workdps(DPS):
         K, d, S, eta = _instance(p)
         s = mpmath.mpf(p["sigma"])
@@ -248,7 +249,7 @@ def _small_eta(p, uniform=False):
         if uniform:
             ends = (1 / (1 + eta), mpmath.mpf(1))
         else:
-            delta = mpmath.sqrt(eta * d[-1] / s)
+            delta = mpmath.sqrt(eta * d[-1] / s) if scaled else mpmath.sqrt(eta)
             ends = (1 - delta, 1 + delta)
         for exact in (False, True):
             lo, hi = _ratio_range(K + s * I, K + S + s * I, exact)
@@ -276,6 +277,18 @@ def _show_small(p):
         lo, hi = _ratio_range(K + s * mpmath.eye(K.rows), K + S + s * mpmath.eye(K.rows), False)
         return {"eta": float(eta), "sigma": float(s), "eig_K": [float(x) for x in d], "min_y sqrt(R'/R)": float(lo),
                 "max_y sqrt(R'/R)": float(hi), "sqrt(eta lambda_max(K)/sigma)": math.sqrt(float(eta) * float(d[-1]) / float(s))}
+
+
+def _illcond_small():
+    """Points of thm7.small_eta's domain where sqrt(R'/R) moves far from 1 for small eta: K ill-conditioned (kappa(K)
+    from 1e2 to 1e12, lambda_max(K) from 1e-2 to 1e4), sigma in [1e-6, 1e-4] (lambda_max(K)/sigma large), eta in
+    [1e-4, 0.1], S of any rank with a random eigenbasis (not commuting with K)."""
+    from hypothesis import strategies as st
+
+    return st.fixed_dictionaries({
+        "n": st.integers(2, 6), "log10_kappa": st.floats(2, 12), "log10_scale": st.floats(-2, 4),
+        "sigma": st.floats(1e-6, 1e-4), "log10_kappa_M": st.floats(0, 8), "eta": st.floats(1e-4, 0.1),
+        "seed": st.integers(0, 10**6), "rank_S": st.integers(1, 6)}).filter(lambda q: q["rank_S"] <= q["n"])
 
 
 _dom_small = Domain(tuple(q if q.name != "eta" else Param("eta", 0, 1, upper_open=True, doc="0 <= eta < 1")
@@ -412,11 +425,27 @@ CLAIMS = [
                  "empirical risk much' read as a limit: for fixed K, sigma and every target y*, R(theta u theta^)/R(theta) "
                  "-> 1 as eta -> 0. Checked through our derivation's rate (module docstring): |sqrt(R'/R) - 1| <= "
                  "sqrt(eta lambda_max(K)/sigma) for the worst-case y* (the extreme singular values of (K + S + sigma "
-                 "I)^{-1}(K + sigma I)), searched over eta in [0, 0.1], kappa(K) up to 1e12, sigma in [1e-6, 1e4]. The "
-                 "limit is not uniform: how small eta must be depends on lambda_max(K)/sigma (thm7.small_eta.uniform)."),
-          check=PropertySearch("|sqrt(R'/R) - 1| <= sqrt(eta lambda_max(K)/sigma) for every y* (-> 0 as eta -> 0)",
-                               holds=_small_eta, show=_show_small, strategy=lambda: points(_dom_small, SMALL_BOUNDS),
-                               examples=EX, bounds=SMALL_BOUNDS)),
+                 "I)^{-1}(K + sigma I)), searched over eta in [0, 0.1], kappa(K) up to 1e12, sigma in [1e-6, 1e4], "
+                 "and again on ill-conditioned K with sigma << lambda_max(K), where the ratio moves far from 1. The "
+                 "limit is not uniform: how small eta must be depends on lambda_max(K)/sigma (thm7.small_eta.uniform). "
+                 "Power: the searches reject the rate sqrt(eta) without lambda_max(K)/sigma (power witness; the "
+                 "domain-wide search alone did not, in 40 examples)."),
+          check=AllOf([PropertySearch("|sqrt(R'/R) - 1| <= sqrt(eta lambda_max(K)/sigma) for every y* (-> 0 as eta -> 0)",
+                                      holds=_small_eta, show=_show_small, strategy=lambda: points(_dom_small, SMALL_BOUNDS),
+                                      examples=EX, bounds=SMALL_BOUNDS),
+                       PropertySearch("the same on ill-conditioned K with sigma << lambda_max(K) (the ratio far from 1)",
+                                      holds=_small_eta, show=_show_small, strategy=_illcond_small, examples=EX,
+                                      bounds=SMALL_BOUNDS)]),
+          power=(Alternative("the rate sqrt(eta) without lambda_max(K)/sigma: |sqrt(R'/R) - 1| <= sqrt(eta)",
+                             AllOf([PropertySearch("|sqrt(R'/R) - 1| <= sqrt(eta) for every y*",
+                                                   holds=lambda p: _small_eta(p, scaled=False), show=_show_small,
+                                                   strategy=lambda: points(_dom_small, SMALL_BOUNDS), examples=EX,
+                                                   bounds=SMALL_BOUNDS),
+                                    PropertySearch("|sqrt(R'/R) - 1| <= sqrt(eta) on ill-conditioned K",
+                                                   holds=lambda p: _small_eta(p, scaled=False), show=_show_small,
+                                                   strategy=_illcond_small, examples=EX, bounds=SMALL_BOUNDS)]),
+                             "eta is dimensionless, so a rate in eta alone is the natural guess; it fails where "
+                             "lambda_max(K) >> sigma"),)),
     Claim(id="linearization2025.thm7.small_eta.uniform", kind=Kind.BOUND, source=SRC6, role="remark",
           tags=("extension",),
           statement=(r"\frac1{1+\eta}\le\Big(\frac{\mathcal R(\theta\cup\hat\theta)}{\mathcal R(\theta)}\Big)^{1/2}\le1\ "
