@@ -333,3 +333,40 @@ def test_absolute_interval_fails_off_the_unit_scale_and_theorem_6_holds_there():
     p = {"n": 2, "log10_kappa": 0.5, "log10_scale": 1.0, "rank_S": 1, "log10_kappa_M": 0.0, "eta": 0.2, "seed": 3}
     assert not S._decide(P._interval_pairs, p) and P._interval_margin(p) > 0
     assert S._decide(S._thm6_pairs, p)
+
+
+def test_table_trend_check_fails_on_the_reversed_ordering():
+    """exp.table_linearity's trend check passes for the gap decreasing with lambda and fails (not merely undecided)
+    for the reversed ordering, its power witness (issue 24)."""
+    from verify.api import make_context
+    from verify.claims.linearization2025 import experiments as X
+
+    ctx = make_context("quick", 0, progress=False)
+    assert all(c.passed is True for c in X._table_checks("gap", False)(None, ctx).checks)
+    assert all(c.passed is False for c in X._table_checks("gap", False, reverse=True)(None, ctx).checks)
+    assert any(c.passed is False for c in X._table_checks("kl", True)(None, ctx).checks)
+
+
+def test_thm4_proof_bound_is_loose_by_more_than_ten_on_the_scalar_family():
+    """thm4.proof's notes: on scalar quadratics f = b theta + a theta^2/2 (theta_0 = 0, exact constants Lip(f) = |b| +
+    |a| r, Lip(grad f) = |a|) at lambda = lambda_o, max_t Delta(t) / (2 Lip(f) ||r_0|| (2 r Lip(grad f) + Lip(f)) t)
+    peaks near a r/b = 0.3 at about 0.040, so a bound ten times smaller is not a wrong statement there."""
+    import numpy as np
+    from scipy.integrate import solve_ivp
+
+    def ratio(a, r, r0, b=1.0):
+        L, Lg = abs(b) + abs(a) * r, abs(a)
+        lam = 2 * r0 * L / r
+        T = 40 / (lam + 2 * b * b)
+        ts = np.geomspace(1e-6 * T, T, 400)
+        s = solve_ivp(lambda t, z: [-2 * (b + a * z[0]) * (b * z[0] + a * z[0] ** 2 / 2 + r0) - lam * z[0],
+                                    -2 * b * (b * z[1] + r0) - lam * z[1]],
+                      (0, T), [0.0, 0.0], t_eval=ts, rtol=1e-11, atol=1e-14, method="LSODA")
+        th, thb = s.y
+        assert np.abs(th).max() <= r * (1 + 1e-6)          # Theorem 4: the run stays in the r-ball
+        D = np.abs(b * th + a * th ** 2 / 2 - b * thb)
+        return float((D / (2 * L * r0 * (2 * r * Lg + L) * ts)).max())
+
+    peak = ratio(30.0, 0.01, 10.0)
+    assert 0.035 < peak < 0.045
+    assert max(ratio(a, r, r0) for a, r, r0 in ((3.0, 0.1, 1.0), (100.0, 0.003, 10.0), (30.0, 0.01, 0.1))) < 0.1
