@@ -293,3 +293,80 @@ def test_thm4_ball_reads_lambda_0_from_its_stated_form():
     g = torch.Generator().manual_seed(2)
     r0, L, r = (torch.rand(5, generator=g, dtype=torch.float64) * 3 + 0.01 for _ in range(3))
     assert torch.allclose(stated_tensor(claim, R0=r0, Lip_f=L, r=r), 2 * r0 * L / r, rtol=1e-15, atol=0)
+
+
+# ------------------------------------------------------------------ issue 27: proof steps and remarks (proof_steps.py)
+def test_small_eta_rate_holds_and_the_uniform_reading_fails():
+    """Our rate |sqrt(R'/R) - 1| <= sqrt(eta lambda_max(K)/sigma) at random points; the uniform reading [1/(1 + eta), 1]
+    fails at an ill-conditioned point with a small eta (the risk can move by a large factor, in both directions)."""
+    import numpy as np
+
+    from verify.claims.linearization2025 import proof_steps as P
+
+    rng = np.random.default_rng(1)
+    for _ in range(12):
+        n = int(rng.integers(2, 6))
+        p = {"n": n, "log10_kappa": float(rng.uniform(0, 8)), "log10_scale": float(rng.uniform(-2, 3)),
+             "sigma": float(10 ** rng.uniform(-4, 2)), "rank_S": int(rng.integers(1, n + 1)),
+             "log10_kappa_M": float(rng.uniform(0, 4)), "eta": float(rng.uniform(0, 0.1)), "seed": int(rng.integers(0, 1000))}
+        assert P._small_eta(p)
+    bad = {"n": 2, "log10_kappa": 1.0, "log10_scale": 0.0, "sigma": 1.0, "rank_S": 1, "log10_kappa_M": 0.0,
+           "eta": 0.0625, "seed": 0}
+    assert P._small_eta(bad) and not P._small_eta(bad, uniform=True)
+    assert P._show_small(bad)["max_y sqrt(R'/R)"] > 1      # adding the layer raises the risk for some y*
+
+
+def test_l454_as_printed_gives_kappa_squared_and_the_corrected_line_gives_l464():
+    import sympy as sp
+
+    from verify.claims.linearization2025 import proof_steps as P
+
+    assert sp.simplify(P.L440_UP * P.L454_UP_PRINTED / P.L464_UP - P.KAP) == 0
+    assert sp.simplify(P.L440_UP * P.L454_UP_CORRECTED - P.L464_UP) == 0
+    assert sp.simplify(P.L440_LO * P.L454_LO - P.L460_LO) == 0
+
+
+def test_absolute_interval_fails_off_the_unit_scale_and_theorem_6_holds_there():
+    from verify.claims.linearization2025 import proof_steps as P
+    from verify.claims.linearization2025 import spectral as S
+
+    p = {"n": 2, "log10_kappa": 0.5, "log10_scale": 1.0, "rank_S": 1, "log10_kappa_M": 0.0, "eta": 0.2, "seed": 3}
+    assert not S._decide(P._interval_pairs, p) and P._interval_margin(p) > 0
+    assert S._decide(S._thm6_pairs, p)
+
+
+def test_table_trend_check_fails_on_the_reversed_ordering():
+    """exp.table_linearity's trend check passes for the gap decreasing with lambda and fails (not merely undecided)
+    for the reversed ordering, its power witness (issue 24)."""
+    from verify.api import make_context
+    from verify.claims.linearization2025 import experiments as X
+
+    ctx = make_context("quick", 0, progress=False)
+    assert all(c.passed is True for c in X._table_checks("gap", False)(None, ctx).checks)
+    assert all(c.passed is False for c in X._table_checks("gap", False, reverse=True)(None, ctx).checks)
+    assert any(c.passed is False for c in X._table_checks("kl", True)(None, ctx).checks)
+
+
+def test_thm4_proof_bound_is_loose_by_more_than_ten_on_the_scalar_family():
+    """thm4.proof's notes: on scalar quadratics f = b theta + a theta^2/2 (theta_0 = 0, exact constants Lip(f) = |b| +
+    |a| r, Lip(grad f) = |a|) at lambda = lambda_o, max_t Delta(t) / (2 Lip(f) ||r_0|| (2 r Lip(grad f) + Lip(f)) t)
+    peaks near a r/b = 0.3 at about 0.040, so a bound ten times smaller is not a wrong statement there."""
+    import numpy as np
+    from scipy.integrate import solve_ivp
+
+    def ratio(a, r, r0, b=1.0):
+        L, Lg = abs(b) + abs(a) * r, abs(a)
+        lam = 2 * r0 * L / r
+        T = 40 / (lam + 2 * b * b)
+        ts = np.geomspace(1e-6 * T, T, 400)
+        s = solve_ivp(lambda t, z: [-2 * (b + a * z[0]) * (b * z[0] + a * z[0] ** 2 / 2 + r0) - lam * z[0],
+                                    -2 * b * (b * z[1] + r0) - lam * z[1]],
+                      (0, T), [0.0, 0.0], t_eval=ts, rtol=1e-11, atol=1e-14, method="LSODA")
+        th, thb = s.y
+        assert np.abs(th).max() <= r * (1 + 1e-6)          # Theorem 4: the run stays in the r-ball
+        D = np.abs(b * th + a * th ** 2 / 2 - b * thb)
+        return float((D / (2 * L * r0 * (2 * r * Lg + L) * ts)).max())
+
+    peak = ratio(30.0, 0.01, 10.0)
+    assert 0.035 < peak < 0.045
+    assert max(ratio(a, r, r0) for a, r, r0 in ((3.0, 0.1, 1.0), (100.0, 0.003, 10.0), (30.0, 0.01, 0.1))) < 0.1

@@ -314,3 +314,33 @@ def judge_bound(name, lhs, rhs_low, rhs_up, rel_tol, detail="", extra=None):
         return Check(name, True, info, extra={EVERY_VALUE: True})
     return Check(name, None, info + "; violated only with the lower estimates of the constants: undecided",
                  refutes=True)
+#: the proof of Theorem 3, the chain bounding d/dt Delta (L234) and the next slide (L240): signs
+ROOT_THM3_CHAIN = RootCause(
+    "linearization2025.thm3_proof_chain_signs", "linearization2025",
+    "the proof of Theorem 3 bounds d/dt Delta with a 'triangle inequality' that subtracts lambda ||grad f_theta_t "
+    "(theta_t - theta_0)|| (the triangle inequality adds it; the next line adds it again), and the next slide writes "
+    "d/dt Delta <= -2Lip(f)||y(0) - y*||(2/lambda Lip(k)||y(0) - y*|| + Lip(f))(1 - e^{-lambda t}), a bound <= 0 "
+    "that would keep Delta at Delta(0) = 0 (a minus sign carried over from the display's last line)",
+    corrected=r"\frac{d}{dt}\Delta\le\|(k_0-k_t)2(y-y^*)\|+\lambda\|\nabla f_{\theta_t}(\theta_t-\theta_0)\|\le"
+              r"2Lip(f)\|y(0)-y^*\|\big(\tfrac2\lambda Lip(k)\|y(0)-y^*\|+Lip(f)\big)(1-e^{-\lambda t})")
+#: the proof of Theorem 3: the PSD reason with a transpose too many
+ROOT_THM3_PSD = RootCause(
+    "linearization2025.thm3_proof_psd_transpose", "linearization2025",
+    "the proof of Theorem 3 justifies -2(y - ybar)^T k_0 (y - ybar) <= 0 by 'grad f_theta0(x*)^T grad f_theta0(x*)^T is "
+    "positive semidefinite', a product that is not defined for an n x p Jacobian with n != p and not PSD for a "
+    "square one; k_0 = grad f_theta0(x*) grad f_theta0(x*)^T is meant",
+    corrected=r"k_0=\nabla f_{\theta_0}(x^*)\nabla f_{\theta_0}(x^*)^\top\succeq0")
+#: 'Proof: skip' slide: Theorem 6 restated as an absolute interval
+ROOT_THM6_INTERVAL = RootCause(
+    "linearization2025.thm6_absolute_interval", "linearization2025",
+    "the slide after Theorem 6 says each eigenvalue of K + S is 'bounded at most [1 - eta, 1 + eta]', an absolute "
+    "interval, where Theorem 6 bounds it relative to lambda_i(K)",
+    corrected=r"\lambda_i(K+S)\in[(1-\eta)\lambda_i(K),(1+\eta)\lambda_i(K)]")
+#: proof of Theorem 7: L454's upper end with lambda_min(K + sigma I) where the line before (L450) gives lambda_max
+ROOT_THM7_L454 = RootCause(
+    "linearization2025.thm7_proof_lambda_min", "linearization2025",
+    "the proof of Theorem 7 writes R(theta u theta^)^{1/2} <= sigma||y*|| kappa/((1 - eta) lambda_min(K + sigma I)) "
+    "where its previous line gives lambda_max(K + sigma I); combined with L440 as the next slide says, the printed "
+    "line gives kappa^2, not the kappa of L464",
+    corrected=r"\mathcal R(\theta\cup\hat\theta)^{1/2}\le\frac{\sigma\|y^*\|\kappa(K+\sigma I)}{(1-\eta)"
+              r"\lambda_{max}(K+\sigma I)}")

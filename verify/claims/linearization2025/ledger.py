@@ -14,6 +14,9 @@ LEDGER = Ledger("linearization2025", "004_04c86723a9734555.txt", [
       note="the paper's aims and ideas, restated by the results below"),
     E("slide: Problem Formulation", 33, 52, reason="definition", note="the regularized objective and the split "
       "update; 'theta* = min_theta' is meant as argmin, R~ is a sum (not a mean) of the losses"),
+    E("Problem Formulation: 'theta* = min_theta [R~(theta) + lambda/2 ||theta - theta_0||^2]' (argmin written min)", 46, 46,
+      reason="definition", note="notational slip: theta* is a parameter, so argmin is meant (Section 4 writes "
+      "'minimize'); nothing to compute", manual=True),
     E("Problem Formulation: the split optimization step (GD on R~, then on the proximal term)", 48, 50,
       _T + "lemma3", manual=True),
     E("slide: Proximity to the Pretrained Model Promotes Linearity", 62, 76, reason="restatement",
@@ -24,23 +27,27 @@ LEDGER = Ledger("linearization2025", "004_04c86723a9734555.txt", [
     E("display L88", 88, 88, _T + "lemma3"),
     E("Theorem 1", 90, 105, _T + "thm1", _T + "thm1.proof"),
     E("Theorem 1 #2", 107, 127, _T + "thm1.proof"),
-    E("Theorem 1 #3", 129, 146, _T + "thm1.selective"),
+    E("Theorem 1 #3", 129, 146, _T + "thm1.selective", _T + "thm1.selective.relu", _T + "thm1.selective.long"),
     E("Lemma 1", 148, 151, _T + "lemma1"),
     E("display L151", 151, 151, _T + "lemma1"),
     E("Theorem 2", 153, 163, _T + "thm2", _T + "thm2.proof"),
+    E("Theorems 2-3 put the Lipschitz constants on a ball of radius tau, Theorem 4 and the appendix on one of radius r",
+      155, 155, reason="definition", note="notational: the same ball; Theorem 4 fixes its radius r through lambda_o, "
+      "and thm4 / thm4.ball use r, thm2 / thm3 the radius tau = max_t ||theta_t - theta_0|| of the run", manual=True),
+    E("proof of Theorem 2, L163: '(u_t^T/||u_t||) u_t = (||u_t||^2/||u_t||) u_t = ||u_t||' (a stray u_t)", 163, 163,
+      reason="definition", note="notational slip: the middle term is a vector where the scalar ||u_t|| is meant; the "
+      "derivative w'(t) = u_t^T u_t'/||u_t|| it justifies is right (thm2.proof)", manual=True),
     E("Theorem 2 #2", 165, 174, _T + "thm2.proof_steps"),
     E("Theorem 2 #3", 176, 186, _T + "thm2.proof"),
     E("Theorem 2 #4", 188, 202, _T + "thm2", _T + "thm2.limsup"),
-    E("Theorem 3", 204, 216, _T + "thm3", _T + "thm3.proof"),
-    E("Theorem 3 #2", 218, 227,
-      todo="proof of Theorem 3: the substitution step and -2(y - ybar)^T k_0 (y - ybar) <= 0 (an identity and a "
-           "sign; its reason names grad f^T grad f^T, a transpose too many)"),
-    E("Theorem 3 #3", 229, 234, _T + "thm3"),
-    E("display L234", 234, 234,
-      todo="proof of Theorem 3, the chain bounding d/dt Delta: its first line writes an inner product as a norm, the "
-           "'triangle inequality' line subtracts the second term (the triangle inequality adds it), and the next "
-           "line adds it again; each line would be checked along flows as thm3.proof checks the last one"),
-    E("Theorem 3 #4", 236, 244, _T + "thm3.proof", _T + "thm3"),
+    E("Theorem 3", 204, 216, _T + "thm3", _T + "thm3.proof", _T + "thm3.proof.psd"),
+    E("Theorem 3 #2", 218, 227, _T + "thm3.proof.psd"),
+    E("Theorem 3 #3", 229, 234, _T + "thm3", _T + "thm3.proof.chain"),
+    E("display L234", 234, 234, _T + "thm3.proof.chain",
+      note="its first line, '-d/dt Delta(t) = ||(k_0 - k_t)2(y(t) - y*) - lambda grad f(theta_t - theta_0), y(t) - "
+           "ybar(t)||', writes an inner product as the norm of a pair: notational (nothing to compute as printed); "
+           "thm3.proof.chain checks its Cauchy-Schwarz reading, the 'triangle inequality' line and the last lines"),
+    E("Theorem 3 #4", 236, 244, _T + "thm3.proof", _T + "thm3", _T + "thm3.proof.chain"),
     E("Theorem 4", 248, 260, _T + "thm4", _T + "thm4.ball"),
     # ---------------------------------------------------------------- §4: kernel ridge form, Theorem 5
     E("slide: Fine-tuning can be defined as RKHS", 266, 279, _T + "kernel_ridge", _T + "kernel_ridge.finetune_sum"),
@@ -72,38 +79,42 @@ LEDGER = Ledger("linearization2025", "004_04c86723a9734555.txt", [
     E("display L373", 373, 373, _T + "thm5.proof"),
     E("display L377", 377, 377, _T + "thm5.proof"),
     E("display L381", 381, 381, _T + "thm5", _T + "thm5.proof"),
+    E("slide: So far... (Section 5 opening: KRR, eigenvalue bounds, condition number, which layer to tune)", 387, 395,
+      reason="restatement", note="a summary of Theorems 3-5 (thm3, kernel_ridge, thm5, thm5.kappa) and the question "
+      "Theorems 6-7 answer", manual=True),
     # ---------------------------------------------------------------- §5: Theorems 6-7
     E("slide: NTK Eigenvalue Stability under Layer Addition", 397, 397, reason="no result",
       note="a title; Theorem 6 follows"),
     E("Theorem 6", 399, 403, _T + "thm6"),
     E("display L401", 401, 401, _T + "thm6", _T + "thm6.derived"),
-    E("slide: Proof: skip", 405, 410, _T + "thm6", note="its first bullet restates Theorem 6 as eigenvalues "
-      "'bounded at most [1 - eta, 1 + eta]', an absolute interval where the theorem has factors of lambda_i(K)"),
-    E("Proof: skip: small eta, the layer does not change the empirical risk much", 408, 410,
-      todo="the risk ratio R(theta u theta^)/R(theta) -> 1 as eta -> 0 (a sweep of eta through Theorems 5-6)",
-      manual=True),
+    E("slide: Proof: skip", 405, 410, _T + "thm6", _T + "thm6.interval", note="its first bullet restates Theorem 6 "
+      "as eigenvalues 'bounded at most [1 - eta, 1 + eta]', an absolute interval where the theorem has factors of "
+      "lambda_i(K) (thm6.interval)"),
+    E("Proof: skip: small eta, the layer does not change the empirical risk much", 408, 409,
+      _T + "thm7.small_eta", _T + "thm7.small_eta.uniform", manual=True),
+    E("Proof: skip: large eta that does not 'mass up' the condition number is worth tuning", 410, 410,
+      reason="no result", note="advice without a criterion for 'large enough' or for the condition number; its "
+      "quantitative basis is Theorem 7 (thm7.eta_le_1)", manual=True),
     E("slide: Predictive Risk Bound for Layer-wise Fine-tuning", 412, 412, reason="no result",
       note="a title; Theorem 7 follows"),
     E("Theorem 7", 414, 422, _T + "thm7", _T + "thm7.eta_le_1"),
     E("display L416", 416, 416, _T + "thm7", _T + "thm7.eta_le_1"),
     E("slide: Proof of theorem 7", 424, 440, _T + "thm7.proof"),
     E("display L428", 428, 428, _T + "thm5", note="Theorem 5 inverted"),
-    E("display L432", 432, 432,
-      todo="proof of Theorem 7: lambda_max(K) + sigma <= lambda_max(K + S + sigma I)/(1 - eta) (from Theorem 6; "
-           "a search over K, S)"),
-    E("display L436", 436, 436, todo="proof of Theorem 7: lambda_min(K) + sigma >= lambda_max(K + S + sigma I)/"
-      "(kappa (1 + eta)) (from Theorem 6; a search over K, S)"),
-    E("display L440", 440, 440,
-      todo="proof of Theorem 7: the two-sided bound on R(theta)^(-1/2) (L428 with L432, L436)"),
+    E("display L432", 432, 432, _T + "thm7.proof.eigen"),
+    E("display L436", 436, 436, _T + "thm7.proof.eigen"),
+    E("display L440", 440, 440, _T + "thm7.proof.combine"),
     E("slide: Proof of theorem 7 #2", 442, 454, _T + "thm7.proof"),
     E("display L446", 446, 446, _T + "thm5", note="Theorem 5 for K + S"),
-    E("display L450", 450, 450,
-      todo="proof of Theorem 7: lambda_min(K + S) + sigma >= (1 - eta) lambda_min(K + sigma I) and "
-           "lambda_max(K + S) + sigma <= (1 + eta) lambda_max(K + sigma I) (from Theorem 6, eta <= 1)"),
-    E("display L454", 454, 454, _T + "thm7.proof"),
+    E("display L450", 450, 450, _T + "thm7.proof.eigen"),
+    E("display L454", 454, 454, _T + "thm7.proof", _T + "thm7.proof.combine",
+      note="its upper end has lambda_min(K + sigma I) where L450 gives lambda_max: true but weaker (thm7.proof), and "
+           "L464 does not follow from it (thm7.proof.combine)"),
     E("slide: Proof of theorem 7 #3", 456, 470, _T + "thm7.proof"),
-    E("display L460", 460, 460, _T + "thm7.proof"),
-    E("display L464", 464, 464, _T + "thm7.proof"),
+    E("display L460", 460, 460, _T + "thm7.proof", _T + "thm7.proof.combine"),
+    E("display L464", 464, 464, _T + "thm7.proof", _T + "thm7.proof.combine"),
+    E("Theorem 7 defines S as 'the kernel induced by theta' with gradients in theta^", 418, 418, reason="definition",
+      note="notational: S is the kernel of the candidate parameters theta^ (Theorem 6's S_l); as used in thm7", manual=True),
     E("display L470", 470, 470, _T + "thm7", note="Theorem 7's statement again"),
     # ---------------------------------------------------------------- §6: experiments
     E("slide: Experiments", 476, 492, _T + "exp.unrunnable"),

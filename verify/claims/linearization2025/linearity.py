@@ -273,9 +273,9 @@ CLAIMS = [
                  "thetabar_t, and in y' - ybar' its regularization term disappears: the true difference has an extra "
                  "+lambda J_0 (thetabar_t - theta_0), so the later bound lambda Lip(f) ||theta_t - theta_0|| misses "
                  "lambda Lip(f) ||thetabar_t - theta_0||. (2) The line applying Lemma 1 keeps minus signs on both "
-                 "sides, which reverses it (it holds with the signs dropped, as the next line has). Other sign "
-                 "slips in the same display ('-dDelta/dt = ...', '-lambda||...||' after the triangle inequality) are "
-                 "typographical and not encoded separately. Role (issue 22): proof steps; Theorem 3's bound itself holds along "
+                 "sides, which reverses it (it holds with the signs dropped, as the next line has). The other sign "
+                 "slips of the chain before it (the 'triangle inequality' that subtracts, L240's bound <= 0) are "
+                 "thm3.proof.chain; the transpose in the PSD step is thm3.proof.psd. Role (issue 22): proof steps; Theorem 3's bound itself holds along "
                  "whole flows (thm3), so these are proof-step errata."),
           check=AllOf([Custom(_thm3_proof, points=per_profile([{"model": 2, "lam": 1.0}],
                                                                [{"model": m, "lam": 1.0} for m in (1, 2)])),

@@ -23,7 +23,7 @@ import numpy as np
 import sympy as sp
 
 from derivations import kernel_ridge as KR
-from verify.kit import (AllOf, Check, Claim, Constraint, Custom, Domain, Evidence, Identity, Kind, Param,
+from verify.kit import (AllOf, Alternative, Check, Claim, Constraint, Custom, Domain, Evidence, Identity, Kind, Param,
                         PropertySearch, StatedSearch, per_profile)
 
 from .common import (DPS, KRR, LOGK, N, SCALE, SEED, SIGMA, as_list, eigvals_sym, orthogonal_mp, points,
@@ -286,12 +286,25 @@ CLAIMS = [
                  "to lambda_i(K); the stated two-sided bound also holds for every symmetric S when eta <= 1 (indefinite "
                  "M with alternating signs searched; for eta > 1 it fails, e.g. K = diag-like with eigenvalues 0.1, 1 "
                  "and an indefinite S with eta = 2 gives lambda_1(K + S) = -0.142 < (1 - 2) 0.1). Extension: the "
-                 "slides' S is a kernel, hence PSD, so neither case is an erratum."),
+                 "slides' S is a kernel, hence PSD, so neither case is an erratum. Since issue 24 its searches refute (a "
+                 "failure would make this extension 'does not extend'; they were non-refuting before, so the claim "
+                 "could not fail); power: each search rejects its statement with the condition it rests on removed "
+                 "(S PSD for the sharpened lower end, eta <= 1 for indefinite S)."),
           check=AllOf([PropertySearch("l_i(K) <= l_i(K + S) for PSD S (derived)", holds=lambda p: _decide(_thm6_pairs, p, which="derived"),
-                                      show=_show6(), strategy=lambda: points(_dom6, ETA_SEARCH), examples=EX, refutes=False),
+                                      show=_show6(), strategy=lambda: points(_dom6, ETA_SEARCH), examples=EX),
                        PropertySearch("two-sided bound for indefinite symmetric S (derived)",
                                       holds=lambda p: _decide(_thm6_pairs, p, signed=True), show=_show6(True),
-                                      strategy=lambda: points(_dom6, {"eta": (0.0, 1.0)}), examples=EX, refutes=False)])),
+                                      strategy=lambda: points(_dom6, {"eta": (0.0, 1.0)}), examples=EX)]),
+          power=(Alternative("the sharpened lower end l_i(K) <= l_i(K + S) for every symmetric S (PSD dropped)",
+                             PropertySearch("l_i(K) <= l_i(K + S) for indefinite symmetric S",
+                                            holds=lambda p: _decide(_thm6_pairs, p, which="derived", signed=True),
+                                            show=_show6(True), strategy=lambda: points(_dom6, ETA_SEARCH), examples=EX),
+                             "a condition removed: the sharpening uses S PSD"),
+                 Alternative("the two-sided bound for indefinite S at any eta (eta <= 1 dropped; searched up to 10)",
+                             PropertySearch("two-sided bound for indefinite symmetric S, eta <= 10",
+                                            holds=lambda p: _decide(_thm6_pairs, p, signed=True), show=_show6(True),
+                                            strategy=lambda: points(_dom6, ETA_SEARCH), examples=EX),
+                             "a condition removed: Theorem 6's lower end is vacuous, not false, at eta > 1 only for PSD S"))),
     Claim(id="linearization2025.thm7", kind=Kind.BOUND, source=T7_SRC, statement=T7_STATEMENT, assumptions=T7_ASSUME
           + "; eta of any size (beyond the proof's 0 <= eta <= 1)",
           domain=_dom7, tags=("extension",), role="statement",
