@@ -34,8 +34,7 @@ LEDGER = Ledger("dayi2024", "003_83d15a9763fa9a30.txt", [
     E("eq. (3)", 41, 41, reason="definition", note="the rank-1 perturbation xi c u^T (formula lost)"),
     E("§1.1: the GLM special case (trivial base model)", 44, 44, _T + "remark3", note=_REC, manual=True),
     E("§1.1: small perturbation scale: the teacher is close to its linearization (lazy regime)", 46, 46,
-      todo="the teacher's distance to its linearization around the base model vanishes as the scale xi -> 0 "
-           "(order xi^2 for smooth sigma)", manual=True),
+      _T + "lazy", manual=True),
     E("Assumption 1", 51, 52, reason="assumption", note="normalized pre-trained features (formula lost)"),
     E("Assumption 2", 53, 54, reason="assumption", note="u orthogonal to the span of the pre-trained features"),
     E("Assumption 3", 55, 60, reason="assumption", note="c quantized and random (formula lost)"),
@@ -69,9 +68,8 @@ LEDGER = Ledger("dayi2024", "003_83d15a9763fa9a30.txt", [
     E("eq. (6)", 171, 171, reason="lost in extraction",
       note="the unrolled overlap recursion (intuition for Theorem 7)"),
     E("Condition 1", 174, 177, _T + "prop1", note=_REC),
-    E("Condition 2", 178, 188,
-      todo="the variance and population-gradient bounds with constants of polynomial growth in d: measure the "
-           "sample gradient's variance and ||grad L|| over d (and k) and fit the growth"),
+    E("Condition 2", 178, 188, _T + "cond2", _T + "prop6",
+      note=_REC + " (variance bound: the growth in d of the gradient's moments; population-gradient bound: prop6)"),
     E("Condition 3", 189, 193, _T + "lemma1", _T + "lemma2", _T + "thm7", note=_REC),
     E("Theorem 7", 194, 201, _T + "thm7", note=_REC),
     E("Theorem 7: strong recovery: the eps-dependence of the time to m >= 1 - eps", 201, 201, _T + "thm7.eps",
@@ -91,8 +89,7 @@ LEDGER = Ledger("dayi2024", "003_83d15a9763fa9a30.txt", [
            "dayi2024.lemma2"),
     E("Lemma 2", 230, 231, _T + "lemma2", note=_REC),
     E("Lemma 3", 234, 242, _T + "prop6", note="part 2 (population gradient upper bound), " + _REC),
-    E("Lemma 3, part 1: variance upper bound", 238, 238,
-      todo="the sample gradient's variance bound (Props. 4-5) and its growth in d, measured", manual=True),
+    E("Lemma 3, part 1: variance upper bound", 238, 238, _T + "cond2", note=_REC, manual=True),
     E("Claim 2", 257, 258, _T + "claim2", note=_REC),
     E("Proposition 3", 262, 264, _T + "prop3", note=_REC),
     E("Theorem 8", 273, 274, _T + "thm8", note=_REC),
@@ -112,17 +109,12 @@ LEDGER = Ledger("dayi2024", "003_83d15a9763fa9a30.txt", [
     E("§4: Figure 5: h_3 activation, the weak-recovery plateau grows with the scale xi", 286, 287, _T + "fig5",
       manual=True),
     E("Outlook: joint training is 'roughly twice as efficient' as freezing c^ (Figure 1)", 292, 292,
-      todo="the ratio T_frozen/T_joint ~ 2 as the verdict (dayi2024.fig1 judges frozen > joint and only reports "
-           "the ratio)", manual=True),
+      _T + "fig1.ratio", manual=True),
     # ---------------------------------------------------------------- App. A
     E("eq. (10)", 328, 328, reason="definition", note="the target model written out for App. A.1 (formula lost)"),
     E("Remark 4", 339, 343, reason="cited", note="networks whose moment tensors vanish are those of [12, 20]"),
-    E("Proposition 4", 344, 345,
-      todo="the q-th moment of the squared error bounded by a constant of q and sigma only (reconstruct the bound "
-           "from its proof, L346-351, and measure it over d)"),
-    E("Proposition 5", 353, 354,
-      todo="the moment bound on the gradient's magnitude (lost; its proof says the bound is dimension-free in one "
-           "case, L360): measure over d"),
+    E("Proposition 4", 344, 345, _T + "prop4", note=_REC + " (the d-dependence; the bound's form is lost)"),
+    E("Proposition 5", 353, 354, _T + "cond2", note=_REC + " (the d-dependence of both cases, L356-360)"),
     E("Proposition 6", 361, 362, _T + "prop6", note=_REC),
     E("Definition 1", 372, 375, reason="definition", note="normalized multilinear polynomials"),
     E("Lemma 4", 376, 378, reason="cited", note="Carbery-Wright inequality [9]"),
