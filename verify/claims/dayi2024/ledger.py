@@ -148,9 +148,6 @@ LEDGER = Ledger("dayi2024", "003_83d15a9763fa9a30.txt", [
     E("eq. (16)", 602, 602, reason="definition", note="the model family of Definition 2 (formula lost)"),
     E("Theorem 9", 604, 605, _T + "thm9", note="first half (a good second layer exists), " + _REC),
     E("Theorem 9, second half: second-layer training on the family reaches the teacher", 605, 605,
-      todo="train the second layer of Definition 2's family (linear regression) on samples and measure the risk "
-           "against eps", manual=True),
-    E("Remark 5", 613, 614,
-      todo="Theorem 9 without quantized c: a granular grid of second-layer features still approximates the "
-           "teacher (a claim would measure the risk against the grid's spacing)"),
+      _T + "thm9.fit", note=_REC + " (the sentence is cut after 'we')", manual=True),
+    E("Remark 5", 613, 614, _T + "remark5", note=_REC),
 ])
