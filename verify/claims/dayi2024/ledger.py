@@ -101,8 +101,7 @@ LEDGER = Ledger("dayi2024", "003_83d15a9763fa9a30.txt", [
     E("§4: Figure 2(a): linearized dynamics do not explain fine-tuning at xi = 1", 282, 282, _T + "fig2",
       manual=True),
     E("§4: Figure 2(b): joint training: an initial phase of high loss in which the overlap stays low", 282, 282,
-      todo="in joint training of u^ and c^, the overlap stays near its initial level while the loss is high, then "
-           "rises (a phase whose length a claim would measure)", manual=True),
+      _T + "fig2b", manual=True),
     E("§4: Figure 3: no saddle at initialization for several activations", 283, 283, _T + "fig3", manual=True),
     E("§4: Figure 4: non-orthogonal u, the overlap's evolution the same across the parallel component", 284, 285,
       _T + "fig4", manual=True),
