@@ -26,7 +26,7 @@ from .common import SETTING, mark_reconstructed, src
 
 DS = (64, 256, 1024)
 CHUNK = 10000
-N = per_profile(10000, 40000)
+N = per_profile(10000, 20000)
 _CACHE: dict = {}
 _MS = (0.1, 0.5, 0.9)
 

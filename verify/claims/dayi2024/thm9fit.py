@@ -24,8 +24,8 @@ from verify.kit import Alternative, Claim, Custom, Domain, Evidence, Kind, Param
 
 from .common import SETTING, mark_reconstructed, src
 
-RUNS = per_profile(8, 32)
-N_TEST = per_profile(10000, 40000)
+RUNS = per_profile(8, 16)
+N_TEST = per_profile(10000, 20000)
 D = 12
 
 
