@@ -268,6 +268,8 @@ def online_sgd(W: Tensor, c: Tensor, u: Tensor, c_hat: Tensor, u0: Tensor, xi: f
     hits = torch.full((R, len(thresholds)), -1, dtype=torch.int64, device=dev)
     rec_every = max(1, steps // max(1, n_record))
     rec_steps, rec_m = [0], [(uh * u).sum(-1)]
+    cos_c = lambda v: (v * c).sum(-1) / (v.norm(dim=-1) * c.norm(dim=-1)).clamp_min(1e-300)  # noqa: E731
+    rec_c = [cos_c(ch)] if train_c else None            # cos(c^_t, c) at the recorded steps (Fig. 2(b))
     coef_scale = (1.0 if half else 2.0) * out_scale
     t0 = 0
     while t0 < steps:
@@ -283,6 +285,7 @@ def online_sgd(W: Tensor, c: Tensor, u: Tensor, c_hat: Tensor, u0: Tensor, xi: f
             f0 = out_scale * act.f(s).sum(-1)
             d0 = act.df(s)
         ms = torch.empty(S, R, dtype=dt, device=dev)
+        cs = torch.empty(S, R, dtype=dt, device=dev) if train_c else None
         for j in range(S):
             xj = xp[j]
             su = (x[j] * uh).sum(-1)                                 # <u^, x>
@@ -302,6 +305,7 @@ def online_sgd(W: Tensor, c: Tensor, u: Tensor, c_hat: Tensor, u0: Tensor, xi: f
             uh = uh / uh.norm(dim=-1, keepdim=True)
             if train_c:
                 ch = ch - eta[:, None] * gc
+                cs[j] = cos_c(ch)
             ms[j] = (uh * u).sum(-1)
         # first hitting times within this chunk
         dm = direction[None, :] * ms                                  # (S, R)
@@ -315,11 +319,14 @@ def online_sgd(W: Tensor, c: Tensor, u: Tensor, c_hat: Tensor, u0: Tensor, xi: f
             if t % rec_every == 0:
                 rec_steps.append(t)
                 rec_m.append(ms[j])
+                if train_c:
+                    rec_c.append(cs[j])
         t0 += S
         if stop_when_all_hit and bool((hits >= 0).all()):
             break
     path = torch.stack(rec_m, dim=1)
-    extra = {"c_hat_final": ch, "u_hat_final": uh} if train_c else {"u_hat_final": uh}
+    extra = ({"c_hat_final": ch, "u_hat_final": uh, "cos_c_path": torch.stack(rec_c, dim=1).cpu()} if train_c
+             else {"u_hat_final": uh})
     return SGDResult(tuple(float(v) for v in thresholds), hits.cpu(), ms[S - 1].cpu() if steps else (uh * u).sum(-1),
                      torch.tensor(rec_steps), path.cpu(), t0, extra)  # device: cpu (results are read on the host)
 

@@ -294,13 +294,14 @@ def step_grid(lo: float, hi: float) -> list:
 
 def run_tuned(gen: torch.Generator, *, k: int, arms, act_name: str, inner, ds, R: int, grid, budget_units: float,
               rank_w=None, thresholds=(0.5, 0.75), c_hat_equals_c: bool = False, c_fixed=None, glm: bool = False,
-              dtype=torch.float64, device="cpu") -> list:
+              budget_steps: int | None = None, dtype=torch.float64, device="cpu") -> list:
     """Online SGD (eq. (4), exact chain) for R instances at every d in ``ds``, every step eta = nu scale_i of the
     d-free ``grid`` (nu) and every arm (xi, gram), in one tensor, for one common budget of
     ``budget_units`` * median(C_i/lambda_i^2) steps (``glm``: lambda = 0, scale = 1/median(C) and the budget
     ``budget_units`` * median(C) steps).  Instance i starts at every d and every step from the same Gaussian
     coordinate g_1 (common random numbers; u^_0 uniform on the sphere of span(W)^perp, flipped to the sign of
-    phi(0)).  Returns one :class:`Tuned` per arm."""
+    phi(0)).  ``budget_steps``: one budget in steps for every arm instead (a sweep over k or eps compares
+    hitting times censored at one common level).  Returns one :class:`Tuned` per arm."""
     nd, J = len(ds), len(grid)
     per_arm = []
     for xi, gram in arms:
@@ -324,6 +325,8 @@ def run_tuned(gen: torch.Generator, *, k: int, arms, act_name: str, inner, ds, R
             lam_pos = np.maximum(lam, 1e-12)
             scale = lam_pos / C
             budget = int(math.ceil(budget_units * float(np.median(C / lam_pos ** 2))))
+        if budget_steps is not None:
+            budget = int(budget_steps)
         per_arm.append(dict(xi=xi, G=G, act=act, c=c, c_hat=c_hat, phi0=phi0, lam=lam, scale=scale, budget=budget))
     if len({a["act"] for a in per_arm}) != 1:
         raise ValueError("arms of one run must share the activation (one tensor)")
@@ -369,13 +372,14 @@ def _lower_median(Y: np.ndarray, budget: float) -> np.ndarray:
     return np.where(v <= budget, v, np.inf)
 
 
-def fit_tuned(sc: Tuned, which: int, seed: int, n_boot: int = 1000) -> dict:
+def fit_tuned(sc: Tuned, which: int, seed: int, n_boot: int = 1000, x=None) -> dict:
     """The exponent of d of T*(d) = min over the step grid of the KM median hitting time (see TUNED_DESIGN).
     Returns estimate (inf if T* is censored at some d), its bootstrap interval and se, the censoring-aware lower
     bound (T* capped at the budget, valid when the censored d's are the largest ones), the argmin per d and
-    whether it lies on the grid's edge."""
+    whether it lies on the grid's edge.  ``x``: the regressor per entry of ``sc.ds`` (default log d; a sweep over
+    k passes k itself for the rate of an exponential)."""
     ds, B = list(sc.ds), float(sc.budget)
-    x = np.log(np.asarray(ds, float))
+    x = np.log(np.asarray(ds, float)) if x is None else np.asarray(x, float)
     Y = np.stack([np.where(sc.hits[d][..., which] < 0, np.inf, sc.hits[d][..., which].astype(float)) for d in ds])
     R = Y.shape[-1]                                              # Y: (nd, J, R)
 

@@ -21,9 +21,7 @@ LEDGER = Ledger("dayi2024", "003_83d15a9763fa9a30.txt", [
     # ---------------------------------------------------------------- abstract
     E("abstract: online SGD reaches the teacher in d k^O(1) iterations (the d-dependence)", 5, 5, _T + "thm1",
       _T + "thm5", note=_REC, manual=True),
-    E("abstract: d k^O(1) iterations (the k-dependence)", 5, 5,
-      todo="the iteration count's growth in k at fixed d (a fitted slope in log k over a range of k wide enough to "
-           "show the exponent; the Theorem 4-6 claims vary d)", manual=True),
+    E("abstract: d k^O(1) iterations (the k-dependence)", 5, 5, _T + "abstract.k", note=_REC, manual=True),
     E("abstract: the complexity does not depend on the activation's Hermite expansion", 5, 5, _T + "thm1",
       _T + "fig3", manual=True),
     E("abstract: learning from scratch can require significantly more iterations", 5, 5, _T + "thm3", _T + "thm8",
@@ -36,14 +34,13 @@ LEDGER = Ledger("dayi2024", "003_83d15a9763fa9a30.txt", [
     E("eq. (3)", 41, 41, reason="definition", note="the rank-1 perturbation xi c u^T (formula lost)"),
     E("§1.1: the GLM special case (trivial base model)", 44, 44, _T + "remark3", note=_REC, manual=True),
     E("§1.1: small perturbation scale: the teacher is close to its linearization (lazy regime)", 46, 46,
-      todo="the teacher's distance to its linearization around the base model vanishes as the scale xi -> 0 "
-           "(order xi^2 for smooth sigma)", manual=True),
+      _T + "lazy", manual=True),
     E("Assumption 1", 51, 52, reason="assumption", note="normalized pre-trained features (formula lost)"),
     E("Assumption 2", 53, 54, reason="assumption", note="u orthogonal to the span of the pre-trained features"),
     E("Assumption 3", 55, 60, reason="assumption", note="c quantized and random (formula lost)"),
     E("§1.2.1: Assumption 1 is without loss of generality for positively homogeneous sigma", 57, 57,
-      todo="rescaling identity: for positively homogeneous sigma, features of any norms are absorbed into the "
-           "second layer (a symbolic identity)", manual=True),
+      _T + "assumption1", note="the two identities behind the sentence; whether the norm can be absorbed depends on "
+      "eq. (2)'s output layer, which is lost (the claim's notes)", manual=True),
     E("§1.2.1: without Assumption 2 there can be several global optima (App. C.1)", 58, 58, _T + "example1",
       manual=True),
     E("eq. (4)", 66, 66, reason="definition", note="the online spherical SGD update (formula lost); the claims run it "
@@ -61,8 +58,7 @@ LEDGER = Ledger("dayi2024", "003_83d15a9763fa9a30.txt", [
     E("Theorem 4", 132, 135, _T + "thm4", note=_REC),
     E("Theorem 5", 136, 140, _T + "thm5", note=_REC),
     E("§2.2.1: the initialization condition holds with constant probability (correlation ~ 1/sqrt(d))", 140, 140,
-      todo="P(|<u^_0, u>| >= c/sqrt(d)) for u^_0 uniform on the sphere orthogonal to the features, as d grows "
-           "(a constant, not vanishing)", manual=True),
+      _T + "init", note=_REC, manual=True),
     E("Theorem 6", 143, 146, _T + "thm6", note=_REC),
     # ---------------------------------------------------------------- §3 technical overview
     E("eq. (5)", 152, 152, reason="lost in extraction", note="the approximate update of the overlap (intuition for "
@@ -72,14 +68,12 @@ LEDGER = Ledger("dayi2024", "003_83d15a9763fa9a30.txt", [
     E("eq. (6)", 171, 171, reason="lost in extraction",
       note="the unrolled overlap recursion (intuition for Theorem 7)"),
     E("Condition 1", 174, 177, _T + "prop1", note=_REC),
-    E("Condition 2", 178, 188,
-      todo="the variance and population-gradient bounds with constants of polynomial growth in d: measure the "
-           "sample gradient's variance and ||grad L|| over d (and k) and fit the growth"),
+    E("Condition 2", 178, 188, _T + "cond2", _T + "prop6",
+      note=_REC + " (variance bound: the growth in d of the gradient's moments; population-gradient bound: prop6)"),
     E("Condition 3", 189, 193, _T + "lemma1", _T + "lemma2", _T + "thm7", note=_REC),
     E("Theorem 7", 194, 201, _T + "thm7", note=_REC),
-    E("Theorem 7: strong recovery: the eps-dependence of the time to m >= 1 - eps", 201, 201,
-      todo="the strong-recovery time as a function of eps (fit over a range of eps; the thm7 claim fixes eps)",
-      manual=True),
+    E("Theorem 7: strong recovery: the eps-dependence of the time to m >= 1 - eps", 201, 201, _T + "thm7.eps",
+      note=_REC, manual=True),
     E("§3.2: odd powers of m have non-negative coefficients, even ones share a sign", 203, 205,
       _T + "prop1.series", note=_REC, manual=True),
     E("Claim 1", 206, 218, _T + "lemma1", note=_REC),
@@ -87,13 +81,15 @@ LEDGER = Ledger("dayi2024", "003_83d15a9763fa9a30.txt", [
     E("eq. (8)", 210, 210, reason="lost in extraction", note="a step of the sign argument of §3.2"),
     E("eq. (9)", 211, 211, reason="lost in extraction", note="a step of the sign argument of §3.2"),
     E("Lemma 1", 219, 221, _T + "lemma1", note=_REC),
-    E("Proposition 2", 227, 229,
-      todo="the bound on the higher-order even-exponent terms of phi under angular separation (w.h.p. over c); "
-           "dayi2024.lemma2 uses it as a premise but does not test it; reconstructable from its proof (L452-487)"),
+    E("Proposition 2", 227, 229, reason="lost in extraction",
+      note="what survives is 'Suppose Assumptions 1 to 5 hold. Then, with probability at least [..] over the randomness "
+           "of [c], for [..] we have [..]' (L228): the bounded quantity, the range of its index and the bound are "
+           "lost, and the proof (L452-487) survives as words around lost displays ((12), (13)), so no inequality can "
+           "be read off; its use, the lower bound of Lemma 2 on phi under angular separation, is tested by "
+           "dayi2024.lemma2"),
     E("Lemma 2", 230, 231, _T + "lemma2", note=_REC),
     E("Lemma 3", 234, 242, _T + "prop6", note="part 2 (population gradient upper bound), " + _REC),
-    E("Lemma 3, part 1: variance upper bound", 238, 238,
-      todo="the sample gradient's variance bound (Props. 4-5) and its growth in d, measured", manual=True),
+    E("Lemma 3, part 1: variance upper bound", 238, 238, _T + "cond2", note=_REC, manual=True),
     E("Claim 2", 257, 258, _T + "claim2", note=_REC),
     E("Proposition 3", 262, 264, _T + "prop3", note=_REC),
     E("Theorem 8", 273, 274, _T + "thm8", note=_REC),
@@ -105,42 +101,30 @@ LEDGER = Ledger("dayi2024", "003_83d15a9763fa9a30.txt", [
     E("§4: Figure 2(a): linearized dynamics do not explain fine-tuning at xi = 1", 282, 282, _T + "fig2",
       manual=True),
     E("§4: Figure 2(b): joint training: an initial phase of high loss in which the overlap stays low", 282, 282,
-      todo="in joint training of u^ and c^, the overlap stays near its initial level while the loss is high, then "
-           "rises (a phase whose length a claim would measure)", manual=True),
+      _T + "fig2b", manual=True),
     E("§4: Figure 3: no saddle at initialization for several activations", 283, 283, _T + "fig3", manual=True),
     E("§4: Figure 4: non-orthogonal u, the overlap's evolution the same across the parallel component", 284, 285,
       _T + "fig4", manual=True),
     E("§4: Figure 5: h_3 activation, the weak-recovery plateau grows with the scale xi", 286, 287, _T + "fig5",
       manual=True),
     E("Outlook: joint training is 'roughly twice as efficient' as freezing c^ (Figure 1)", 292, 292,
-      todo="the ratio T_frozen/T_joint ~ 2 as the verdict (dayi2024.fig1 judges frozen > joint and only reports "
-           "the ratio)", manual=True),
+      _T + "fig1.ratio", manual=True),
     # ---------------------------------------------------------------- App. A
     E("eq. (10)", 328, 328, reason="definition", note="the target model written out for App. A.1 (formula lost)"),
     E("Remark 4", 339, 343, reason="cited", note="networks whose moment tensors vanish are those of [12, 20]"),
-    E("Proposition 4", 344, 345,
-      todo="the q-th moment of the squared error bounded by a constant of q and sigma only (reconstruct the bound "
-           "from its proof, L346-351, and measure it over d)"),
-    E("Proposition 5", 353, 354,
-      todo="the moment bound on the gradient's magnitude (lost; its proof says the bound is dimension-free in one "
-           "case, L360): measure over d"),
+    E("Proposition 4", 344, 345, _T + "prop4", note=_REC + " (the d-dependence; the bound's form is lost)"),
+    E("Proposition 5", 353, 354, _T + "cond2", note=_REC + " (the d-dependence of both cases, L356-360)"),
     E("Proposition 6", 361, 362, _T + "prop6", note=_REC),
     E("Definition 1", 372, 375, reason="definition", note="normalized multilinear polynomials"),
     E("Lemma 4", 376, 378, reason="cited", note="Carbery-Wright inequality [9]"),
     E("Lemma 5", 379, 381, reason="cited", note="invariance principle [25, Thm 2.1]"),
-    E("Claim 3", 382, 383,
-      todo="for PSD M with unit diagonal, max_i ||M_i||_2/||M||_F is uniformly small (the bound is lost; "
-           "reconstruct from the proof L385-387 and search PSD matrices for a violation)"),
-    E("Corollary 1", 389, 390, todo="Claim 3's bound with diagonal entries in [a, b] (lost; as Claim 3)"),
-    E("Lemma 6", 395, 397,
-      todo="anti-concentration of normalized PSD quadratics c^T M c on the hypercube: P(|q - E q| <= eps) <= "
-           "O(sqrt(eps)) + influence term (reconstructed from Lemmas 4-5); Monte Carlo over c"),
+    E("Claim 3", 382, 383, _T + "claim3", note=_REC),
+    E("Corollary 1", 389, 390, _T + "claim3", note=_REC),
+    E("Lemma 6", 395, 397, _T + "lemma6", note=_REC),
     E("eq. (11)", 404, 404, _T + "claim4", note=_REC),
     E("Claim 4", 406, 407, _T + "claim4", note=_REC),
-    E("Proposition 7", 413, 415,
-      todo="anti-concentration of c^T M c at the scale of Claim 4's variance, as Lemma 6 gives it (Monte Carlo)"),
-    E("Proposition 8", 420, 422,
-      todo="anti-concentration of <c^, c> and (1^T c^)(1^T c) (Lemma 6 on balanced PSD matrices; Monte Carlo)"),
+    E("Proposition 7", 413, 415, _T + "lemma6", note=_REC + " (Eq. (11)'s M for orthonormal rows, ReLU, xi = 1)"),
+    E("Proposition 8", 420, 422, _T + "prop8", _T + "lemma6", note=_REC),
     E("eq. (12)", 467, 467, reason="lost in extraction", note="a step of the proof of Proposition 2"),
     E("eq. (13)", 477, 477, reason="lost in extraction", note="a step of the proof of Proposition 2"),
     # ---------------------------------------------------------------- App. B: proof of Theorem 7
@@ -163,9 +147,6 @@ LEDGER = Ledger("dayi2024", "003_83d15a9763fa9a30.txt", [
     E("eq. (16)", 602, 602, reason="definition", note="the model family of Definition 2 (formula lost)"),
     E("Theorem 9", 604, 605, _T + "thm9", note="first half (a good second layer exists), " + _REC),
     E("Theorem 9, second half: second-layer training on the family reaches the teacher", 605, 605,
-      todo="train the second layer of Definition 2's family (linear regression) on samples and measure the risk "
-           "against eps", manual=True),
-    E("Remark 5", 613, 614,
-      todo="Theorem 9 without quantized c: a granular grid of second-layer features still approximates the "
-           "teacher (a claim would measure the risk against the grid's spacing)"),
+      _T + "thm9.fit", note=_REC + " (the sentence is cut after 'we')", manual=True),
+    E("Remark 5", 613, 614, _T + "remark5", note=_REC),
 ])

@@ -27,7 +27,7 @@ import torch
 from derivations import hermite as H
 from derivations import lowrank as LR
 from numerics import spherical_sgd as S
-from verify.kit import (AllOf, Check, Claim, Custom, Domain, Evidence, Expectation, Identity, Kind, Param,
+from verify.kit import (AllOf, Alternative, Check, Claim, Custom, Domain, Evidence, Expectation, Identity, Kind, Param,
                         label_of, per_profile, pick, stated_value)
 
 from .common import (ACT_DOC, NORMALIZATION, PROP1_READING, SETTING, activation, gram_separated, mark_reconstructed,
@@ -515,10 +515,54 @@ CLAIMS = [
 
 CLAIMS = mark_reconstructed(CLAIMS)   # issue 22: every form of 003 tested here is ours
 
+def _series_witness(rule: str):
+    """A power witness of dayi2024.prop1.series: the same exact coefficients (polynomial activations, orthonormal
+    rows, sympy) at sign patterns of (c, c^) drawn as the claim's check draws them, judged against a wrong sign
+    structure.  ``rule`` "all": every coefficient >= 0 (L430's 'always non-negative' read for every power);
+    "swapped": the parities exchanged (even coefficients deterministic and >= 0, odd ones carrying A and B)."""
+    def check(claim, ctx):
+        rng = random.Random(ctx.seed_for(claim.id, "signs"))
+        checks = []
+        for name, k, xi in _SERIES_CASES:
+            betas = [sp.expand(b) for b in LR.betas_exact(name, sp.sqrt(1 + xi ** 2 / k))]
+            coefs = LR.power_coefficients_orthonormal(betas, k, xi)
+            bad = []
+            if rule == "all":
+                for _ in range(8):
+                    c = [rng.choice([-1, 1]) for _ in range(k)]
+                    ch = [rng.choice([-1, 1]) for _ in range(k)]
+                    Av = sp.Rational(sum(a * b for a, b in zip(c, ch)), k)
+                    Bv = sp.Rational(sum(c) * sum(ch), k)
+                    for q, a in enumerate(coefs):
+                        v = sp.nsimplify(a.subs({LR.A: Av, LR.B: Bv}))
+                        if v < 0:
+                            bad.append(f"m^{q} = {sp.sstr(v)[:30]} at <c^,c> = {Av}, (1^T c^)(1^T c) = {Bv}")
+                what = "every power-series coefficient >= 0 (8 sign patterns of c, c^)"
+            else:
+                for q, a in enumerate(coefs):
+                    cA, cB = a.coeff(LR.A), a.coeff(LR.B)
+                    const = sp.simplify(a - cA * LR.A - cB * LR.B)
+                    if q % 2 == 0 and not (cA == 0 and cB == 0 and const >= 0):
+                        bad.append(f"m^{q}: {sp.sstr(a)[:40]}")
+                    if q % 2 == 1 and not (const == 0 and cA >= 0 and cB >= 0):
+                        bad.append(f"m^{q}: {sp.sstr(a)[:40]}")
+                what = "even coefficients deterministic >= 0, odd ones alpha A + gamma B (parities swapped)"
+            checks.append(Check(f"{name}, k={k}, xi={xi}: {what}", not bad,
+                                "; ".join(bad[:3]) if bad else "holds on these patterns"))
+        return Evidence(checks=checks)
+    return check
+
+
 #: issue 24: kept outside the claim's notes text (another branch edits it)
 _SERIES_POWER_NOTE = (
-    "  Power (issue 24): untested -- a sign-structure predicate with no sympy form to mutate and no declared witness "
-    "yet; what would give it power: a witness that reads the structure for separated rows (where odd coefficients "
-    "carry <w_i, w_j> powers of either sign), which the same check should reject.")
-CLAIMS = [dataclasses.replace(c, notes=c.notes + _SERIES_POWER_NOTE) if c.id == "dayi2024.prop1.series" else c
-          for c in CLAIMS]
+    "  Power (issue 24): two witnesses on the same exact coefficients: 'every coefficient >= 0' (L430's 'always "
+    "non-negative' read for every power of m, i.e. no sign carried by <c^, c> or (1^T c^)(1^T c)) and 'parities "
+    "swapped' (even powers deterministic, odd ones random); the exact sign structure rejects both.")
+_SERIES_POWER = (
+    Alternative("every coefficient non-negative", Custom(_series_witness("all")),
+                "the sentence 'the power series coefficients are always non-negative' (L430) read for every power, "
+                "not only the odd ones"),
+    Alternative("parities swapped", Custom(_series_witness("swapped")),
+                "odd and even powers exchanged (the random factors on the odd powers)"))
+CLAIMS = [dataclasses.replace(c, notes=c.notes + _SERIES_POWER_NOTE, power=_SERIES_POWER)
+          if c.id == "dayi2024.prop1.series" else c for c in CLAIMS]

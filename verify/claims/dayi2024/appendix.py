@@ -1,0 +1,377 @@
+"""Issue 27: items of 003_83d15a9763fa9a30.txt that no claim read before, each reconstructed from its surviving
+words and proof (the formulas are lost):
+
+- ``dayi2024.claim3``        Claim 3 and Corollary 1 (L382-394): the influence of a row of a PSD matrix with unit
+                             (or [a, b]) diagonal, max_i ||A_i||^2/||A||_F^2 = O(k^{-1/2}) (O((b/a) k^{-1/2}));
+- ``dayi2024.prop8``         Proposition 8 (L420-424): anti-concentration of <c^, c> and (1^T c^)(1^T c), exact;
+- ``dayi2024.lemma6``        Lemma 6 and Proposition 7 (L395-419): anti-concentration of x^T A y on the hypercube
+                             for balanced PSD A (Monte Carlo), Eq. (11)'s M among them;
+- ``dayi2024.init``          §2.2.1 (L140): the initialization condition |<u^_0, u>| >= gamma/sqrt(d) holds with a
+                             probability free of d, arbitrarily close to 1 as gamma -> 0; the sign condition w.p. 1/2;
+- ``dayi2024.assumption1``   §1.2.1 (L57): the norm of a feature is absorbed by positive homogeneity / by redefining
+                             sigma (symbolic identities).
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import sympy as sp
+from scipy import special as spsp
+from scipy import stats as sps
+
+from verify.kit import (AllOf, Check, Claim, Custom, Domain, Evidence, Identity, Kind, Param, StatTest, per_profile,
+                        pick)
+
+from .common import mark_reconstructed, src
+
+
+# ------------------------------------------------------------------ Claim 3 and Corollary 1
+def _influence(A: np.ndarray) -> float:
+    """max_i ||A_i||_2^2 / ||A||_F^2 (the ratio of the largest diagonal entry of A^2 to its trace, L385)."""
+    rows = (A * A).sum(1)
+    return float(rows.max() / rows.sum())
+
+
+def _gram_family(rng, k: int, n: int):
+    """PSD matrices with unit diagonal: Gram matrices of unit vectors in dimension r (random r, with a random number
+    of repeated directions), and the block family (an all-ones block of size s plus the identity)."""
+    for s in range(1, k + 1):
+        A = np.eye(k)
+        A[:s, :s] = 1.0
+        yield f"block s={s}", A
+    for i in range(n):
+        r = int(rng.integers(1, k + 1))
+        V = rng.standard_normal((k, r))
+        rep = int(rng.integers(1, k + 1))               # rep vectors share one direction (up to noise)
+        noise = 10 ** rng.uniform(-3, 0)
+        V[:rep] = V[0] + noise * rng.standard_normal((rep, r))
+        V /= np.linalg.norm(V, axis=1, keepdims=True)
+        yield f"random gram #{i} (r={r}, {rep} near-repeated)", V @ V.T
+
+
+def _claim3_check(claim, ctx) -> Evidence:
+    rng = np.random.default_rng(ctx.seed_for(claim.id, "search"))
+    n = pick(ctx.profile, per_profile(300, 2000))
+    checks, details = [], {}
+    for k in (4, 9, 16, 25, 64, 100):
+        worst, arg = 0.0, ""
+        for name, A in _gram_family(rng, k, n):
+            v = _influence(A) * math.sqrt(k)
+            if v > worst:
+                worst, arg = v, name
+        details[f"k={k}"] = {"max sqrt(k) * influence": worst, "at": arg}
+        checks.append(Check(f"Claim 3, k={k}: max_i ||A_i||^2/||A||_F^2 <= 1/sqrt(k) over unit-diagonal PSD A "
+                            f"({n} random Gram matrices and the k block matrices)", worst <= 1 + 1e-12,
+                            f"largest sqrt(k) x ratio {worst:.4f} ({arg})"))
+        checks.append(Check(f"Claim 3, k={k}: the rate k^(-1/2) is attained up to a constant (the block matrix of size "
+                            f"~sqrt(k) has sqrt(k) x ratio >= 1/3)", worst >= 1 / 3,
+                            f"largest sqrt(k) x ratio {worst:.4f}", refutes=False))
+    # Corollary 1: diagonal entries in [a, b]: A = D^{1/2} G D^{1/2} with G unit-diagonal PSD, D in [a, b]
+    for k, (a, b) in ((16, (0.5, 1.0)), (25, (1.0, 4.0)), (64, (0.2, 1.0))):
+        worst = 0.0
+        for name, G in _gram_family(rng, k, n // 2):
+            for _ in range(2):
+                dg = rng.uniform(a, b, k)
+                dg[rng.integers(0, k)] = b
+                dg[rng.integers(0, k)] = a
+                A = np.sqrt(dg)[:, None] * G * np.sqrt(dg)[None, :]
+                worst = max(worst, _influence(A) * math.sqrt(k) * a / b)
+        details[f"Cor 1 k={k} [a,b]=[{a},{b}]"] = {"max sqrt(k) (a/b) influence": worst}
+        checks.append(Check(f"Corollary 1, k={k}, diagonal in [{a}, {b}]: max_i ||A_i||^2/||A||_F^2 <= (b/a)/sqrt(k)",
+                            worst <= 1 + 1e-12, f"largest sqrt(k) (a/b) x ratio {worst:.4f}"))
+    return Evidence(checks=checks, details=details)
+
+
+# ------------------------------------------------------------------ Proposition 8 (exact)
+def _pmf_sum(k: int) -> tuple[np.ndarray, np.ndarray]:
+    """S = sum of k independent +-1 (values, probabilities)."""
+    j = np.arange(k + 1)
+    return (2 * j - k).astype(float), sps.binom.pmf(j, k, 0.5)
+
+
+def _p_inner(k: int, eps: float) -> float:
+    """P(|<c^, c>| <= eps/sqrt(k)) for independent c, c^ uniform on {+-1/sqrt(k)}^k: <c^, c> = S/k with S a sum of k
+    signs (c^_i c_i are independent signs)."""
+    s, p = _pmf_sum(k)
+    return float(p[np.abs(s) <= eps * math.sqrt(k) + 1e-12].sum())
+
+
+def _p_outer(k: int, eps: float) -> float:
+    """P(|(1^T c^)(1^T c)| <= eps): (1^T c) = S/sqrt(k), so the product is S S'/k with S, S' independent."""
+    s, p = _pmf_sum(k)
+    prod = np.abs(s[:, None] * s[None, :]) / k
+    return float((p[:, None] * p[None, :])[prod <= eps + 1e-12].sum())
+
+
+def _p_inner_limit(eps: float) -> float:
+    return float(spsp.erf(eps / math.sqrt(2)))
+
+
+def _p_outer_limit(eps: float) -> float:
+    """P(|Z Z'| <= eps) = 2 int_0^inf erf(eps/(sqrt 2 z)) phi(z) dz (adaptive quadrature)."""
+    from scipy import integrate
+    f = lambda z: 2 * spsp.erf(eps / (math.sqrt(2) * z)) * math.exp(-z * z / 2) / math.sqrt(2 * math.pi)  # noqa: E731
+    a = integrate.quad(f, 0, eps, limit=200)[0] + integrate.quad(f, eps, 1, limit=200)[0]
+    return float(a + integrate.quad(f, 1, np.inf, limit=200)[0])
+
+
+_EPS = np.concatenate([np.geomspace(1e-4, 1.0, 41)])
+
+
+def _prop8_check(claim, ctx) -> Evidence:
+    checks, details = [], {}
+    for name, pk, plim in (("<c^, c> at scale eps/sqrt(k)", _p_inner, _p_inner_limit),
+                           ("(1^T c^)(1^T c) at scale eps", _p_outer, _p_outer_limit)):
+        lim = np.array([plim(e) for e in _EPS])
+        ratio = lim / np.sqrt(_EPS)
+        C = max(1.0, float(ratio.max()))
+        small = ratio[:10]
+        checks.append(Check(f"Prop. 8, {name}: the k -> infinity law is O(sqrt(eps)): P_inf(eps)/sqrt(eps) is bounded on "
+                            f"[1e-4, 1] and decreasing as eps -> 0 (on [1e-4, 1e-3])",
+                            bool(np.isfinite(ratio).all() and all(a <= b + 1e-12 for a, b in zip(small, small[1:]))),
+                            f"max P_inf(eps)/sqrt(eps) = {ratio.max():.4f} at eps = {_EPS[ratio.argmax()]:.3g}; "
+                            f"{ratio[0]:.4f} at eps = 1e-4"))
+        checks.append(Check(f"Prop. 8, {name}: with the constant 1 (our reading) P_inf(eps) <= sqrt(eps) on [1e-4, 1]",
+                            bool(ratio.max() <= 1.0), f"max ratio {ratio.max():.4f}", refutes=False))
+        excess = {}
+        ks = (15, 101, 1001) if "1^T" in name else (15, 101, 1001, 10001)
+        kev = (16, 100, 1000) if "1^T" in name else (16, 100, 1000, 10000)
+        for kk in ks + kev:
+            vals = np.array([pk(kk, e) for e in _EPS])
+            excess[kk] = float(np.max(vals - C * np.sqrt(_EPS)))
+        odd = [max(excess[k], 0.0) for k in ks]
+        ev_ = [max(excess[k], 0.0) for k in kev]
+        atoms = {kk: float(pk(kk, 0.0)) for kk in kev}
+        details[f"Prop. 8 {name}"] = {f"max over eps of P_k(eps) - {C:.4f} sqrt(eps)": excess,
+                                      "atom at 0 (even k)": atoms, "max P_inf/sqrt(eps)": float(ratio.max())}
+        checks.append(Check(f"Prop. 8, {name}: the excess over C sqrt(eps) (C = {C:.3f}, the limit law's constant), "
+                            f"max_eps (P_k(eps) - C sqrt(eps))_+, is o_k(1): non-increasing along k in {ks} (odd) and "
+                            f"{kev} (even), below 1/sqrt(k) + the atom at 0 at the largest k",
+                            all(a >= b - 1e-12 for a, b in zip(odd, odd[1:])) and all(a >= b - 1e-12 for a, b in
+                                                                                   zip(ev_, ev_[1:]))
+                            and odd[-1] <= 1 / math.sqrt(ks[-1]) and ev_[-1] <= 1 / math.sqrt(kev[-1]) + atoms[kev[-1]],
+                            "excess (odd k): " + ", ".join(f"{k}: {v:.4f}" for k, v in zip(ks, odd)) +
+                            "; (even k): " + ", ".join(f"{k}: {v:.4f} (atom {atoms[k]:.4f})" for k, v in zip(kev, ev_))))
+    return Evidence(checks=checks, details=details)
+
+
+# ------------------------------------------------------------------ Lemma 6 and Proposition 7 (Monte Carlo)
+N_L6 = per_profile(20000, 100000)
+_L6_EPS = (0.01, 0.05, 0.2)
+
+
+def _balanced_psd(kind: str, k: int, rng) -> np.ndarray:
+    if kind == "eq11":       # Eq. (11)'s M for orthonormal rows, ReLU, xi = 1: beta_1^2 11^T + s I (A.2 of our reading)
+        r2 = 1 + 1 / k                                   # r^2 = 1 + xi^2/k at xi = 1
+        # beta_p = r sigma_hat_p; (W W^T/r^2)^{o(p-1)} = 11^T at p = 1 and r^{-2(p-1)} I for p >= 2
+        s = sum(p * r2 * _relu_beta2(p) * r2 ** -(p - 1) for p in range(2, 200))
+        return r2 * _relu_beta2(1) * np.ones((k, k)) + s * np.eye(k)
+    if kind == "gram":       # Gram matrix of k random unit vectors in dimension k/2 (constant diagonal)
+        V = rng.standard_normal((k, max(2, k // 2)))
+        V /= np.linalg.norm(V, axis=1, keepdims=True)
+        return V @ V.T
+    if kind == "block":      # an all-ones block of size ~sqrt(k) plus the identity (the extremal influence)
+        A = np.eye(k)
+        s = int(round(math.sqrt(k)))
+        A[:s, :s] = 1.0
+        return A
+    raise ValueError(kind)
+
+
+def _relu_beta2(p: int) -> float:
+    """sigma_hat_p^2 of ReLU (normalized probabilists' Hermite): p = 1: 1/4; odd p >= 3: 0; even p = 2j:
+    ((2j-3)!!)^2 / (2 pi (2j)!), by log-gamma ((2j-3)!! = (2j-2)!/(2^(j-1) (j-1)!))."""
+    if p == 1:
+        return 0.25
+    if p % 2 == 1:
+        return 0.0
+    j = p // 2
+    ldf = math.lgamma(2 * j - 1) - (j - 1) * math.log(2) - math.lgamma(j)
+    return math.exp(2 * ldf - math.log(2 * math.pi) - math.lgamma(2 * j + 1))
+
+
+_L6_CASES = (("A = I (Prop. 8)", "I"), ("A = 11^T (Prop. 8)", "ones"), ("Eq. (11)'s M (Prop. 7)", "eq11"),
+             ("random Gram, rank k/2", "gram"), ("ones block of size sqrt(k) + I", "block"))
+
+
+def _lemma6_check(claim, ctx, points) -> Evidence:
+    ev = Evidence()
+    for p in points:
+        k = int(p["k"])
+        gen_seed = ctx.seed_for(claim.id, f"k={k}")
+        rng = np.random.default_rng(gen_seed)
+        n = pick(ctx.profile, N_L6)
+        for label, kind in _L6_CASES:
+            A = np.eye(k) if kind == "I" else np.ones((k, k)) if kind == "ones" else _balanced_psd(kind, k, rng)
+            A = A / np.sqrt(np.mean(np.diag(A)))           # diagonal mean 1 (Lemma 6's normalization, up to [a, b])
+            x = rng.choice([-1.0, 1.0], size=(n, k))
+            y = rng.choice([-1.0, 1.0], size=(n, k))
+            q = np.einsum("ni,ij,nj->n", x, A, y) / np.linalg.norm(A)
+            for eps in _L6_EPS:
+                cnt = int((np.abs(q) <= eps).sum())
+                bound = math.sqrt(eps)
+                pv = float(sps.binom.sf(cnt - 1, n, bound)) if cnt > 0 else 1.0
+                lo = float(sps.beta.ppf(0.025, cnt, n - cnt + 1)) if cnt > 0 else 0.0
+                hi = float(sps.beta.ppf(0.975, cnt + 1, n - cnt)) if cnt < n else 1.0
+                ev.tests.append(StatTest(
+                    label=f"k={k}, {label}: P(|x^T A y| <= eps ||A||_F) <= sqrt(eps) at eps = {eps}",
+                    params={"k": k, "A": label, "eps": eps}, predicted=bound, estimate=cnt / n,
+                    stderr=math.sqrt(max(cnt / n * (1 - cnt / n), 1e-12) / n), trials=n, tol=0.0, pvalue=pv,
+                    seed=gen_seed, ci=(lo, hi), sided="upper", target="derived",
+                    extra={"count": cnt, "test": "exact binomial, H0: P <= sqrt(eps) (constant 1, our reading)",
+                           "influence": _influence(A)}))
+        ev.seeds.append(gen_seed)
+    return ev
+
+
+# ------------------------------------------------------------------ §2.2.1: the initialization condition
+def _p_init(n: int, gamma: float, d: int) -> float:
+    """P(|<u^_0, u>| >= gamma/sqrt(d)) for u^_0 uniform on the unit sphere of an n-dimensional space containing u
+    (n = d - k, span(W)^perp): <u^_0, u>^2 ~ Beta(1/2, (n-1)/2)."""
+    t = gamma * gamma / d
+    return float(sps.beta.sf(t, 0.5, (n - 1) / 2)) if t < 1 else 0.0
+
+
+def _init_check(claim, ctx) -> Evidence:
+    checks, details = [], {}
+    k = 5
+    for gamma in (0.05, 0.25, 1.0):
+        lim = 2 * sps.norm.sf(gamma)
+        vals = {d: _p_init(d - k, gamma, d) for d in (16, 32, 128, 1024, 10 ** 5, 10 ** 7)}
+        details[f"gamma={gamma}"] = {"P_d": vals, "limit 2 Phi(-gamma)": lim}
+        # a probability free of d: bounded below over d by a constant that depends on gamma only
+        checks.append(Check(f"gamma={gamma}: P(|<u^_0, u>| >= gamma/sqrt(d)) >= 2 Phi(-gamma) - 0.01 at every d in "
+                            f"{list(vals)} (k = {k}; no decay in d)", min(vals.values()) >= lim - 0.01,
+                            ", ".join(f"d={d}: {v:.4f}" for d, v in vals.items()) + f"; limit {lim:.4f}"))
+        checks.append(Check(f"gamma={gamma}: P_d -> 2 Phi(-gamma) as d -> infinity", abs(vals[10 ** 7] - lim) < 1e-4,
+                            f"d = 1e7: {vals[10 ** 7]:.6f} vs {lim:.6f}"))
+    small = 2 * sps.norm.sf(1e-3)
+    checks.append(Check("gamma -> 0 (no dimension dependence): the probability tends to 1 (gamma = 1e-3 gives "
+                        f"{small:.4f} in the limit, {_p_init(1024 - k, 1e-3, 1024):.4f} at d = 1024)",
+                        small > 0.999 and _p_init(1024 - k, 1e-3, 1024) > 0.999, "exact Beta law"))
+    # the sign condition: u^_0 and -u^_0 are equally likely, so P(sign(m_0) = sign(phi(0))) = 1/2 exactly
+    checks.append(Check("sign condition: P(sign(<u^_0, u>) = s) = 1/2 for either sign s (the law of u^_0 is symmetric)",
+                        True, "u^_0 -> -u^_0 preserves the uniform law on the sphere of span(W)^perp; "
+                        "P(<u^_0, u> = 0) = 0"))
+    return Evidence(checks=checks, details=details)
+
+
+# ------------------------------------------------------------------ §1.2.1: Assumption 1 without loss of generality
+_z = sp.Symbol("z", real=True)
+_B = sp.Symbol("B", positive=True)
+_lam = sp.Symbol("lambda", positive=True)
+_t = sp.Symbol("t", real=True)
+
+
+def _relu(v):
+    return sp.Max(0, v)
+
+
+def _homog_lhs():
+    return _relu(_B * _z)
+
+
+def _homog_rhs():
+    return _B * _relu(_z)
+
+
+def _redefine_lhs():
+    # sigma(<w, x>) with ||w|| = B, written through the unit feature w/B: sigma_B(t) = sigma(B t) at t = <w/B, x>
+    return sp.tanh(_B * (_t / _B))
+
+
+CLAIMS = [
+    Claim(id="dayi2024.claim3", kind=Kind.BOUND,
+          source=src("Claim 3 (L382-388) and Corollary 1 (L389-394)"),
+          statement=r"A\succeq0,\ A_{ii}=1:\ \max_i\|A_{i\cdot}\|_2^2/\|A\|_F^2\le1/\sqrt k;\ "
+                    r"A_{ii}\in[a,b]:\ \le(b/a)/\sqrt k",
+          assumptions="A symmetric positive semi-definite k x k with unit diagonal (Claim 3) or diagonal in [a, b] "
+                      "(Corollary 1)",
+          domain=Domain((Param("k", 1, 10 ** 6, integer=True),)),
+          notes="The bound of Claim 3 is lost ('We have the following uniform bound on the maximum norm of a row to the "
+                "frobenius norm of [A]', L383); its proof survives in words: the quantity is 'the ratio of a diagonal "
+                "entry of [A^2] to the sum of its eigenvalues' (L385), bounded by splitting off the 'large' eigenvalues, "
+                "and it is used as an influence bound O(k^{-1/2}) (Lemma 6 through the invariance principle, L398).  "
+                "Reading: max_i ||A_i||^2/||A||_F^2 <= C/sqrt(k), with C = 1 derived here: writing A as the Gram matrix "
+                "of unit vectors v_i and M = sum_j v_j v_j^T (trace k, top eigenvalue mu), ||A_i||^2 = v_i^T M v_i <= "
+                "mu and ||A||_F^2 = tr M^2 >= max(mu^2, k), so the ratio is <= min(1/mu, mu/k) <= 1/sqrt(k); with "
+                "diagonal in [a, b] the same steps give (b/a)/sqrt(k) (Corollary 1, 'constants scale with b/a').  "
+                "Checked by search over unit-diagonal PSD matrices (Gram matrices of random unit vectors with "
+                "near-repeated directions, and the block family, an all-ones block of size s plus the identity, whose "
+                "best s ~ sqrt(k) gives ~ 1/(2 sqrt(k)): the k^{-1/2} rate cannot be improved).  Power (issue 24): untested -- a deterministic search whose witness "
+                "would be a tighter rate (1/k), which the block family's ratio ~ 1/(2 sqrt k) already excludes (the "
+                "second check, refutes=False).",
+          check=Custom(_claim3_check)),
+    Claim(id="dayi2024.prop8", kind=Kind.PROB_BOUND, source=src("Proposition 8 (L420-424)"),
+          statement=r"\Pr[|\langle\hat c,c\rangle|\le\epsilon/\sqrt k]\le O(\sqrt\epsilon)+o_k(1),\ "
+                    r"\Pr[|(\mathbf 1^T\hat c)(\mathbf 1^Tc)|\le\epsilon]\le O(\sqrt\epsilon)+o_k(1)",
+          assumptions="c, c^ independent and uniform on {+-1/sqrt(k)}^k (Assumption 3)",
+          domain=Domain((Param("k", 1, 10 ** 6, integer=True), Param("eps", 0, 1, lower_open=True))),
+          notes="Both displays are lost; the proof survives: 'let [A = I] and for the second one let [A = 11^T]. Both are "
+                "balanced psd matrices, and the anti concentration result Lemma 6 holds' (L423).  Reading (ours): the "
+                "normalization of Lemma 6 (x^T A y/||A||_F with x, y uniform on the hypercube) gives <c^, c> at scale "
+                "eps/sqrt(k) and (1^T c^)(1^T c) at scale eps; the O(sqrt(eps)) term is read with constant 1 and "
+                "o_k(1) as an excess over C sqrt(eps) that vanishes as k grows, C the constant of the k -> infinity law (the "
+                "constant is lost: C = 1 is compared but cannot refute) (the atoms of even k at 0, of mass ~ "
+                "sqrt(2/(pi k)) per factor, are such a term).  Checked exactly: <c^, c> = S/k and (1^T c^)(1^T c) = "
+                "S S'/k with S, S' sums of k independent signs (binomial laws), eps on a geometric grid in [1e-4, 1], "
+                "and the k -> infinity laws (|Z| and |Z Z'|).  Power (issue 24): untested -- exact checks whose "
+                "witness would be a faster rate (O(eps)), which (1^T c^)(1^T c) violates in the limit (P ~ eps "
+                "log(1/eps)); not declared.",
+          check=Custom(_prop8_check)),
+    Claim(id="dayi2024.lemma6", kind=Kind.PROB_BOUND,
+          source=src("Lemma 6 (L395-399) and Proposition 7 (L413-419), with Eq. (11) (L401-404)"),
+          statement=r"A\succeq0\ \text{balanced}:\ \Pr_{x,y\sim\{\pm1\}^k}[|x^TAy|\le\epsilon\|A\|_F]\le O(\sqrt\epsilon)"
+                    r"+o_k(1)\ \ (\text{Prop. 7: }A=M\text{ of Eq. (11)})",
+          assumptions="A positive semi-definite, normalized so that its diagonal lies in a fixed interval (L396: 'normalized "
+                      "such that for some'); x, y independent uniform on {+-1}^k",
+          domain=Domain((Param("k", 2, 10 ** 5, integer=True),)),
+          notes="The statement is lost apart from 'where the [o(1)] is in [k]' (L397); the proof applies Corollary 1's "
+                "influence bound and the invariance principle (Lemma 5) and then Carbery-Wright (Lemma 4) to the Gaussian "
+                "bilinear form (a degree-2 polynomial: P <= C sqrt(eps)).  Reading (ours): P(|x^T A y| <= eps ||A||_F) "
+                "<= sqrt(eps) + o_k(1), the constant 1 ours; judged at k = 33 (quick) and 101 (standard) where the "
+                "o_k(1) term is small, by an exact binomial test per (A, eps) of H0: P <= sqrt(eps) (entering Holm; "
+                "target 'derived': the constant is ours, so a rejection would make the claim inconclusive, not refute "
+                "it), for A = I and 11^T (Prop. 8's), Eq. (11)'s M for orthonormal rows "
+                "(ReLU, xi = 1: beta_1^2 11^T + (sum_{p>=2} p beta_p^2 r^{-2(p-1)}) I, our reconstruction of Eq. (11), "
+                "Prop. 7), a random Gram matrix of rank k/2 and the extremal-influence block matrix; eps in {0.01, "
+                "0.05, 0.2}.  Power (issue 24): untested -- no witness declared (a faster rate such as O(eps) is the "
+                "natural one; the Gaussian limit of x^T A y for A = 11^T, a product of two normals, violates it).",
+          check=Custom(_lemma6_check, points=per_profile([{"k": 33}], [{"k": 101}]))),
+    Claim(id="dayi2024.init", kind=Kind.PROB_BOUND, role="remark",
+          source=src("§2.2.1, the initialization condition (L140)"),
+          statement=r"\Pr[|\langle\hat u_0,u\rangle|\ge\gamma/\sqrt d]\ge c(\gamma)>0\ \text{free of }d,\ \to1\ "
+                    r"(\gamma\to0);\ \Pr[\mathrm{sign}\ \text{condition}]=1/2",
+          assumptions="u^_0 uniform on the unit sphere of span(W)^perp (dimension d - k), u in that span (Assumption 2)",
+          domain=Domain((Param("gamma", 0, 10, lower_open=True), Param("d", 8, 10 ** 9, integer=True))),
+          notes="'the magnitude condition ... will be satisfied with probability [Omega(1)?] since random unit vectors in "
+                "[d] dimensions have correlation of order [1/sqrt(d)] ... As long as [gamma = Omega(1)?] (no dimension "
+                "dependence), we can increase the probability of the initialization condition to be arbitrarily close "
+                "to [1] ... For the sign condition, this holds with probability [1/2]' (L140; the bracketed values are "
+                "lost, read from the words).  Exact: <u^_0, u>^2 ~ Beta(1/2, (d-k-1)/2), so P = Beta survival at "
+                "gamma^2/d, which tends to 2 Phi(-gamma) as d grows.  k = 5, d from 16 to 1e7.  Power (issue 24): "
+                "untested -- exact checks; a witness 'the probability decays like 1/sqrt(d)' is excluded by the first "
+                "check's d range.",
+          check=Custom(_init_check)),
+    Claim(id="dayi2024.assumption1", kind=Kind.SYMBOLIC, role="remark",
+          source=src("§1.2.1, after Assumptions 1-3 (L57)"),
+          statement=r"\mathrm{relu}(Bz)=B\,\mathrm{relu}(z)\ (B>0);\ \sigma(\langle w,x\rangle)=\sigma_B(\langle w/B,x\rangle),"
+                    r"\ \sigma_B(t):=\sigma(Bt)",
+          assumptions="a feature w of norm B > 0",
+          domain=Domain((Param("B", 0, 100, lower_open=True),)),
+          notes="'Assumption 1 is without loss of generality when [sigma] is positive homogeneous like in the case of ReLU "
+                "activation. For general activations, note that one can also handle the case of [||w_i|| = B] for all "
+                "[i] for arbitrary constant [B] by redefining [sigma(.) -> sigma(B .)]' (L57).  The two identities "
+                "behind it, checked symbolically (tanh stands for a general sigma in the second).  Not checked: "
+                "whether the factor B of a homogeneous sigma can be absorbed, which needs a trainable or rescalable "
+                "output layer; eq. (2)'s output layer is lost (our reading has all-ones output weights, where "
+                "features of unequal norms B_i could not be absorbed, so the first sentence holds for a common norm "
+                "B as a rescaling of the model by B).  Power (issue 24): untested -- symbolic identities with no "
+                "stated sympy form to mutate.",
+          check=AllOf([Identity("relu(B z) = B relu(z) for B > 0", _homog_lhs, _homog_rhs, {_z: (-5, 5), _B: (0.01, 10)}),
+                       Identity("sigma(<w, x>) = sigma_B(<w/B, x>) with sigma_B(t) = sigma(B t) (sigma = tanh)",
+                                _redefine_lhs, lambda: sp.tanh(_t), {_t: (-5, 5), _B: (0.01, 10)})])),
+]
+
+CLAIMS = mark_reconstructed(CLAIMS)
