@@ -104,6 +104,51 @@ def table(costs: dict[str, float], ns=(1, 8, 64, 512)) -> list[str]:
     return rows
 
 
+def summary(doc: dict, standard: dict[str, float], ids: list[str]) -> dict:
+    """Per source and overall: the measured full-profile costs, and for the claims not measured (or measured only
+    as a lower bound) an estimate = their standard time x the median ratio full/standard of the claims of the same
+    source measured whole or by points (the suite's median where a source has fewer than 3), stated as such."""
+    import statistics
+
+    rows = doc["claims"]
+    src = lambda cid: cid.split(".")[0]
+    ratios: dict[str, list[float]] = {}
+    for cid, r in rows.items():
+        st = standard.get(cid)
+        if not r.get("lower_bound") and st and st > 0.05:
+            ratios.setdefault(src(cid), []).append(r["seconds"] / st)
+    allr = [x for v in ratios.values() for x in v]
+    overall = statistics.median(allr) if allr else None
+    costs, how = {}, {}
+    for cid in ids:
+        r = rows.get(cid)
+        st = standard.get(cid, 0.0)
+        q = ratios.get(src(cid), [])
+        ratio = statistics.median(q) if len(q) >= 3 else overall
+        est = st * ratio if ratio is not None else None
+        if r is not None and not r.get("lower_bound"):
+            costs[cid], how[cid] = r["seconds"], "measured"
+        elif r is not None:  # a lower bound: the larger of it and the estimate
+            costs[cid], how[cid] = max(r["seconds"], est or 0.0), "lower bound / estimate"
+        elif est is not None:
+            costs[cid], how[cid] = est, "estimated from standard"
+    per = {}
+    for cid, c in costs.items():
+        e = per.setdefault(src(cid), {"claims": 0, "measured": 0, "seconds": 0.0, "measured_seconds": 0.0,
+                                      "longest": (None, 0.0)})
+        e["claims"] += 1
+        e["seconds"] += c
+        if how[cid] == "measured":
+            e["measured"] += 1
+            e["measured_seconds"] += c
+        if c > e["longest"][1]:
+            e["longest"] = (cid, c)
+    for k, v in ratios.items():
+        per.setdefault(k, {})["median_ratio_full_over_standard"] = statistics.median(v) if v else None
+    return {"per_source": per, "costs": costs, "how": how, "table": table(costs), "median_ratio": overall,
+            "sum_seconds": sum(costs.values()), "longest": max(costs.items(), key=lambda kv: kv[1], default=None)}
+
+
 def measure(claim, seed: int, budget: float, k: int, point_budget: float) -> dict:
     """The full-profile CPU cost of one claim (see the module docstring)."""
     from dataclasses import replace
@@ -158,6 +203,9 @@ def main(argv=None) -> dict:
     ap.add_argument("--order", type=Path, default=ROOT / "reports" / "results.json",
                     help="a results.json whose timing orders the claims, cheapest first (default: the committed run)")
     ap.add_argument("--resume", action="store_true", help="skip the claims --out already holds")
+    ap.add_argument("--summary", action="store_true",
+                    help="measure nothing: print the per-source costs and the N-worker table of --out, with the "
+                         "claims it does not hold estimated from their --order (standard) time")
     ap.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "local" / "full_cost.json")
     a = ap.parse_args(argv)
     torch.set_num_threads(1)
@@ -169,6 +217,15 @@ def main(argv=None) -> dict:
     except (OSError, KeyError, ValueError):
         std = {}
     claims.sort(key=lambda c: std.get(c.id, float("inf")))
+    if a.summary:
+        doc = summary(json.loads(a.out.read_text()), std, [c.id for c in claims])
+        for k, v in sorted(doc["per_source"].items()):
+            print(f"{k}: {v.get('claims')} claims, {v.get('measured')} measured; full {v.get('seconds', 0) / 3600:.2f} "
+                  f"CPU h (measured part {v.get('measured_seconds', 0) / 3600:.2f} h); longest {v.get('longest')}; "
+                  f"median full/standard {v.get('median_ratio_full_over_standard')}")
+        print(f"all: {doc['sum_seconds'] / 3600:.2f} CPU h; longest {doc['longest']}; median ratio {doc['median_ratio']}")
+        print("\n".join(doc["table"]))
+        return doc
     prev = json.loads(a.out.read_text()) if a.resume and a.out.exists() else {}
     rows = dict(prev.get("claims", {}))
     t0 = time.time()
