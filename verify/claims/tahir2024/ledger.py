@@ -158,7 +158,8 @@ LEDGER = Ledger("tahir2024", "001_759117b8232d72ac.txt", [
     E('eq. (63)', 919, 919, _T + "proof.lemmaB1.eq52_68"),
     E('eq. (64)', 921, 921, _T + "proof.lemmaB1.eq64_65"),
     E('eq. (65)', 924, 924, _T + "proof.lemmaB1.eq64_65"),
-    E('eq. (66)', 926, 928, _T + "proof.lemmaB1.eq52_68", note='the display survives on L926-927 (its label on L928)'),
+    E('eq. (66)', 928, 928, _T + "proof.lemmaB1.eq52_68", note='the display itself survives on L926-927, above its '
+      'label on L928'),
     E('eq. (67)', 931, 931, _T + "proof.lemmaB1.eq52_68"),
     E('eq. (68)', 933, 933, _T + "proof.lemmaB1.eq52_68"),
     E('eq. (69)', 938, 938, _T + "rate.lemmaB1.eq69"),
