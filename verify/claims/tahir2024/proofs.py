@@ -14,7 +14,7 @@ How the links are checked:
   W(0) = alpha Wbar of the flow itself (half the trials of every point).  A step that holds only along the flow
   and not on every point of the invariant set would be flagged by the second half only: every failing check says
   how many of its failing trials are initial points alpha Wbar (the flow's own starting point) and how many are
-  other points of the invariant set;
+  other points of the invariant set (at quick, seed 0, every failing link below fails at initial points too);
 - steps about the end of training (B.3-B.4): on the literal gradient-descent runs of :mod:`numerics.deep_linear`
   (pretraining on the population loss (4), scratch training on the empirical loss (5));
 - algebra of the risk computations (B.5-B.6): per draw, on the data of :mod:`numerics.transfer`; the expectations
@@ -924,7 +924,10 @@ CLAIMS = [
                "alpha^2 ||Dbar_l||_2. u_l, v_l: top singular vectors of W_l; for l + 1 = L, u_L = W_L/||W_L|| and s_L "
                "= ||W_L||. (58) holds by (22) (u^T Dbar u >= 0 > ||Wbar_{l+1}||_op^2 - ||Wbar_l||_op^2); without (22) "
                "it can fail, which is what the instances with a large spread of Dbar probe. (59) and (64)-(65) are "
-               "the separate claims proof.lemmaB1.eq59 and .eq64_65; (60) and (69)-(70) are rate.lemmaB1.eq60/.eq69."),
+               "the separate claims proof.lemmaB1.eq59 and .eq64_65; (60) and (69)-(70) are rate.lemmaB1.eq60/.eq69. Power: the "
+               "equalities are tested to 1e-9 relative (a missing alpha^2 in (52), (57) or a wrong sign of D_l in "
+               "(56), (61) would be rejected), and the printed variants of (59) and (64)-(65), one symbol away from the "
+               "links here, are refuted on the same instances."),
     ),
     Claim(
         id=T_ + "proof.lemmaB1.eq59", role="proof step", holds_by=HOLDS_34, kind=Kind.BOUND,
