@@ -107,170 +107,115 @@ LEDGER = Ledger("tahir2024", "001_759117b8232d72ac.txt", [
     E('eq. (22)', 728, 728, reason='assumption', note='the initialization assumption (Yun et al.)'),
     E('eq. (23)', 736, 736, reason='definition', note='the Dudley metric'),
     E('eq. (24)', 740, 740, reason='definition', note='the bounded-Lipschitz norm'),
-    E('eq. (25)', 746, 746, todo="a step of the proof of Theorem 2.2 (App. B.1) (surviving: 'γ β(p f,p g)= sup "
-      "(cid:12) h(x,y)e 2σ2 h(x,y)e 2σ2 p(x)dxdy(cid:12)'): re-derive it from the lines around it "
-      '(symbolically, or on simulated runs)'),
-    E('eq. (26)', 749, 749, todo="a step of the proof of Theorem 2.2 (App. B.1) (surviving: '(cid:12) e 2σ2 e 2σ2 "
-      "p(x)dxdy(cid:12)'): re-derive it from the lines around it (symbolically, or on simulated runs)"),
-    E('eq. (27)', 753, 753, _T + "thm2.2.eq28"),
+    E('eq. (25)', 746, 746, reason='restatement',
+      note='(23) with the conditional densities of Assumption 2.1, p_f(x, y) = p(x) N(y; f(x), sigma^2), '
+      'inserted; its next step (26) is tahir2024.proof.thm2_2.eq26'),
+    E('eq. (26)', 749, 749, _T + "proof.thm2_2.eq26"),
+    E('eq. (27)', 753, 753, _T + "thm2.2.eq28", _T + "proof.thm2_2.eq26"),
     E('eq. (28)', 757, 757, _T + "thm2.2.eq28"),
     E('eq. (29)', 759, 759, reason='lost in extraction', note="a step of the proof of Theorem 2.2 (App. B.1); only ''"
       ' survives of the line'),
-    E('eq. (30)', 775, 775, todo="a step of the proof of Theorem 2.2 (App. B.1) (surviving: 'f(x)2p(x)dx= α α p(x)ϕ "
-      "(x)ϕ (x)dx= α2'): re-derive it from the lines around it (symbolically, or on simulated runs)"),
+    E('eq. (30)', 775, 775, _T + "proof.thm2_2.eq30"),
     E('eq. (31)', 801, 801, _T + "thm2.2.kl_form"),
     E('eq. (32)', 802, 802, _T + "thm2.2.kl_form"),
     E('eq. (33)', 804, 804, _T + "thm2.2.kl_form"),
     E('eq. (34)', 807, 807, _T + "thm2.2.kl_form"),
     E('eq. (35)', 815, 815, _T + "rate.lemma3_3.balance"),
-    E('eq. (36)', 824, 824, reason='lost in extraction', note="a step of the proof of Lemma 3.3 (App. B.2); only '˙ "
-      "=(cid:88) ,W˙' survives of the line"),
-    E('eq. (37)', 830, 830, reason='lost in extraction', note="a step of the proof of Lemma 3.3 (App. B.2); only '= "
-      "2' survives of the line"),
-    E('eq. (38)', 833, 833, reason='lost in extraction', note="a step of the proof of Lemma 3.3 (App. B.2); only '2' "
-      'survives of the line'),
-    E('eq. (39)', 835, 835, todo="a step of the proof of Lemma 3.3 (App. B.2) (surviving: '= WT ...WTr 2'): re-derive"
-      ' it from the lines around it (symbolically, or on simulated runs)'),
-    E('eq. (40)', 837, 837, todo="a step of the proof of Lemma 3.3 (App. B.2) (surviving: '2σ2 (WT ...WT)'): re-"
-      'derive it from the lines around it (symbolically, or on simulated runs)'),
-    E('eq. (41)', 839, 839, reason='lost in extraction', note="a step of the proof of Lemma 3.3 (App. B.2); only '' "
-      'survives of the line'),
-    E('eq. (42)', 844, 844, todo="a step of the proof of Lemma 3.3 (App. B.2) (surviving: 'WT ...WTW ...W =WT ...WT(W"
-      " WT +D )W ...W'): re-derive it from the lines around it (symbolically, or on simulated runs)"),
-    E('eq. (43)', 846, 846, todo="a step of the proof of Lemma 3.3 (App. B.2) (surviving: '≽WT ...WT(WTW )2W ...W'): "
-      're-derive it from the lines around it (symbolically, or on simulated runs)'),
-    E('eq. (44)', 851, 851, todo="a step of the proof of Lemma 3.3 (App. B.2) (surviving: '≽(WT W )L−1'): re-derive "
-      'it from the lines around it (symbolically, or on simulated runs)'),
-    E('eq. (45)', 853, 853, todo="a step of the proof of Lemma 3.3 (App. B.2) (surviving: '=(W WT +D )L−1'): re-"
-      'derive it from the lines around it (symbolically, or on simulated runs)'),
-    E('eq. (46)', 855, 855, todo="a step of the proof of Lemma 3.3 (App. B.2) (surviving: '≽(α2λ)L−1'): re-derive it "
-      'from the lines around it (symbolically, or on simulated runs)'),
-    E('eq. (47)', 857, 857, todo="a step of the proof of Lemma 3.3 (App. B.2) (surviving: '˙ 2(α2λ)L−1'): re-derive "
-      'it from the lines around it (symbolically, or on simulated runs)'),
-    E('eq. (48)', 861, 861, reason='lost in extraction', note="a step of the proof of Lemma 3.3 (App. B.2); only '' "
-      'survives of the line'),
-    E('eq. (49)', 863, 863, todo="a step of the proof of Lemma 3.3 (App. B.2) (surviving: '= lim (t)=0'): re-derive "
-      'it from the lines around it (symbolically, or on simulated runs)'),
+    E('eq. (36)', 824, 824, _T + "proof.lemma3_3.eq36_49",
+      note='lost in extraction; reconstructed from (35)-(40) and (47) (tahir2024.proof.lemma3_3.eq36_49 notes)'),
+    E('eq. (37)', 830, 830, _T + "proof.lemma3_3.eq36_49",
+      note='lost in extraction; reconstructed from (35)-(40) and (47) (tahir2024.proof.lemma3_3.eq36_49 notes)'),
+    E('eq. (38)', 833, 833, _T + "proof.lemma3_3.eq36_49",
+      note='lost in extraction; reconstructed from (35)-(40) and (47) (tahir2024.proof.lemma3_3.eq36_49 notes)'),
+    E('eq. (39)', 835, 835, _T + "proof.lemma3_3.eq36_49"),
+    E('eq. (40)', 837, 837, _T + "proof.lemma3_3.eq36_49"),
+    E('eq. (41)', 839, 839, _T + "proof.lemma3_3.eq36_49",
+      note='lost in extraction; reconstructed from (35)-(40) and (47) (tahir2024.proof.lemma3_3.eq36_49 notes)'),
+    E('eq. (42)', 844, 844, _T + "proof.lemma3_3.eq42_46"),
+    E('eq. (43)', 846, 846, _T + "proof.lemma3_3.eq42_46"),
+    E('eq. (44)', 851, 851, _T + "proof.lemma3_3.eq42_46"),
+    E('eq. (45)', 853, 853, _T + "proof.lemma3_3.eq42_46"),
+    E('eq. (46)', 855, 855, _T + "proof.lemma3_3.eq42_46"),
+    E('eq. (47)', 857, 857, _T + "proof.lemma3_3.eq36_49"),
+    E('eq. (48)', 861, 861, _T + "proof.lemma3_3.eq36_49",
+      note='lost in extraction; reconstructed as the comparison solution L(t) <= L(0) exp(-2 (alpha^2 '
+      'lambda)^{L-1} t) of (47)'),
+    E('eq. (49)', 863, 863, _T + "proof.lemma3_3.eq36_49"),
     E('Lemma B.1', 871, 871, _T + "rate.lemmaB1.eq50", _T + "rate.lemmaB1.eq69"),
     E('eq. (50)', 872, 872, _T + "rate.lemmaB1.eq50"),
     E('eq. (51)', 876, 876, _T + "rate.lemmaB1.eq69"),
-    E('eq. (52)', 884, 884, todo="a step of the proof of Theorem 3.4 / Lemma B.1 (App. B.3) (surviving: 'W 2 W 2 =α2("
-      " W¯ 2 W¯ 2)'): re-derive it from the lines around it (symbolically, or on simulated runs)"),
-    E('eq. (53)', 887, 887, todo="a step of the proof of Theorem 3.4 / Lemma B.1 (App. B.3) (surviving: '(cid:88) W 2"
-      " W 2 =α2(cid:88) ( W¯ 2 W¯ 2)'): re-derive it from the lines around it (symbolically, or on simulated "
-      'runs)'),
-    E('eq. (54)', 890, 890, todo="a step of the proof of Theorem 3.4 / Lemma B.1 (App. B.3) (surviving: 'W 2 W 2 =α2("
-      " W¯ 2 W¯ 2)'): re-derive it from the lines around it (symbolically, or on simulated runs)"),
-    E('eq. (55)', 895, 895, todo="a step of the proof of Theorem 3.4 / Lemma B.1 (App. B.3) (surviving: 'W 2 =vTWTW v"
-      " uT WTW u'): re-derive it from the lines around it (symbolically, or on simulated runs)"),
-    E('eq. (56)', 897, 897, todo="a step of the proof of Theorem 3.4 / Lemma B.1 (App. B.3) (surviving: '=uT (D +WT W"
-      " )u'): re-derive it from the lines around it (symbolically, or on simulated runs)"),
-    E('eq. (57)', 899, 899, todo="a step of the proof of Theorem 3.4 / Lemma B.1 (App. B.3) (surviving: '= W 2 +α2uT "
-      "(W¯ TW¯ W¯ W¯ T )u'): re-derive it from the lines around it (symbolically, or on simulated runs)"),
-    E('eq. (58)', 901, 901, todo="a step of the proof of Theorem 3.4 / Lemma B.1 (App. B.3) (surviving: 'W 2 +α2( W¯ "
-      "2 W¯ 2 )'): re-derive it from the lines around it (symbolically, or on simulated runs)"),
-    E('eq. (59)', 905, 905, todo="a step of the proof of Theorem 3.4 / Lemma B.1 (App. B.3) (surviving: 'W 2 W¯ 2 "
-      "+α2( W¯ 2 W¯ 2 )'): re-derive it from the lines around it (symbolically, or on simulated runs)"),
+    E('eq. (52)', 884, 884, _T + "proof.lemmaB1.eq52_68"),
+    E('eq. (53)', 887, 887, _T + "proof.lemmaB1.eq52_68"),
+    E('eq. (54)', 890, 890, _T + "proof.lemmaB1.eq52_68"),
+    E('eq. (55)', 895, 895, _T + "proof.lemmaB1.eq52_68"),
+    E('eq. (56)', 897, 897, _T + "proof.lemmaB1.eq52_68"),
+    E('eq. (57)', 899, 899, _T + "proof.lemmaB1.eq52_68"),
+    E('eq. (58)', 901, 901, _T + "proof.lemmaB1.eq52_68"),
+    E('eq. (59)', 905, 905, _T + "proof.lemmaB1.eq59"),
     E('eq. (60)', 908, 908, _T + "rate.lemmaB1.eq60"),
-    E('eq. (61)', 914, 914, todo="a step of the proof of Theorem 3.4 / Lemma B.1 (App. B.3) (surviving: 'vTW WT v "
-      "=vTWTW v vTD v'): re-derive it from the lines around it (symbolically, or on simulated runs)"),
-    E('eq. (62)', 916, 916, todo="a step of the proof of Theorem 3.4 / Lemma B.1 (App. B.3) (surviving: 's2 α2 W¯ TW¯"
-      " W¯ W¯ T 2'): re-derive it from the lines around it (symbolically, or on simulated runs)"),
-    E('eq. (63)', 919, 919, todo="a step of the proof of Theorem 3.4 / Lemma B.1 (App. B.3) (surviving: 'vTW WT v "
-      "=vT(s2 u u W WT s2 u u )v'): re-derive it from the lines around it (symbolically, or on simulated runs)"),
-    E('eq. (64)', 921, 921, todo="a step of the proof of Theorem 3.4 / Lemma B.1 (App. B.3) (surviving: 's2 (vTu )2+ "
-      "W 2 W 2'): re-derive it from the lines around it (symbolically, or on simulated runs)"),
-    E('eq. (65)', 924, 924, todo="a step of the proof of Theorem 3.4 / Lemma B.1 (App. B.3) (surviving: 's2 s2 (vTu "
-      ")2+α2 W¯ TW¯ W¯ W¯ T 2 + W 2 W 2'): re-derive it from the lines around it (symbolically, or on simulated"
-      ' runs)'),
-    E('eq. (66)', 928, 928, reason='lost in extraction', note='a step of the proof of Theorem 3.4 / Lemma B.1 (App. '
-      "B.3); only '' survives of the line"),
-    E('eq. (67)', 931, 931, todo="a step of the proof of Theorem 3.4 / Lemma B.1 (App. B.3) (surviving: 's2 uT WTW "
-      "u'): re-derive it from the lines around it (symbolically, or on simulated runs)"),
-    E('eq. (68)', 933, 933, todo="a step of the proof of Theorem 3.4 / Lemma B.1 (App. B.3) (surviving: 's2 α2 W¯ TW¯"
-      " W¯ W¯ T 2'): re-derive it from the lines around it (symbolically, or on simulated runs)"),
+    E('eq. (61)', 914, 914, _T + "proof.lemmaB1.eq52_68"),
+    E('eq. (62)', 916, 916, _T + "proof.lemmaB1.eq52_68"),
+    E('eq. (63)', 919, 919, _T + "proof.lemmaB1.eq52_68"),
+    E('eq. (64)', 921, 921, _T + "proof.lemmaB1.eq64_65"),
+    E('eq. (65)', 924, 924, _T + "proof.lemmaB1.eq64_65"),
+    E('eq. (66)', 928, 928, _T + "proof.lemmaB1.eq52_68", note='the display itself survives on L926-927, above its '
+      'label on L928'),
+    E('eq. (67)', 931, 931, _T + "proof.lemmaB1.eq52_68"),
+    E('eq. (68)', 933, 933, _T + "proof.lemmaB1.eq52_68"),
     E('eq. (69)', 938, 938, _T + "rate.lemmaB1.eq69"),
     E('eq. (70)', 941, 941, _T + "rate.lemmaB1.eq69"),
-    E('eq. (71)', 949, 949, todo="a step of the proof of Theorem 3.4 / Lemma B.1 (App. B.3) (surviving: '∥yˆ ∥2 lim W"
-      " W ...W lim (cid:89) s2'): re-derive it from the lines around it (symbolically, or on simulated runs)"),
-    E('eq. (72)', 960, 960, todo="a step of the proof of Theorem 3.4 / Lemma B.1 (App. B.3) (surviving: 'lim s2 >0'):"
-      ' re-derive it from the lines around it (symbolically, or on simulated runs)'),
-    E('eq. (73)', 968, 968, todo="a step of the proof of Theorem 3.4 / Lemma B.1 (App. B.3) (surviving: 'W W ...W =cu"
-      " vT'): re-derive it from the lines around it (symbolically, or on simulated runs)"),
-    E('eq. (74)', 972, 972, todo="a step of the proof of Theorem 3.4 / Lemma B.1 (App. B.3) (surviving: 'W ...W W "
-      "=β'): re-derive it from the lines around it (symbolically, or on simulated runs)"),
-    E('eq. (75)', 974, 974, todo="a step of the proof of Theorem 3.4 / Lemma B.1 (App. B.3) (surviving: '=cu (vT W "
-      ")'): re-derive it from the lines around it (symbolically, or on simulated runs)"),
-    E('eq. (76)', 976, 976, reason='lost in extraction', note='a step of the proof of Theorem 3.4 / Lemma B.1 (App. '
-      "B.3); only '=cu' survives of the line"),
+    E('eq. (71)', 949, 949, _T + "proof.lemmaB1.eq71_72"),
+    E('eq. (72)', 960, 960, _T + "proof.lemmaB1.eq71_72"),
+    E('eq. (73)', 968, 968, _T + "proof.thm3_4.eq73_76"),
+    E('eq. (74)', 972, 972, _T + "proof.thm3_4.eq73_76"),
+    E('eq. (75)', 974, 974, _T + "proof.thm3_4.eq73_76"),
+    E('eq. (76)', 976, 976, _T + "proof.thm3_4.eq73_76"),
     E('eq. (77)', 982, 982, _T + "thm3.4"),
-    E('eq. (78)', 995, 995, todo="a step of the proof of Theorem 3.5 (App. B.4) (surviving: '= r 2 = ( r 2+ r 2)'): "
-      're-derive it from the lines around it (symbolically, or on simulated runs)'),
+    E('eq. (78)', 995, 995, _T + "proof.thm3_5.eq78_87"),
     E('eq. (79)', 1009, 1009, reason='lost in extraction', note='a step of the proof of Theorem 3.5 (App. B.4); only '
       "'˙ =(cid:88) ,W˙' survives of the line"),
     E('eq. (80)', 1015, 1015, reason='lost in extraction', note='a step of the proof of Theorem 3.5 (App. B.4); only '
       "'= ,' survives of the line"),
-    E('eq. (81)', 1021, 1021, todo="a step of the proof of Theorem 3.5 (App. B.4) (surviving: '= ( 2 + , )'): re-"
-      'derive it from the lines around it (symbolically, or on simulated runs)'),
-    E('eq. (82)', 1027, 1027, todo="a step of the proof of Theorem 3.5 (App. B.4) (surviving: '=WT ...WTXTP rWT ...WT"
-      " =0'): re-derive it from the lines around it (symbolically, or on simulated runs)"),
+    E('eq. (81)', 1021, 1021, _T + "proof.thm3_5.eq81_88"),
+    E('eq. (82)', 1027, 1027, _T + "proof.thm3_5.eq78_87"),
     E('eq. (83)', 1031, 1031, reason='lost in extraction', note='a step of the proof of Theorem 3.5 (App. B.4); only '
       "'˙ = (cid:88) 2' survives of the line"),
     E('eq. (84)', 1034, 1034, reason='lost in extraction', note='a step of the proof of Theorem 3.5 (App. B.4); only '
       "'2' survives of the line"),
-    E('eq. (85)', 1036, 1036, todo="a step of the proof of Theorem 3.5 (App. B.4) (surviving: '= WT ...WTXTP r 2'): "
-      're-derive it from the lines around it (symbolically, or on simulated runs)'),
-    E('eq. (86)', 1038, 1038, todo="a step of the proof of Theorem 3.5 (App. B.4) (surviving: 'σ2 (WT ...WT) XTP r "
-      "2'): re-derive it from the lines around it (symbolically, or on simulated runs)"),
-    E('eq. (87)', 1043, 1043, todo="a step of the proof of Theorem 3.5 (App. B.4) (surviving: '˙ (α2λ)L−1 XTP r 2'): "
-      're-derive it from the lines around it (symbolically, or on simulated runs)'),
-    E('eq. (88)', 1045, 1045, todo="a step of the proof of Theorem 3.5 (App. B.4) (surviving: '2(α2λ)L−1λ'): re-"
-      'derive it from the lines around it (symbolically, or on simulated runs)'),
+    E('eq. (85)', 1036, 1036, _T + "proof.thm3_5.eq81_88"),
+    E('eq. (86)', 1038, 1038, _T + "proof.thm3_5.eq78_87"),
+    E('eq. (87)', 1043, 1043, _T + "proof.thm3_5.eq78_87"),
+    E('eq. (88)', 1045, 1045, _T + "proof.thm3_5.eq81_88"),
     E('eq. (89)', 1067, 1067, _T + "thm3.5"),
-    E('eq. (90)', 1077, 1077, todo="a step of the proof of Theorem 3.5 (App. B.4) (surviving: 'W⊥(t) = W⊥(0) α W¯'): "
-      're-derive it from the lines around it (symbolically, or on simulated runs)'),
-    E('eq. (91)', 1088, 1088, todo="a step of the proof of Theorem 3.6 (App. B.5) (surviving: 'E =E β βˆ 2'): re-"
-      'derive it from the lines around it (symbolically, or on simulated runs)'),
-    E('eq. (92)', 1090, 1090, todo="a step of the proof of Theorem 3.6 (App. B.5) (surviving: '=1+E βˆ 2 2E βˆ,β'): "
-      're-derive it from the lines around it (symbolically, or on simulated runs)'),
-    E('eq. (93)', 1092, 1092, todo="a step of the proof of Theorem 3.6 (App. B.5) (surviving: '=1+E βT(X+X)T(X+X)β +E"
-      " ϵT(X+)TX+ϵ+2E ϵT(X+X)β'): re-derive it from the lines around it (symbolically, or on simulated runs)"),
-    E('eq. (94)', 1094, 1094, todo="a step of the proof of Theorem 3.6 (App. B.5) (surviving: '2(E βT(X+X)β +E "
-      "βTX+ϵ)'): re-derive it from the lines around it (symbolically, or on simulated runs)"),
+    E('eq. (90)', 1077, 1077, _T + "proof.thm3_5.eq90"),
+    E('eq. (91)', 1088, 1088, _T + "proof.thm3_6.eq91_98"),
+    E('eq. (92)', 1090, 1090, _T + "proof.thm3_6.eq91_98"),
+    E('eq. (93)', 1092, 1092, _T + "proof.thm3_6.eq91_98"),
+    E('eq. (94)', 1094, 1094, _T + "proof.thm3_6.eq91_98"),
     E('eq. (95)', 1096, 1096, _T + "thm3.6.finite"),
     E('eq. (96)', 1105, 1105, _T + "thm3.6.finite"),
     E('eq. (97)', 1114, 1114, _T + "thm3.6.finite"),
-    E('eq. (98)', 1121, 1121, todo="a step of the proof of Theorem 3.6 (App. B.5) (surviving: 'E tr((X+)TX+)= E "
-      "tr(C−1)'): re-derive it from the lines around it (symbolically, or on simulated runs)"),
+    E('eq. (98)', 1121, 1121, _T + "proof.thm3_6.eq91_98"),
     E('eq. (99)', 1124, 1124, _T + "thm3.6.stieltjes"),
     E('eq. (100)', 1126, 1126, _T + "thm3.6.stieltjes"),
     E('eq. (101)', 1137, 1137, _T + "thm3.6.stieltjes"),
     E('eq. (102)', 1140, 1140, _T + "thm3.6.stieltjes"),
     E('eq. (103)', 1152, 1152, _T + "thm3.6.asymptotic"),
-    E('eq. (104)', 1160, 1160, todo="a step of the proof of Theorem 3.7 (App. B.6) (surviving: 'Φ+ = v (Xβ )T'): re-"
-      'derive it from the lines around it (symbolically, or on simulated runs)'),
-    E('eq. (105)', 1164, 1164, todo="a step of the proof of Theorem 3.7 (App. B.6) (surviving: 'βˆ=W ...W Wˆ'): re-"
-      'derive it from the lines around it (symbolically, or on simulated runs)'),
-    E('eq. (106)', 1166, 1166, todo="a step of the proof of Theorem 3.7 (App. B.6) (surviving: '=W ...W Φ+y'): re-"
-      'derive it from the lines around it (symbolically, or on simulated runs)'),
-    E('eq. (107)', 1168, 1168, reason='lost in extraction', note='a step of the proof of Theorem 3.7 (App. B.6); only'
-      " '=bβ' survives of the line"),
-    E('eq. (108)', 1172, 1172, todo="a step of the proof of Theorem 3.7 (App. B.6) (surviving: 'b= src t'): re-derive"
-      ' it from the lines around it (symbolically, or on simulated runs)'),
-    E('eq. (109)', 1176, 1176, todo="a step of the proof of Theorem 3.7 (App. B.6) (surviving: '= src t + src'): re-"
-      'derive it from the lines around it (symbolically, or on simulated runs)'),
-    E('eq. (110)', 1180, 1180, todo="a step of the proof of Theorem 3.7 (App. B.6) (surviving: 'E = βˆ β 2'): re-"
-      'derive it from the lines around it (symbolically, or on simulated runs)'),
-    E('eq. (111)', 1182, 1182, todo="a step of the proof of Theorem 3.7 (App. B.6) (surviving: '=1+E b2 2cosθE b'): "
-      're-derive it from the lines around it (symbolically, or on simulated runs)'),
-    E('eq. (112)', 1192, 1192, reason='lost in extraction', note='a step of the proof of Theorem 3.7 (App. B.6); only'
-      " 'E b=E b' survives of the line"),
-    E('eq. (113)', 1194, 1194, reason='lost in extraction', note='a step of the proof of Theorem 3.7 (App. B.6); only'
-      " '=cosθ' survives of the line"),
-    E('eq. (114)', 1195, 1195, todo="a step of the proof of Theorem 3.7 (App. B.6) (surviving: 'E b2 =E b2'): re-"
-      'derive it from the lines around it (symbolically, or on simulated runs)'),
-    E('eq. (115)', 1198, 1198, todo="a step of the proof of Theorem 3.7 (App. B.6) (surviving: '=cos2θ+(sin2θ+σ2)E'):"
-      ' re-derive it from the lines around it (symbolically, or on simulated runs)'),
+    E('eq. (104)', 1160, 1160, _T + "proof.thm3_7.eq104_111"),
+    E('eq. (105)', 1164, 1164, _T + "proof.thm3_7.eq104_111"),
+    E('eq. (106)', 1166, 1166, _T + "proof.thm3_7.eq104_111"),
+    E('eq. (107)', 1168, 1168, _T + "proof.thm3_7.eq104_111",
+      note='only a few characters survive; reconstructed from the lines around it (see the claim notes)'),
+    E('eq. (108)', 1172, 1172, _T + "proof.thm3_7.eq104_111"),
+    E('eq. (109)', 1176, 1176, _T + "proof.thm3_7.eq104_111"),
+    E('eq. (110)', 1180, 1180, _T + "proof.thm3_7.eq104_111"),
+    E('eq. (111)', 1182, 1182, _T + "proof.thm3_7.eq104_111"),
+    E('eq. (112)', 1192, 1192, _T + "proof.thm3_7.eq112_115",
+      note='only a few characters survive; reconstructed from the lines around it (see the claim notes)'),
+    E('eq. (113)', 1194, 1194, _T + "proof.thm3_7.eq112_115",
+      note='only a few characters survive; reconstructed from the lines around it (see the claim notes)'),
+    E('eq. (114)', 1195, 1195, _T + "proof.thm3_7.eq112_115"),
+    E('eq. (115)', 1198, 1198, _T + "proof.thm3_7.eq112_115"),
     E('eq. (116)', 1208, 1208, _T + "thm3.7.chi2"),
     E('eq. (117)', 1212, 1212, _T + "thm3.7.chi2"),
     E('eq. (118)', 1216, 1216, _T + "thm3.7.chi2"),
