@@ -31,7 +31,7 @@ import torch
 from derivations import kernels as kn
 from numerics import meanfield as mf
 from numerics.sampling import gaussian_design
-from verify.kit import (AllOf, Alternative, Asymptotic, Check, Claim, Constraint, Custom, Domain, Evidence, Kind, Param,
+from verify.kit import (Alternative, Asymptotic, Check, Claim, Constraint, Custom, Domain, Evidence, Kind, Param,
                         Tol, label_of, ordering_test, per_profile, pick, slope_test_means, stated_value)
 
 from .common import src
