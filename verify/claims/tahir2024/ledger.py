@@ -90,8 +90,8 @@ LEDGER = Ledger("tahir2024", "001_759117b8232d72ac.txt", [
     E('Figure 4', 541, 563, _T + "text.sec4.mu_monotone", _T + "relu.fig4ab.kernel", _T + "relu.fig4c.exponent",
       note='panels (a)-(b) (relu.fig4ab.kernel), (c) (relu.fig4c.exponent), (d) (text.sec4.mu_monotone); panel (e) '
       'is the uncovered Fig. 4(e) entry below'),
-    E('eq. (19)', 564, 564, reason='definition', note='the ReLU teacher (target)'),
-    E('eq. (20)', 570, 570, reason='definition', note='the ablated source network'),
+    E('eq. (19)', 564, 564, reason='definition', note='the ablated source teacher f*_s (sum over A^c)'),
+    E('eq. (20)', 570, 570, reason='definition', note='the target teacher f*_t (all m* neurons)'),
     E("§4: Fig. 4(a)-(b): the pretrained kernel matches the teacher's on the shared features", 593, 596,
       _T + "relu.fig4ab.kernel", manual=True),
     E('Theorem 3.4 #2', 597, 603, reason='restatement', note="§4's one-line restatement of Theorem 3.4"),
