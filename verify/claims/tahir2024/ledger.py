@@ -22,8 +22,10 @@ LEDGER = Ledger("tahir2024", "001_759117b8232d72ac.txt", [
     E("abstract: strong feature overlap: linear transfer and fine-tuning help, especially at low data", 16, 19,
       _T + "text.abstract.strong_overlap", _T + "text.abstract.strong_overlap.largest_at_low_data", manual=True),
     E("abstract: the linear results also apply to nonlinear networks (numerically)", 19, 21,
-      todo="the ReLU student-teacher transferability (Fig. 4(e)) against the kernel prediction (21): the only "
-           "claim on §4 (text.sec4.mu_monotone) checks the monotonicity of ||P_perp f*|| in mu", manual=True),
+      todo="the sign of the ReLU student-teacher transferability (Fig. 4(e)) against the kernel prediction "
+           "R_sc(n) - ||P_perp f*||^2: needs the scratch runs of relu.fig4c.exponent and the transfer runs of "
+           "relu.eq21 on common data; relu.eq21 covers the transfer side (21) and text.sec4.mu_monotone the "
+           "monotonicity in mu", manual=True),
     E('eq. (1)', 100, 100, reason='definition', note='source data model y = f*_s(x) + eps'),
     E('eq. (2)', 102, 102, reason='definition', note='target data model'),
     E('eq. (3)', 109, 109, reason='definition', note='the network f(x; Theta) = sum c phi(x; theta)'),
@@ -85,25 +87,22 @@ LEDGER = Ledger("tahir2024", "001_759117b8232d72ac.txt", [
     E("§3.4: gamma < 1: an implicit bias away from the minimum-norm solution; theta < pi/3 positive", 504, 508,
       _T + "text.sec3_4.bias_away_from_min_norm", _T + "thm3.9.boundary", manual=True),
     E('eq. (18)', 515, 515, reason='definition', note='the two-layer ReLU network of §4'),
-    E('Figure 4', 541, 563, _T + "text.sec4.mu_monotone", note='panel (d) only; panels (a)-(c), (e) are the '
-      'uncovered §4 entries'),
-    E('eq. (19)', 564, 564, reason='definition', note='the ReLU teacher (target)'),
-    E('eq. (20)', 570, 570, reason='definition', note='the ablated source network'),
+    E('Figure 4', 541, 563, _T + "text.sec4.mu_monotone", _T + "relu.fig4ab.kernel", _T + "relu.fig4c.exponent",
+      note='panels (a)-(b) (relu.fig4ab.kernel), (c) (relu.fig4c.exponent), (d) (text.sec4.mu_monotone); panel (e) '
+      'is the uncovered Fig. 4(e) entry below'),
+    E('eq. (19)', 564, 564, reason='definition', note='the ablated source teacher f*_s (sum over A^c)'),
+    E('eq. (20)', 570, 570, reason='definition', note='the target teacher f*_t (all m* neurons)'),
     E("§4: Fig. 4(a)-(b): the pretrained kernel matches the teacher's on the shared features", 593, 596,
-      todo="train the mean-field ReLU student on the ablated teacher and compare its kernel with "
-           "(1/((1-mu) m*)) sum_{i in A^c} sigma(w*_i^T x) sigma(w*_i^T x')", manual=True),
+      _T + "relu.fig4ab.kernel", manual=True),
     E('Theorem 3.4 #2', 597, 603, reason='restatement', note="§4's one-line restatement of Theorem 3.4"),
-    E('eq. (21)', 604, 604, todo="the split of kernel interpolation's error into C(n) + ||P_perp f*||^2 with C(n) -> "
-      "0 (train the linear-transfer kernel model on n points of the ReLU teacher, compare with Appendix C's "
-      'projection)'),
+    E('eq. (21)', 604, 604, _T + "relu.eq21"),
     E("§4: ||P_perp f*|| increases with mu (Fig. 4(d)); deep linear: sin^2 theta and C(n) ~ 1/n", 606, 609,
       _T + "text.sec4.mu_monotone", _T + "rate.sec3_3.one_over_n", manual=True),
     E("§4: Fig. 4(c): the scratch-trained ReLU error follows A n^-nu with nu = 1.18", 616, 617,
-      todo="train the m = 1000 mean-field network from scratch on n points of the teacher over a range of n and "
-           "fit the exponent (the fitted nu against 1.18)", manual=True),
+      _T + "relu.fig4c.exponent", manual=True),
     E("§4: Fig. 4(e): the boundary heuristic ||P_perp f*||^2 = A n^-nu grows more accurate with n", 620, 626,
-      todo="the predicted negative-transfer point in n for each mu against simulated transferability",
-      manual=True),
+      todo="the predicted negative-transfer point in n for each mu against simulated transferability (its stated "
+           "reason, C(n) -> 0, is relu.eq21)", manual=True),
     E('eq. (22)', 728, 728, reason='assumption', note='the initialization assumption (Yun et al.)'),
     E('eq. (23)', 736, 736, reason='definition', note='the Dudley metric'),
     E('eq. (24)', 740, 740, reason='definition', note='the bounded-Lipschitz norm'),
@@ -265,8 +264,9 @@ LEDGER = Ledger("tahir2024", "001_759117b8232d72ac.txt", [
     E("App. D.1 settings: L = 2, d = 500, alpha = 1e-5, eta = 1e-3, 1e5 steps or loss 1e-6, 20 draws", 1493, 1498,
       _T + "text.sec3_3.order_of_limits", manual=True),
     E("App. D.2 settings: d = 100, m = 1000, m* = 100, output weights 1e-7, lr 0.01 m, 100 data draws", 1499, 1504,
-      todo="the §4 ReLU experiments at these settings (the pretrained network is not simulated by any claim)",
-      manual=True),
+      _T + "relu.fig4ab.kernel", _T + "relu.eq21", _T + "relu.fig4c.exponent",
+      note="the settings of every relu.* claim (numerics.meanfield); App. D.2's sizes at the full profile only, "
+           "reduced sizes and steps at quick and standard (relu.py's docstring)", manual=True),
     E('Figure 6', 1542, 1550, _T + "text.fig6.always_negative_gamma_gt1", _T + "eq13.noiseless",
       note="its caption calls the surface '(7)' (the definition of transferability); Fig. 1 names (13)"),
     E('Figure 7', 1570, 1572, _T + "eq13.noiseless"),
