@@ -22,10 +22,9 @@ LEDGER = Ledger("tahir2024", "001_759117b8232d72ac.txt", [
     E("abstract: strong feature overlap: linear transfer and fine-tuning help, especially at low data", 16, 19,
       _T + "text.abstract.strong_overlap", _T + "text.abstract.strong_overlap.largest_at_low_data", manual=True),
     E("abstract: the linear results also apply to nonlinear networks (numerically)", 19, 21,
-      todo="the sign of the ReLU student-teacher transferability (Fig. 4(e)) against the kernel prediction "
-           "R_sc(n) - ||P_perp f*||^2: needs the scratch runs of relu.fig4c.exponent and the transfer runs of "
-           "relu.eq21 on common data; relu.eq21 covers the transfer side (21) and text.sec4.mu_monotone the "
-           "monotonicity in mu", manual=True),
+      _T + "relu.fig4e.boundary", _T + "relu.eq21", _T + "text.sec4.mu_monotone", manual=True,
+      note="its demonstration is §4's phase boundary (L628-629): relu.fig4e.boundary; (21) relu.eq21; Fig. 4(d) "
+           "text.sec4.mu_monotone"),
     E('eq. (1)', 100, 100, reason='definition', note='source data model y = f*_s(x) + eps'),
     E('eq. (2)', 102, 102, reason='definition', note='target data model'),
     E('eq. (3)', 109, 109, reason='definition', note='the network f(x; Theta) = sum c phi(x; theta)'),
@@ -88,8 +87,9 @@ LEDGER = Ledger("tahir2024", "001_759117b8232d72ac.txt", [
       _T + "text.sec3_4.bias_away_from_min_norm", _T + "thm3.9.boundary", manual=True),
     E('eq. (18)', 515, 515, reason='definition', note='the two-layer ReLU network of §4'),
     E('Figure 4', 541, 563, _T + "text.sec4.mu_monotone", _T + "relu.fig4ab.kernel", _T + "relu.fig4c.exponent",
-      note='panels (a)-(b) (relu.fig4ab.kernel), (c) (relu.fig4c.exponent), (d) (text.sec4.mu_monotone); panel (e) '
-      'is the uncovered Fig. 4(e) entry below'),
+      _T + "relu.fig4e.boundary",
+      note='panels (a)-(b) (relu.fig4ab.kernel), (c) (relu.fig4c.exponent), (d) (text.sec4.mu_monotone), (e) '
+      '(relu.fig4e.boundary)'),
     E('eq. (19)', 564, 564, reason='definition', note='the ablated source teacher f*_s (sum over A^c)'),
     E('eq. (20)', 570, 570, reason='definition', note='the target teacher f*_t (all m* neurons)'),
     E("§4: Fig. 4(a)-(b): the pretrained kernel matches the teacher's on the shared features", 593, 596,
@@ -101,8 +101,9 @@ LEDGER = Ledger("tahir2024", "001_759117b8232d72ac.txt", [
     E("§4: Fig. 4(c): the scratch-trained ReLU error follows A n^-nu with nu = 1.18", 616, 617,
       _T + "relu.fig4c.exponent", manual=True),
     E("§4: Fig. 4(e): the boundary heuristic ||P_perp f*||^2 = A n^-nu grows more accurate with n", 620, 626,
-      todo="the predicted negative-transfer point in n for each mu against simulated transferability (its stated "
-           "reason, C(n) -> 0, is relu.eq21)", manual=True),
+      _T + "relu.fig4e.boundary", _T + "relu.eq21", manual=True,
+      note="the sign of the transferability against R_sc(n) - ||P_perp f*||^2 (relu.fig4e.boundary); the stated "
+           "reason, C(n) -> 0, is relu.eq21"),
     E('eq. (22)', 728, 728, reason='assumption', note='the initialization assumption (Yun et al.)'),
     E('eq. (23)', 736, 736, reason='definition', note='the Dudley metric'),
     E('eq. (24)', 740, 740, reason='definition', note='the bounded-Lipschitz norm'),
