@@ -88,6 +88,12 @@ def profile_claim(cid: str, profile: str, seed: int) -> dict:
             "top_functions": [{"s": round(t, 2), "function": f} for t, f in funcs[:8]]}
 
 
+def _fail(msg: str):
+    """Bad input: one line on stderr, exit status 2 (as the verify CLI)."""
+    print(f"error: {msg}", file=sys.stderr)
+    raise SystemExit(2)
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--results", default=str(ROOT / "reports" / "results.json"),
@@ -102,7 +108,7 @@ def main(argv=None):
     try:
         timing = json.loads(Path(a.results).read_text())["timing"]["claims"]
     except (OSError, KeyError, ValueError) as e:
-        sys.exit(f"error: cannot read the timing block of {a.results}: {e}")
+        _fail(f"cannot read the timing block of {a.results}: {e}")
     ref = {k: (v if isinstance(v, (int, float)) else v.get("seconds", 0.0)) for k, v in timing.items()}
     ids = a.claims or sorted(ref, key=lambda k: -ref[k])[:a.top]
     torch.set_num_threads(a.threads)
@@ -111,7 +117,7 @@ def main(argv=None):
     known = {c.id for c in all_claims()}  # imports every claims module before any profile starts
     unknown = [c for c in ids if c not in known]
     if unknown:
-        sys.exit(f"error: unknown claim id {unknown[0]!r} (python -m verify list shows the ids)")
+        _fail(f"unknown claim id {unknown[0]!r} (python -m verify list shows the ids)")
     out = {"profile": a.profile, "seed": a.seed, "threads": a.threads, "torch": torch.__version__,
            "reference_run": a.results, "reference_total_s": round(sum(ref.values()), 1), "claims": []}
     print("| claim | wall (s) | reference (s) | " + " | ".join(CLASSES) + " | heaviest functions | load |")
