@@ -122,7 +122,8 @@ def _fused_risk(trials, n, d, sigmas, beta, gen):
     for the noise: the seed of the design's numpy streams is taken from ``gen`` first, then the
     noise, and each stream then fills its own flat range of the (trials, n, d) design in order
     (:func:`numerics.sampling.normal_streams`), one group of trials at a time, on its own thread
-    with one BLAS / intra-op thread, and solves the group at once.  A trial cut by a stream
+    with one BLAS / intra-op thread (on the calling thread, one stream after the other, when torch
+    has one thread: the numbers do not depend on which), and solves the group at once.  A trial cut by a stream
     boundary (an odd count) is assembled from both streams and solved at the end.  The work per
     trial is that of the batched path; what changes is that the 1 MB design is still in cache when
     its Gram product reads it, the two threads never wait for each other between drawing and
@@ -158,8 +159,12 @@ def _fused_risk(trials, n, d, sigmas, beta, gen):
 
     m, M = min(n, d), max(n, d)
     with (_one_blas_thread() if m * m * M >= SYRK_MIN else nullcontext()), intra_op_threads(1):
-        for j in [_pool().submit(run, s) for s in range(len(streams))]:
-            j.result()
+        if torch.get_num_threads() == 1:  # one core for this process (e.g. a worker of --jobs 2): no extra threads
+            for s in range(len(streams)):
+                run(s)
+        else:
+            for j in [_pool().submit(run, s) for s in range(len(streams))]:
+                j.result()
         for i, x in split.items():
             solve(i, x)
     return out

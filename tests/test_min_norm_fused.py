@@ -77,3 +77,15 @@ def test_fused_path_restores_thread_counts():
     S.min_norm_risk(4, 250, 500, 1.0, torch.Generator().manual_seed(0))
     assert torch.get_num_threads() == before_torch
     assert [i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"] == before_blas
+
+
+def test_fused_numbers_do_not_depend_on_the_thread_count():
+    """One torch thread: the streams run one after the other on the calling thread; two: in parallel."""
+    from numerics.least_squares import intra_op_threads
+
+    runs = []
+    for k in (1, 2):
+        with intra_op_threads(k):
+            runs.append(S.min_norm_risk(5, 250, 500, [0.0, 1.0], torch.Generator().manual_seed(4)))
+            runs.append(S.min_norm_risk(301, 25, 60, 1.0, torch.Generator().manual_seed(4)))
+    assert torch.equal(runs[0], runs[2]) and torch.equal(runs[1], runs[3])
