@@ -71,7 +71,8 @@ def profile_claim(cid: str, profile: str, seed: int) -> dict:
     prof = cProfile.Profile()
     t0 = time.perf_counter()
     prof.enable()
-    res = api.run([cid], profile=profile, seed=seed)
+    exact = cid[:-1] + "[" + cid[-1] + "]"  # a glob matching the id only (a plain id also selects its sub-claims)
+    res = api.run([exact], profile=profile, seed=seed)
     prof.disable()
     wall = time.perf_counter() - t0
     st = pstats.Stats(prof)
