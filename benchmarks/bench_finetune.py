@@ -13,11 +13,13 @@ risks ||beta - beta_t||^2 (eq. (8)); also how far the end states are from the al
 (ours, derivations.deep_linear, and the paper's eq. (142)).
 
     python benchmarks/bench_finetune.py                 # d=100, n=50, L=2, 20 draws
-    python benchmarks/bench_finetune.py --d 500 --n 250 --paper-draws 3 --chunk 1
+    python benchmarks/bench_finetune.py --d 500 --n 250 --paper-draws 3 --chunk 4
 
-At d = 500 a step is memory bound (a 2 MB layer per draw) and a batch of draws no longer fits
-in cache, so --chunk 1 (draws one after the other, still with the adaptive step) is faster than
-one batch; the gain then comes from the ~20x fewer steps alone.
+At d = 500 a step is memory bound (a 2 MB layer per draw) and a batch of 20 draws (40 MB) no
+longer fits in the 32 MB L3, so draws are trained in chunks: 4 (8 MB) was the fastest measured,
+18.9-19.5x against 15.2x for --chunk 1 at the same load (benchmarks/README.md §2).  Chunks of
+draws amortise the ~20 small torch calls of the adaptive step over the chunk; they paid only
+once ``numerics.deep_linear._mv`` stopped using torch's slow batched ``W @ v[..., None]``.
 """
 from __future__ import annotations
 

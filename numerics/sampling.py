@@ -35,14 +35,25 @@ def standard_normal(shape, gen: torch.Generator, *, device=None, dtype=torch.flo
     n = math.prod(shape)
     if device.type != "cpu" or dtype != torch.float64 or n < 1 << 16:
         return torch.randn(shape, generator=gen, device=device, dtype=dtype)
-    seed = int(torch.randint(0, 2**63 - 1, (1,), generator=gen, device=gen.device))
-    streams = [np.random.Generator(np.random.PCG64(s)) for s in np.random.SeedSequence(seed).spawn(_BLOCKS)]
+    streams, cuts = normal_streams(n, gen)
     out = np.empty(n)
-    cuts = np.linspace(0, n, _BLOCKS + 1).astype(np.int64)
     jobs = [_pool().submit(r.standard_normal, out=out[a:b]) for r, a, b in zip(streams, cuts[:-1], cuts[1:])]
     for j in jobs:
         j.result()
     return torch.from_numpy(out).reshape(shape)  # device: cpu (this branch runs on the CPU only)
+
+
+def normal_streams(n: int, gen: torch.Generator) -> tuple[list[np.random.Generator], list[int]]:
+    """The ``_BLOCKS`` numpy streams of :func:`standard_normal` for ``n`` draws, and their cuts.
+
+    Stream ``s`` fills the flat elements ``cuts[s]:cuts[s + 1]`` in order; one 63-bit seed is drawn
+    from ``gen``.  A caller that fills the same elements piece by piece, in order, from the same
+    streams gets the same numbers as :func:`standard_normal` (``numerics.scratch`` does so to solve
+    each design while it is still in cache; tested in ``tests/test_min_norm_fused.py``).
+    """
+    seed = int(torch.randint(0, 2**63 - 1, (1,), generator=gen, device=gen.device))
+    streams = [np.random.Generator(np.random.PCG64(s)) for s in np.random.SeedSequence(seed).spawn(_BLOCKS)]
+    return streams, [int(c) for c in np.linspace(0, n, _BLOCKS + 1).astype(np.int64)]
 
 
 def gaussian_design(B: int, n: int, d: int, gen: torch.Generator, *, device=None, dtype=torch.float64) -> torch.Tensor:
