@@ -269,6 +269,11 @@ FAR_KL = Claim(
            "Searched over delta in (0, 1e12]."),
     check=PropertySearch(examples=EX, name="D_KL >= delta with T_lt > 0 (witness)", holds=_far_kl_holds,
                          bounds={"delta": (1e-12, 1e12)}),
+    power=(Alternative("positive transfer only between close distributions: T_lt > 0 implies D_KL < 1",
+                       PropertySearch(examples=EX, name="no witness with D_KL >= delta and T_lt > 0 once delta >= 1",
+                                      holds=lambda p: not _far_kl_holds(p), bounds={"delta": (1.0, 1e12)}),
+                       "the statement reversed to a bound: the intuition the sentence argues against (a divergence "
+                       "that predicts transfer), with the threshold at 1 = D_KL of orthogonal teachers at sigma = 1"),),
 )
 
 
@@ -359,6 +364,12 @@ FAR_W1 = Claim(
     check=PropertySearch(examples=EX, name="W1 >= delta and T_lt > 0 at beta_t = c beta_s (witness)",
                          holds=_free_norm_holds,
                          bounds={"delta": (1e-9, 1e9), "sigma": (0.0, 100.0)}),
+    power=(Alternative("W1 bounded as for unit teachers: no target c beta_s with T_lt > 0 has W1 >= 2/sqrt(pi)",
+                       PropertySearch(examples=EX, name="no witness with W1 >= delta and T_lt > 0 once delta >= "
+                                      "2/sqrt(pi)", holds=lambda p: not _free_norm_holds(p),
+                                      bounds={"delta": (2 / float(np.sqrt(PI)), 1e9), "sigma": (0.0, 100.0)}),
+                       "the bound of the unit-teacher reading (W1 <= 2 sqrt(2/pi) sin(theta/2) <= 2/sqrt(pi), "
+                       "tahir2024.text.sec2_1.far_apart.w1.unit_teachers) carried over to targets of any norm"),),
 )
 
 
@@ -511,6 +522,11 @@ def _not_neg_fig5_holds(p):
     return _design_cov(p) >= -mpmath.mpf(10) ** -40
 
 
+def _pos_fig5_holds(p):
+    """The power witness 'positively correlated': cov > 10^-40 (beyond the rounding of a 50-digit sum)."""
+    return _design_cov(p) > mpmath.mpf(10) ** -40
+
+
 KL_CORR = Claim(
     id="tahir2024.text.sec3_3.kl_not_negatively_correlated", kind=Kind.ORDERING, role="remark",
     source=src("Sec. 3.3, end: 'In Appendix E Fig. 5 we demonstrate that the dataset based discrepancy measures of "
@@ -546,6 +562,11 @@ KL_CORR = Claim(
                                          "angles evenly spaced on [0, pi])",
                        holds=_not_neg_fig5_holds, strategy=_symmetric_design),
     ]),
+    power=(Alternative("D_KL is positively correlated with transferability (Cov > 0)",
+                       PropertySearch(examples=EX, name="Cov(D_KL, T_lt) > 0 over designs of Fig. 5's setting "
+                                      "(sigma = 0.2, angles evenly spaced on [0, pi])",
+                                      holds=_pos_fig5_holds, strategy=_symmetric_design),
+                       "'not negatively correlated' read as 'positively correlated' (the inequality made strict)"),),
 )
 
 

@@ -99,10 +99,12 @@ DD_OVER = Claim(
 )
 
 
-def _dd_under_holds(p):
+def _dd_under_holds(p, reverse: bool = False):
+    """(10) non-increasing in gamma > 1 (``reverse``: the power witness, non-decreasing)."""
     g1, dg, s = p["gamma"], p["dgamma"], p["sigma"]
     with prec(g1 - 1, dg, s):
-        return R_sc(mpmath.mpf(g1) + mpmath.mpf(dg), s) <= R_sc(g1, s)
+        r2, r1 = R_sc(mpmath.mpf(g1) + mpmath.mpf(dg), s), R_sc(g1, s)
+        return r2 >= r1 if reverse else r2 <= r1
 
 
 DD_UNDER = Claim(
@@ -118,6 +120,11 @@ DD_UNDER = Claim(
            "gamma in (1, 100], steps dgamma in (0, 100], sigma in [0, 20] at 50 digits."),
     check=PropertySearch(examples=EX, name="(10) at gamma + dgamma <= (10) at gamma, gamma > 1", holds=_dd_under_holds,
                          bounds={"gamma": (1.0, 100.0), "dgamma": (1e-9, 100.0), "sigma": (0.0, 20.0)}),
+    power=(Alternative("the ordering reversed: for gamma > 1 the risk grows with gamma",
+                       PropertySearch(examples=EX, name="(10) at gamma + dgamma >= (10) at gamma, gamma > 1",
+                                      holds=lambda p: _dd_under_holds(p, reverse=True),
+                                      bounds={"gamma": (1.0, 100.0), "dgamma": (1e-9, 100.0), "sigma": (0.0, 20.0)}),
+                       "the ordering reversed (the rise of a second descent read on the underparameterized side)"),),
 )
 
 
