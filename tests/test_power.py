@@ -34,3 +34,55 @@ def test_without_a_sympy_form_or_a_witness_power_is_untested():
 
     assert _power_declared(_claim()) == {"sympy_mutants": False, "witnesses": [], "untested": True}
     assert claim_mutation_power(_claim(), CTX)["covered"] is False
+
+
+# ------------------------------------------------------------------ tahir2024 (issue 24)
+#: the confirmed tahir2024 claims without a stated sympy form (or with one their check does not judge): each declares
+#: power witnesses
+TAHIR_WITNESSED = (
+    "eq13.anomalous", "eq13.sigma_lt_1", "lemma3.3", "rate.lemmaB1.eq69", "text.abstract.strong_overlap",
+    "text.abstract.well_represented", "text.sec3_3.noise_shrinks_negative_region",
+    "text.sec3_3.out_of_subspace_degrades", "text.sec3_3.snr_below_one", "text.sec3_3_1.larger_negative_region",
+    "text.sec3_3_1.order_of_limits", "text.sec3_4.bias_away_from_min_norm", "text.sec3_4.gamma_gt1_forgets",
+    "text.sec4.mu_monotone", "thm2.2.kl", "thm2.2.w1", "thm3.4", "thm3.5",
+    # confirmed with a stated sympy form that their check does not judge ('not covered' by the sympy mutants)
+    "text.sec2_1.far_apart.kl", "text.sec2_1.far_apart.w1", "text.sec3_2.double_descent.under",
+    "text.sec3_3.kl_not_negatively_correlated")
+
+
+def test_tahir2024_confirmed_claims_without_a_sympy_form_declare_witnesses():
+    from verify.api import _power_declared
+    from verify.registry import all_claims
+
+    claims = {c.id: c for c in all_claims()}
+    for short in TAHIR_WITNESSED:
+        c = claims["tahir2024." + short]
+        declared = _power_declared(c)
+        assert not declared["untested"] and declared["witnesses"], c.id
+        assert all(a.why for a in c.power), c.id   # each says why a referee would call it plausible
+
+
+def test_tahir2024_anomalous_witnesses_are_rejected_and_the_claim_is_not():
+    """eq13.anomalous (sympy at sigma = 0.2, no simulation): a strip of half-width sigma and a one-sided strip are both
+    refuted by the claim's own check, which confirms the stated sentence."""
+    from verify.registry import all_claims
+
+    c = next(x for x in all_claims() if x.id == "tahir2024.eq13.anomalous")
+    r = claim_mutation_power(c, CTX)
+    assert r["control_verdict"] == "confirmed"
+    assert {row["status"] for row in r["mutants"]} == {"refuted"} and r["refuted"] == len(c.power) == 2
+
+
+def test_tahir2024_reversed_mc_ordering_tests_the_opposite_side():
+    """text_helpers.mc_ordering(reverse=True): on the same draws, a clear E[diff] > 0 agrees with the claim's test
+    and is rejected by the witness's."""
+    import torch
+
+    from verify.claims.tahir2024.text_helpers import mc_ordering
+
+    def rows(p, B, gen, ctx):
+        return 1.0 + torch.randn(B, generator=gen, dtype=torch.float64), "diff"
+    claim = _claim()
+    fwd = mc_ordering(rows, {"quick": 400}, "t")(claim, CTX, [{"x": 0.5}]).tests[0]
+    rev = mc_ordering(rows, {"quick": 400}, "t", reverse=True)(claim, CTX, [{"x": 0.5}]).tests[0]
+    assert fwd.pvalue > 0.5 and rev.pvalue < 1e-6

@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 from derivations import transfer as T
 from derivations import wishart as W
 from numerics.transfer import transferability_trials
-from verify.kit import (AllOf, Asymptotic, Check, Claim, Constraint, Custom, Domain, Evidence, Figure, FigureSweep,
+from verify.kit import (AllOf, Alternative, Asymptotic, Check, Claim, Constraint, Custom, Domain, Evidence, Figure, FigureSweep,
                         Identity, Kind, Param, PropertySearch, StatedSearch, label_of, per_profile, pick, stated_value)
 
 from .common import (FIG_D, GAMMA, HALF_PI, INF, LINEAR_TRANSFER_ASYM, ROOT_PI_2, SIGMA, THETA, TRANSFER_CHUNK, lattice, src,
@@ -319,9 +319,16 @@ EQ13_UNDER = Claim(
 )
 
 
-def _sigma_lt_1_holds(p):
+def _sigma_lt_1_holds(p, threshold: float = 1.0):
+    """gamma < 1: T < 0 implies sigma < threshold (1 as stated; the power witness takes 1/2)."""
     with T.precision_for(p["gamma"], 1 - p["gamma"], p["theta"], p["sigma"]):
-        return not (T.transferability_theta_mp(p["gamma"], p["theta"], p["sigma"]) < 0) or p["sigma"] < 1
+        return not (T.transferability_theta_mp(p["gamma"], p["theta"], p["sigma"]) < 0) or p["sigma"] < threshold
+
+
+def _sigma_lt_1_converse(p):
+    """The power witness 'the implication reversed': gamma < 1 and sigma < 1 imply T < 0."""
+    with T.precision_for(p["gamma"], 1 - p["gamma"], p["theta"], p["sigma"]):
+        return not p["sigma"] < 1 or bool(T.transferability_theta_mp(p["gamma"], p["theta"], p["sigma"]) < 0)
 
 
 _SIGMA_DOMAIN = Domain((GAMMA_LT_1, THETA, SIGMA))
@@ -346,6 +353,14 @@ EQ13_SIGMA = Claim(
            "for sigma >= 1, (1-gamma) T >= (1-gamma)^2 + gamma - (1-gamma) = gamma^2 > 0. Searched over "
            "gamma in (0, 1), theta in [0, pi/2], sigma in [0, 100] at 50 digits."),
     check=PropertySearch("gamma < 1 and T < 0 imply sigma < 1", strategy=_sigma_search, holds=_sigma_lt_1_holds),
+    power=(Alternative("gamma < 1 and T < 0 imply sigma < 1/2 (the noise threshold off by a factor 2)",
+                       PropertySearch("gamma < 1 and T < 0 imply sigma < 1/2", strategy=_sigma_search,
+                                      holds=lambda p: _sigma_lt_1_holds(p, 0.5)),
+                       "a constant off by 2: the threshold at SNR = 4 instead of SNR = 1"),
+           Alternative("gamma < 1 and sigma < 1 imply T < 0 (the implication reversed)",
+                       PropertySearch("gamma < 1 and sigma < 1 imply T < 0", strategy=_sigma_search,
+                                      holds=_sigma_lt_1_converse),
+                       "the converse, 'negative transfer occurs when sigma < 1', a common misreading of 'only when'")),
 )
 
 
@@ -494,6 +509,21 @@ def _anomalous_fig1(claim, ctx, points) -> Evidence:
     return ev
 
 
+def _anomalous_alternative(window, what: str):
+    """A power witness of eq13.anomalous: at the setting of Fig. 1 (sigma = 0.2) and theta = pi/2, the positive
+    transfer of (13) (sympy's solution set of T > 0) is exactly ``window(sigma)`` (a sympy set), as the alternative
+    states; refutes when sympy's set differs."""
+    def check(claim, ctx, points) -> Evidence:
+        ev = Evidence()
+        for p in points:
+            sig = sp.nsimplify(p["sigma"])
+            got, alt = T.positive_set_at_orthogonal(sig), window(sig)
+            ev.checks.append(Check(f"sigma = {p['sigma']:g}, theta = pi/2: T > 0 exactly on {alt} ({what})",
+                                   got == alt, f"sympy: T > 0 exactly for gamma in {got}"))
+        return ev
+    return Custom(check, points=[{"sigma": 0.2}])
+
+
 EQ13_ANOMALOUS = Claim(
     id="tahir2024.eq13.anomalous", role="remark",
     kind=Kind.SYMBOLIC,
@@ -511,6 +541,15 @@ EQ13_ANOMALOUS = Claim(
            "(1.04, inf). The sentence holds in its stated setting; its reading over every sigma >= 0 is the claim "
            "eq13.anomalous.all_sigma."),
     check=Custom(_anomalous_fig1, points=[{"sigma": 0.2}]),
+    power=(Alternative("the separating strip of width ~ 2 sigma: T > 0 on (1 - sigma, 1) U (1, 1 + sigma) at theta = pi/2",
+                       _anomalous_alternative(lambda s: sp.Union(sp.Interval.open(1 - s, 1), sp.Interval.open(1, 1 + s)),
+                                              "a strip of half-width sigma"),
+                       "an exponent off by one: the strip's half-width read as sigma (the noise scale) instead of "
+                       "sigma^2 (the noise variance); at sigma = 0.2, (0.8, 1.2) for (0.96, 1.04)"),
+           Alternative("positive transfer at theta = pi/2 only on the underparameterized side gamma in (1, 1 + sigma^2)",
+                       _anomalous_alternative(lambda s: sp.Interval.open(1, 1 + s ** 2), "one side of gamma = 1 only"),
+                       "a term dropped: only the gamma > 1 branch of (13), where the scratch risk sigma^2/(gamma - 1) "
+                       "diverges, keeps positive transfer (the gamma < 1 divergence dropped)")),
 )
 
 

@@ -29,7 +29,7 @@ import torch
 
 import numerics.deep_linear as DL
 from numerics.tahir_text import eq60_constant, layer_statistics, rank_one_transfer_risk
-from verify.kit import (Check, Claim, Custom, Domain, Evidence, Kind, Param, Source, label_of, pick,
+from verify.kit import (Alternative, Check, Claim, Custom, Domain, Evidence, Kind, Param, Source, label_of, pick,
                         slope_annotation, slope_bound_test, slope_test_means, slope_test_paired, stated_slope)
 
 from .text_helpers import PRE_ALPHAS, PRE_D, PRE_DEPTHS, PRE_TRIALS, PI, pretrained
@@ -339,6 +339,14 @@ CLAIMS = [
                "layer (the misalignment is O(alpha^4)): the stated O(alpha^2) bound holds but is not tight; this is "
                "not an erratum. Supersedes the one-sided check '1 - |u_1 . beta_s|' of tahir2024.thm3.4."),
         check=Custom(_eq69_fn(), points=_points),
+        power=(Alternative("the misalignment is of exact order alpha^2 ((69) tight in alpha)",
+                           Custom(_layer_rate("misalign", 2.0, "order"), points=_points),
+                           "the bound read as the rate: (51) 'aligned up to O(alpha^2)' taken as a misalignment of "
+                           "order alpha^2 (two-sided slope 2 +- 0.1 on the same networks; measured about 4)"),
+               Alternative("1 - (v_l^T u_(l+1))^2 = O(alpha^6) (the bound tightened beyond the measured alpha^4)",
+                           Custom(_layer_rate("misalign", 6.0, "bound"), points=_points),
+                           "a bound tightened until it is false: one order of alpha^2 beyond the measured alpha^4 "
+                           "(one-sided slope >= 5.9 on the same networks)")),
     ),
     Claim(
         id="tahir2024.rate.lemma3_3.balance", role="proof step", holds_by=("tahir2024.lemma3.3",), kind=Kind.LIMIT,

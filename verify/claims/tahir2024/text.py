@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from derivations import deep_linear as DLF
 from derivations import tahir_text as TT
 from numerics.tahir_text import coupling_cost_trials, scratch_transfer_common
-from verify.kit import AllOf, Check, Claim, Custom, Domain, Evidence, Expectation, Identity, Kind, Param, PropertySearch
+from verify.kit import AllOf, Alternative, Check, Claim, Custom, Domain, Evidence, Expectation, Identity, Kind, Param, PropertySearch
 
 from .common import ROOT_TIE
 
@@ -48,11 +48,12 @@ def _theta0_rows(p, B, gen, ctx):
     return (r_sc - r_lt)[:, 0, 0], "E R_sc - E R_lt > 0 (finite size, literal min-norm fits)"
 
 
-def _well_repr_asmeant_holds(p):
+def _well_repr_asmeant_holds(p, theta: float = 0.0):
     """The abstract as meant: transfer beats scratch training wherever scratch training leaves an error to beat
-    (E R_sc > 0), and ties it (T = 0) where scratch training is exact (sigma = 0, gamma > 1: E R_sc = 0)."""
+    (E R_sc > 0), and ties it (T = 0) where scratch training is exact (sigma = 0, gamma > 1: E R_sc = 0).
+    ``theta`` > 0: the power witness 'a moderately overlapping target is enough' (the same predicate at that angle)."""
     with prec(p["gamma"], 1 - p["gamma"], p["sigma"]):
-        t, r = T_lt(p["gamma"], 0.0, p["sigma"]), R_sc(p["gamma"], p["sigma"])
+        t, r = T_lt(p["gamma"], theta, p["sigma"]), R_sc(p["gamma"], p["sigma"])
         return t > 0 if r > 0 else t == 0
 
 
@@ -100,6 +101,16 @@ WELL_REPRESENTED = Claim(
                        holds=_well_repr_asmeant_holds, show=_well_repr_show, strategy=_WELL_SEARCH),
         _WELL_MC,
     ]),
+    power=(Alternative("the target need not be in the feature span: the same at theta = pi/4 (half of ||beta_t||^2 "
+                       "outside span{beta_s})",
+                       PropertySearch(examples=EX, name="T_lt(gamma, pi/4, sigma) > 0 where E R_sc > 0, = 0 where "
+                                      "E R_sc = 0 (eq. (13))", holds=lambda p: _well_repr_asmeant_holds(p, PI / 4),
+                                      strategy=_WELL_SEARCH),
+                       "a condition removed: 'well represented' read loosely as 'strongly overlapping' (cos^2 theta "
+                       "= 1/2)"),
+           Alternative("the ordering reversed: at theta = 0, transfer loses to scratch training (finite size)",
+                       Custom(mc_ordering(_theta0_rows, MC_TRIALS, "theta0", reverse=True), points=_WELL_MC.points),
+                       "the ordering reversed, on the claim's own Monte Carlo draws")),
 )
 
 WELL_REPRESENTED_STRICT = Claim(
@@ -136,6 +147,15 @@ def _strong_overlap_holds(p):
         return T_lt(0.0, p["theta"], p["sigma"]) > 0 and T_ft_stated(0.0, p["theta"]) > 0
 
 
+def _strong_overlap_search(theta_0: float, name: str) -> PropertySearch:
+    """The claim's search of both limits over theta in [0, theta_0) (theta_0 = pi/3 as read; a power witness widens
+    it) and sigma in [0, 20]."""
+    return PropertySearch(examples=EX, name=name, holds=_strong_overlap_holds, show=_strong_overlap_show,
+                          strategy=lambda: st.fixed_dictionaries({
+                              "theta": st.one_of(st.just(0.0), st.floats(0.0, theta_0, exclude_max=True)),
+                              "sigma": st.one_of(st.just(0.0), st.floats(0.0, 20.0))}))
+
+
 def _strong_overlap_show(p):
     with mpmath.workdps(DPS):
         return {"T_lt(gamma->0)": float(T_lt(0.0, p["theta"], p["sigma"])),
@@ -157,6 +177,8 @@ _SO_DOMAIN = Domain((Param("theta", 0, PI / 3, upper_open=True, doc="overlap abo
                      P_SIGMA, Param("L", 2, INF, integer=True), Param("gamma", 0, INF),
                      Param("n", 3, INF, integer=True), Param("d", 1, INF, integer=True)))
 
+_SO_MC_POINTS = [{"theta": PI / 4, "sigma": 0.5, "L": 2, "gamma": 0.1, "n": 10, "d": 100}]
+
 STRONG_OVERLAP = Claim(
     id="tahir2024.text.abstract.strong_overlap", role="remark", kind=Kind.ORDERING,
     source=src("Abstract: 'when the feature space overlap between the source and target tasks is sufficiently "
@@ -177,19 +199,23 @@ STRONG_OVERLAP = Claim(
            "benefit is largest in the low data limit' is tahir2024.text.abstract.strong_overlap.largest_at_low_data "
            "(extension)."),
     check=AllOf([
-        PropertySearch(examples=EX, name="lim_{gamma->0} T_lt > 0 and lim_{gamma->0} T_ft > 0 (eqs. (13), (17))",
-                       holds=_strong_overlap_holds, show=_strong_overlap_show,
-                       strategy=lambda: st.fixed_dictionaries({
-                           "theta": st.one_of(st.just(0.0), st.floats(0.0, PI / 3, exclude_max=True)),
-                           "sigma": st.one_of(st.just(0.0), st.floats(0.0, 20.0))})),
+        _strong_overlap_search(PI / 3, "lim_{gamma->0} T_lt > 0 and lim_{gamma->0} T_ft > 0 (eqs. (13), (17))"),
         PropertySearch(examples=EX_SLOW, name="derived fine-tuning limit (1-gamma) k (2 cos theta - k) > 0 as gamma -> 0",
                        holds=_strong_overlap_derived, refutes=False,
                        strategy=lambda: st.fixed_dictionaries({
                            "theta": st.floats(0.0, PI / 3 - 1e-3), "sigma": st.floats(0.0, 5.0),
                            "L": st.integers(2, 8)})),
-        Custom(mc_ordering(_small_gamma_rows, MC_TRIALS, "small-gamma"),
-               points=[{"theta": PI / 4, "sigma": 0.5, "L": 2, "gamma": 0.1, "n": 10, "d": 100}]),
+        Custom(mc_ordering(_small_gamma_rows, MC_TRIALS, "small-gamma"), points=_SO_MC_POINTS),
     ]),
+    power=(Alternative("any overlap is enough: theta_0 = pi/2 (both limits positive for every theta < pi/2)",
+                       _strong_overlap_search(PI / 2, "lim_{gamma->0} T_lt > 0 and lim_{gamma->0} T_ft > 0 for every "
+                                              "theta < pi/2"),
+                       "a condition removed: 'sufficiently strong' dropped (linear transfer alone would allow it: "
+                       "cos^2 theta > 0)"),
+           Alternative("the ordering reversed at small gamma: linear transfer loses to scratch training (finite size)",
+                       Custom(mc_ordering(_small_gamma_rows, MC_TRIALS, "small-gamma", reverse=True),
+                              points=_SO_MC_POINTS),
+                       "the ordering reversed, on the claim's own Monte Carlo draws")),
 )
 
 
@@ -243,6 +269,11 @@ FAR_KL = Claim(
            "Searched over delta in (0, 1e12]."),
     check=PropertySearch(examples=EX, name="D_KL >= delta with T_lt > 0 (witness)", holds=_far_kl_holds,
                          bounds={"delta": (1e-12, 1e12)}),
+    power=(Alternative("positive transfer only between close distributions: T_lt > 0 implies D_KL < 1",
+                       PropertySearch(examples=EX, name="no witness with D_KL >= delta and T_lt > 0 once delta >= 1",
+                                      holds=lambda p: not _far_kl_holds(p), bounds={"delta": (1.0, 1e12)}),
+                       "the statement reversed to a bound: the intuition the sentence argues against (a divergence "
+                       "that predicts transfer), with the threshold at 1 = D_KL of orthogonal teachers at sigma = 1"),),
 )
 
 
@@ -333,6 +364,12 @@ FAR_W1 = Claim(
     check=PropertySearch(examples=EX, name="W1 >= delta and T_lt > 0 at beta_t = c beta_s (witness)",
                          holds=_free_norm_holds,
                          bounds={"delta": (1e-9, 1e9), "sigma": (0.0, 100.0)}),
+    power=(Alternative("W1 bounded as for unit teachers: no target c beta_s with T_lt > 0 has W1 >= 2/sqrt(pi)",
+                       PropertySearch(examples=EX, name="no witness with W1 >= delta and T_lt > 0 once delta >= "
+                                      "2/sqrt(pi)", holds=lambda p: not _free_norm_holds(p),
+                                      bounds={"delta": (2 / float(np.sqrt(PI)), 1e9), "sigma": (0.0, 100.0)}),
+                       "the bound of the unit-teacher reading (W1 <= 2 sqrt(2/pi) sin(theta/2) <= 2/sqrt(pi), "
+                       "tahir2024.text.sec2_1.far_apart.w1.unit_teachers) carried over to targets of any norm"),),
 )
 
 
@@ -485,6 +522,11 @@ def _not_neg_fig5_holds(p):
     return _design_cov(p) >= -mpmath.mpf(10) ** -40
 
 
+def _pos_fig5_holds(p):
+    """The power witness 'positively correlated': cov > 10^-40 (beyond the rounding of a 50-digit sum)."""
+    return _design_cov(p) > mpmath.mpf(10) ** -40
+
+
 KL_CORR = Claim(
     id="tahir2024.text.sec3_3.kl_not_negatively_correlated", kind=Kind.ORDERING, role="remark",
     source=src("Sec. 3.3, end: 'In Appendix E Fig. 5 we demonstrate that the dataset based discrepancy measures of "
@@ -520,6 +562,11 @@ KL_CORR = Claim(
                                          "angles evenly spaced on [0, pi])",
                        holds=_not_neg_fig5_holds, strategy=_symmetric_design),
     ]),
+    power=(Alternative("D_KL is positively correlated with transferability (Cov > 0)",
+                       PropertySearch(examples=EX, name="Cov(D_KL, T_lt) > 0 over designs of Fig. 5's setting "
+                                      "(sigma = 0.2, angles evenly spaced on [0, pi])",
+                                      holds=_pos_fig5_holds, strategy=_symmetric_design),
+                       "'not negatively correlated' read as 'positively correlated' (the inequality made strict)"),),
 )
 
 

@@ -131,16 +131,23 @@ MC_TRIALS = {"quick": 1000, "standard": 4000, "full": 20000}
 DIFF_POSITIVE = "E[diff] > 0 (diff as in the label; the estimate shown is E[0 - diff] < 0, mean_b = E[diff])"
 
 
-def mc_ordering(rows, trials, sampler_label):
-    """Custom(fn, points=...) checking, per point, an ordering E[diff] > 0 from ``rows(point, B, gen)``."""
+#: the reversed ordering of a power witness: E[diff] < 0
+DIFF_NEGATIVE = "E[diff] < 0, the ordering reversed (a power witness; the estimate shown is E[diff])"
+
+
+def mc_ordering(rows, trials, sampler_label, reverse: bool = False):
+    """Custom(fn, points=...) checking, per point, an ordering E[diff] > 0 from ``rows(point, B, gen)``.
+    ``reverse=True`` (a power witness: the ordering reversed) tests E[diff] < 0 on the same draws."""
     def fn(claim, ctx, points):
         ev = Evidence()
         B = pick(ctx.profile, trials)
         for p in points:
             gen, seed = ctx.generator(claim.id, sampler_label, label_of(p))
             diff, what = rows(p, B, gen, ctx)
-            ev.tests.append(ordering_test(f"{what}: {label_of(p)}", p, 0.0, diff.detach().cpu().numpy(), seed,
-                                          what=DIFF_POSITIVE))
+            x = diff.detach().cpu().numpy()
+            ev.tests.append(ordering_test(f"{what}, reversed (< 0): {label_of(p)}", p, x, 0.0, seed, what=DIFF_NEGATIVE)
+                            if reverse else
+                            ordering_test(f"{what}: {label_of(p)}", p, 0.0, x, seed, what=DIFF_POSITIVE))
             ev.seeds.append(seed)
         return ev
     return fn

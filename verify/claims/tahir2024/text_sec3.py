@@ -15,7 +15,7 @@ from derivations import transfer as T
 from derivations import wishart as W
 from numerics.scratch import min_norm_risk
 from numerics.tahir_text import scratch_transfer_common
-from verify.kit import AllOf, Claim, Custom, Domain, Expectation, Identity, Kind, Param, PropertySearch
+from verify.kit import AllOf, Alternative, Claim, Custom, Domain, Expectation, Identity, Kind, Param, PropertySearch
 
 from .common import ROOT_TIE
 from .text_helpers import (ASSUME, DPS, EX, HALF_PI, INF, MC_TRIALS, NOT_ONE, P_GAMMA, P_SIGMA, P_THETA, PI,
@@ -99,10 +99,12 @@ DD_OVER = Claim(
 )
 
 
-def _dd_under_holds(p):
+def _dd_under_holds(p, reverse: bool = False):
+    """(10) non-increasing in gamma > 1 (``reverse``: the power witness, non-decreasing)."""
     g1, dg, s = p["gamma"], p["dgamma"], p["sigma"]
     with prec(g1 - 1, dg, s):
-        return R_sc(mpmath.mpf(g1) + mpmath.mpf(dg), s) <= R_sc(g1, s)
+        r2, r1 = R_sc(mpmath.mpf(g1) + mpmath.mpf(dg), s), R_sc(g1, s)
+        return r2 >= r1 if reverse else r2 <= r1
 
 
 DD_UNDER = Claim(
@@ -118,18 +120,38 @@ DD_UNDER = Claim(
            "gamma in (1, 100], steps dgamma in (0, 100], sigma in [0, 20] at 50 digits."),
     check=PropertySearch(examples=EX, name="(10) at gamma + dgamma <= (10) at gamma, gamma > 1", holds=_dd_under_holds,
                          bounds={"gamma": (1.0, 100.0), "dgamma": (1e-9, 100.0), "sigma": (0.0, 20.0)}),
+    power=(Alternative("the ordering reversed: for gamma > 1 the risk grows with gamma",
+                       PropertySearch(examples=EX, name="(10) at gamma + dgamma >= (10) at gamma, gamma > 1",
+                                      holds=lambda p: _dd_under_holds(p, reverse=True),
+                                      bounds={"gamma": (1.0, 100.0), "dgamma": (1e-9, 100.0), "sigma": (0.0, 20.0)}),
+                       "the ordering reversed (the rise of a second descent read on the underparameterized side)"),),
 )
 
 
 # ============================================================================ Sec. 3.3, linear transfer
 
-def _oos_holds(p):
+def _oos_holds(p, reverse: bool = False):
+    """T_lt strictly decreasing in theta (``reverse``: the power witness, strictly increasing)."""
     g, th, dth, s = p["gamma"], p["theta"], p["dtheta"], p["sigma"]
     th2 = min(HALF_PI, th + dth)
     if th2 <= th:
         return True
     with prec(g, 1 - g, th, th2 - th):
-        return T_lt(g, th2, s) < T_lt(g, th, s)
+        return (T_lt(g, th2, s) > T_lt(g, th, s)) if reverse else (T_lt(g, th2, s) < T_lt(g, th, s))
+
+
+def _oos_check(reverse: bool = False) -> AllOf:
+    """The search over (13) and the finite-size Monte Carlo ordering (``reverse``: both reversed, same draws)."""
+    return AllOf([
+        PropertySearch(examples=EX, name="T_lt strictly " + ("increasing" if reverse else "decreasing") +
+                       " in theta, eq. (13)", holds=lambda p: _oos_holds(p, reverse),
+                       strategy=lambda: st.fixed_dictionaries({
+                           "gamma": st.floats(1e-6, 20.0).filter(lambda g: g != 1), "theta": st.floats(0.0, HALF_PI),
+                           "dtheta": st.floats(1e-9, HALF_PI), "sigma": st.floats(0.0, 20.0)})),
+        Custom(mc_ordering(_oos_rows, MC_TRIALS, "theta-order", reverse=reverse),
+               points=[{"gamma": g, "theta": PI / 8, "dtheta": PI / 4, "sigma": 0.2, "theta2": 3 * PI / 8, "n": n,
+                        "d": 40} for g, n in ((0.5, 20), (1.5, 60))]),
+    ])
 
 
 def _oos_rows(p, B, gen, ctx):
@@ -153,15 +175,9 @@ OUT_OF_SUBSPACE = Claim(
            "on both (theta and theta + dtheta clipped to pi/2, endpoints exact). Monte Carlo at finite size: "
            "transferability at theta = pi/8 vs 3 pi/8 on common draws (same X, noise, beta_s, nu), gamma = 0.5 and "
            "1.5, sigma = 0.2 (Fig. 1)."),
-    check=AllOf([
-        PropertySearch(examples=EX, name="T_lt strictly decreasing in theta, eq. (13)", holds=_oos_holds,
-                       strategy=lambda: st.fixed_dictionaries({
-                           "gamma": st.floats(1e-6, 20.0).filter(lambda g: g != 1), "theta": st.floats(0.0, HALF_PI),
-                           "dtheta": st.floats(1e-9, HALF_PI), "sigma": st.floats(0.0, 20.0)})),
-        Custom(mc_ordering(_oos_rows, MC_TRIALS, "theta-order"),
-               points=[{"gamma": g, "theta": PI / 8, "dtheta": PI / 4, "sigma": 0.2, "theta2": 3 * PI / 8, "n": n,
-                        "d": 40} for g, n in ((0.5, 20), (1.5, 60))]),
-    ]),
+    check=_oos_check(),
+    power=(Alternative("the ordering reversed: transfer improves as the out-of-subspace norm sin^2 theta grows",
+                       _oos_check(reverse=True), "the ordering reversed (search of (13) and the same Monte Carlo draws)"),),
 )
 
 
@@ -169,6 +185,11 @@ def _snr_holds(p):
     g, th, s = p["gamma"], p["theta"], p["sigma"]
     with prec(g, 1 - g, th, s - 1):
         return R_sc(g, s) > 1 and T_lt(g, th, s) > 0
+
+
+def _snr_domain_from(sigma_min: float) -> Domain:
+    return Domain((Param("gamma", 0, 1, lower_open=True, upper_open=True), P_THETA,
+                   Param("sigma", sigma_min, INF, lower_open=True)))
 
 
 SNR = Claim(
@@ -187,6 +208,11 @@ SNR = Claim(
            "(extension)."),
     check=PropertySearch(examples=EX, name="R_sc > 1 and T_lt > 0 for gamma < 1, sigma > 1", holds=_snr_holds,
                          bounds={"sigma": (1.0, 50.0)}),
+    power=(Alternative("the same for sigma > 1/2 (SNR < 4: the threshold off by a factor 2)",
+                       PropertySearch(examples=EX, name="R_sc > 1 and T_lt > 0 for gamma < 1, sigma > 1/2",
+                                      holds=_snr_holds,
+                                      strategy=lambda: _snr_domain_from(0.5).strategy(bounds={"sigma": (0.5, 50.0)})),
+                       "a constant off by 2 in the noise threshold"),),
 )
 
 SNR_ALL = Claim(
@@ -204,10 +230,12 @@ SNR_ALL = Claim(
 )
 
 
-def _noise_holds(p):
+def _noise_holds(p, reverse: bool = False):
+    """T_lt strictly increasing in sigma (``reverse``: the power witness, strictly decreasing)."""
     g, th, s, ds = p["gamma"], p["theta"], p["sigma"], p["dsigma"]
     with prec(g, 1 - g, s, ds):
-        return T_lt(g, th, mpmath.mpf(s) + mpmath.mpf(ds)) > T_lt(g, th, s)
+        t2, t1 = T_lt(g, th, mpmath.mpf(s) + mpmath.mpf(ds)), T_lt(g, th, s)
+        return t2 < t1 if reverse else t2 > t1
 
 
 def _noise_rows(p, B, gen, ctx):
@@ -215,6 +243,18 @@ def _noise_rows(p, B, gen, ctx):
                                          dtype=ctx.dtype)
     T = r_sc - r_lt
     return T[:, 0, 1] - T[:, 0, 0], "T(sigma2) - T(sigma) > 0 (common draws, finite size)"
+
+
+def _noise_check(reverse: bool = False) -> AllOf:
+    """The search over (13) and the finite-size Monte Carlo ordering (``reverse``: both reversed, same draws)."""
+    return AllOf([
+        PropertySearch(examples=EX, name="T_lt strictly " + ("decreasing" if reverse else "increasing") +
+                       " in sigma, eq. (13)", holds=lambda p: _noise_holds(p, reverse),
+                       bounds={"gamma": (1e-6, 20.0), "sigma": (0.0, 20.0), "dsigma": (1e-9, 20.0)}),
+        Custom(mc_ordering(_noise_rows, MC_TRIALS, "sigma-order", reverse=reverse),
+               points=[{"gamma": g, "theta": PI / 3, "sigma": 0.1, "dsigma": 0.4, "sigma2": 0.5, "n": n, "d": 40}
+                       for g, n in ((0.7, 28), (1.5, 60))]),
+    ])
 
 
 NOISE_SHRINKS = Claim(
@@ -231,13 +271,11 @@ NOISE_SHRINKS = Claim(
            "and strictly shrink (every boundary point moves into positive transfer); the sentence stands in the "
            "gamma < 1 paragraph, the search covers both branches. Monte Carlo: T at sigma = 0.1 vs 0.5 on common "
            "draws (the same unit noise scaled) at gamma = 0.7 and 1.5, theta = pi/3, d = 40."),
-    check=AllOf([
-        PropertySearch(examples=EX, name="T_lt strictly increasing in sigma, eq. (13)", holds=_noise_holds,
-                       bounds={"gamma": (1e-6, 20.0), "sigma": (0.0, 20.0), "dsigma": (1e-9, 20.0)}),
-        Custom(mc_ordering(_noise_rows, MC_TRIALS, "sigma-order"),
-               points=[{"gamma": g, "theta": PI / 3, "sigma": 0.1, "dsigma": 0.4, "sigma2": 0.5, "n": n, "d": 40}
-                       for g, n in ((0.7, 28), (1.5, 60))]),
-    ]),
+    check=_noise_check(),
+    power=(Alternative("the ordering reversed: as sigma increases the region of negative transfer grows",
+                       _noise_check(reverse=True),
+                       "the ordering reversed (noise hurting the transferred model more than the scratch one); search "
+                       "of (13) and the same Monte Carlo draws"),),
 )
 
 _b = sp.Symbol("b", real=True)
@@ -284,12 +322,13 @@ IRREDUCIBLE = Claim(
 
 # ============================================================================ Sec. 3.3.1, ridge
 
-def _ridge_superset_holds(p):
+def _ridge_superset_holds(p, reverse: bool = False):
+    """T^lambda <= T pointwise (``reverse``: the power witness, T^lambda >= T: ridge shrinks the negative region)."""
     g, th, s, lam = p["gamma"], p["theta"], p["sigma"], p["lam"]
     with prec(g, 1 - g, th, lam):
         T0 = T_lt(g, th, s)
         Tl = R_sc(g, s) - R_ridge_limit(lam, th)
-        return Tl <= T0
+        return Tl >= T0 if reverse else Tl <= T0
 
 
 def _ridge_strict_holds(p):
@@ -328,6 +367,12 @@ RIDGE_REGION = Claim(
                        strategy=lambda: st.fixed_dictionaries({"sigma": st.one_of(st.just(0.0), st.floats(0.0, 20.0)),
                                                                "lam": st.floats(1e-6, 1e3)})),
     ]),
+    power=(Alternative("the ordering reversed: ridge shrinks the region of negative transfer (T^lambda >= T)",
+                       PropertySearch(examples=EX, name="T^lambda >= T pointwise (subset)",
+                                      holds=lambda p: _ridge_superset_holds(p, reverse=True),
+                                      bounds={"gamma": (1e-6, 20.0), "sigma": (0.0, 20.0), "lam": (1e-9, 1e3)}),
+                       "the ordering reversed: regularization, which helps at finite n (lambda* > 0, Theorem 3.8), "
+                       "taken to help in the limit too"),),
 )
 
 
