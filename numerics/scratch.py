@@ -103,7 +103,7 @@ def _gram_solve(X: torch.Tensor, Y: torch.Tensor) -> torch.Tensor:
     m, M = min(n, d), max(n, d)
     if m * m * M < SYRK_MIN:
         return _min_norm_gram(X, Y)
-    Xn, Yn = X.numpy(), Y.numpy()
+    Xn, Yn = X.cpu().numpy(), Y.cpu().numpy()  # this path runs on CPU tensors only (see min_norm_risk)
     out = np.empty((X.shape[0], d, Y.shape[-1]))
     for j, x in enumerate(Xn):
         wide = n < d
@@ -112,7 +112,7 @@ def _gram_solve(X: torch.Tensor, Y: torch.Tensor) -> torch.Tensor:
         c, info = _potrf(G.T, lower=1, clean=0, overwrite_a=0)  # G.T: the same symmetric matrix, Fortran order
         a = _potrs(c, b, lower=1)[0] if info == 0 else np.linalg.solve(G, b)
         out[j] = x.T @ a if wide else a
-    return torch.from_numpy(out)
+    return torch.from_numpy(out)  # device: cpu (the numpy/LAPACK path, CPU tensors only)
 
 
 def _fused_risk(trials, n, d, sigmas, beta, gen):
@@ -131,13 +131,13 @@ def _fused_risk(trials, n, d, sigmas, beta, gen):
     """
     T = n * d
     streams, cuts = normal_streams(trials * T, gen)
-    eps = torch.randn(trials, n, generator=gen, dtype=torch.float64)
-    out = torch.empty(trials, sigmas.numel(), dtype=torch.float64)
+    eps = torch.randn(trials, n, generator=gen, dtype=torch.float64)  # device: cpu (the fused path: CPU generator)
+    out = torch.empty(trials, sigmas.numel(), dtype=torch.float64)  # device: cpu (as above)
     g = max(1, _GROUP // T)
     split = {c // T: np.empty(T) for c in cuts[1:-1] if c % T}  # trials drawn by two streams
 
     def solve(i, Xg):
-        X = torch.from_numpy(Xg.reshape(-1, n, d))
+        X = torch.from_numpy(Xg.reshape(-1, n, d))  # device: cpu (the fused path: numpy streams)
         out[i:i + X.shape[0]] = _risk_of(X, beta[i:i + X.shape[0]], eps[i:i + X.shape[0]], sigmas, _gram_solve)
 
     def run(s):

@@ -407,7 +407,7 @@ def _fig2b(claim, ctx, points) -> Evidence:
         k = int(p["k"])
         r = _run(ctx, f"fig2 lora k={k}", k=k, xi=1.0, act=S.Activation("relu"), eta0=0.2, train_c=True, project=True,
                  steps_mult=1.5)
-        cp = np.abs(r["res"].extra["cos_c_path"].numpy())                   # (R, n_rec + 1)
+        cp = np.abs(r["res"].extra["cos_c_path"].cpu().numpy())                   # (R, n_rec + 1)
         rec = r["record"]
         gain = cp[:, -1] - cp[:, 0]
         half = cp - cp[:, :1] >= 0.5 * gain[:, None]

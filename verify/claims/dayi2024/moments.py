@@ -53,13 +53,13 @@ def _draw(ctx, claim_id, k, xi, act_name, m, n):
         W, u, uh = inst["W"], inst["u"], inst["u_hat"]
         g2, gu2, e2 = [], [], []
         for i0 in range(0, n, CHUNK):
-            x = torch.randn(min(CHUNK, n - i0), 1, d, generator=gen, dtype=ctx.dtype)
+            x = torch.randn(min(CHUNK, n - i0), 1, d, generator=gen, dtype=ctx.dtype, device=ctx.device)
             g = S.spherical_gradients(x, W, c, u, ch, uh, xi, act)[:, 0]
-            g2.append((g * g).sum(-1).numpy())
-            gu2.append((g @ u[0]).pow(2).numpy())
+            g2.append((g * g).sum(-1).cpu().numpy())
+            gu2.append((g @ u[0]).pow(2).cpu().numpy())
             fs, _ = S.network(x, W, c, u, xi, act)
             fh, _ = S.network(x, W, ch, uh, xi, act)
-            e2.append(((fh - fs)[:, 0] ** 2).numpy())
+            e2.append(((fh - fs)[:, 0] ** 2).cpu().numpy())
         G2.append(np.concatenate(g2))
         GU2.append(np.concatenate(gu2))
         E2.append(np.concatenate(e2))
@@ -148,15 +148,15 @@ def _lazy(claim, ctx, points, *, mode="claim") -> Evidence:
         inst = S.instance(k, D_LAZY, gen, dtype=ctx.dtype)
         W, u, c = inst["W"], inst["u"], inst["c"]
         act = S.Activation(an)
-        x = torch.randn(n, 1, D_LAZY, generator=gen, dtype=ctx.dtype)
+        x = torch.randn(n, 1, D_LAZY, generator=gen, dtype=ctx.dtype, device=ctx.device)
         f0, z0 = S.network(x, W, c, u, 0.0, act)
         ux = (x[:, 0] @ u[0])[:, None]
         num, den = [], []
         for xi in XIS:
             fs, _ = S.network(x, W, c, u, xi, act)
             flin = f0 + (act.df(z0) * xi * c).sum(-1) * ux
-            num.append(((fs - flin)[:, 0] ** 2).numpy())
-            den.append(((fs - f0)[:, 0] ** 2).numpy())
+            num.append(((fs - flin)[:, 0] ** 2).cpu().numpy())
+            den.append(((fs - f0)[:, 0] ** 2).cpu().numpy())
         num, den = np.stack(num, 1), np.stack(den, 1)
         lx = np.log(np.asarray(XIS))
         rng = np.random.default_rng(seed)

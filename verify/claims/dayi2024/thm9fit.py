@@ -38,11 +38,11 @@ def _features(x, W, v, scales, act):
 
 def _fit_risk(gen, k, xi, c, W, u, v, scales, act, n, n_test, dtype):
     """Least squares of f* on the features (n samples), then its population risk on n_test fresh inputs."""
-    x = torch.randn(n, 1, W.shape[-1], generator=gen, dtype=dtype)
+    x = torch.randn(n, 1, W.shape[-1], generator=gen, dtype=dtype, device=W.device)
     F = _features(x, W, v, scales, act)
     y, _ = S.network(x, W, c, u, xi, act)
     a = torch.linalg.lstsq(F, y[:, 0:1]).solution
-    xt = torch.randn(n_test, 1, W.shape[-1], generator=gen, dtype=dtype)
+    xt = torch.randn(n_test, 1, W.shape[-1], generator=gen, dtype=dtype, device=W.device)
     yt, _ = S.network(xt, W, c, u, xi, act)
     return float(((_features(xt, W, v, scales, act) @ a)[:, 0] - yt[:, 0]).pow(2).mean())
 
@@ -76,7 +76,7 @@ def _thm9_fit(claim, ctx, points, *, mode="claim") -> Evidence:
             risk = _fit_risk(gen, k, xi, c, W, u, (xi / math.sqrt(k)) * uh, (1.0, -1.0), act, n,
                              pick(ctx.profile, N_TEST), ctx.dtype)
             ratios.append(risk / bound)
-            exact.append(LR.thm9_error_relu(np.eye(k), c[0].numpy(), xi, m) / bound)
+            exact.append(LR.thm9_error_relu(np.eye(k), c[0].cpu().numpy(), xi, m) / bound)
         if mode == "claim":
             ev.tests.append(_t(f"k={k}, xi={xi}, m={m}: population risk of second-layer least squares on F_u^ "
                                f"(n = {n}) / Thm 9's bound k xi^2 (1 - m) <= 1", p, ratios, 1.0, seed))
@@ -106,9 +106,9 @@ def _remark5(claim, ctx, points, *, mode="claim") -> Evidence:
         for _ in range(pick(ctx.profile, RUNS)):
             inst = S.instance(k, D, gen, dtype=ctx.dtype)
             W, u = inst["W"], inst["u"]
-            c = torch.randn(1, k, generator=gen, dtype=ctx.dtype)
+            c = torch.randn(1, k, generator=gen, dtype=ctx.dtype, device=ctx.device)
             c = c / c.norm()
-            xs = torch.randn(pick(ctx.profile, N_TEST), 1, D, generator=gen, dtype=ctx.dtype)
+            xs = torch.randn(pick(ctx.profile, N_TEST), 1, D, generator=gen, dtype=ctx.dtype, device=ctx.device)
             f0, _ = S.network(xs, W, c, u, 0.0, act)
             fs, _ = S.network(xs, W, c, u, xi, act)
             scale = float((fs - f0).pow(2).mean())

@@ -123,7 +123,7 @@ def _psd_step(claim, ctx, pts, transpose_extra=True):
         ev.seeds.append(seed)
         bad, tried, shown = 0, 0, None
         for n in range(2, 7):
-            J = torch.randn(40, n, n, generator=gen, dtype=torch.float64)
+            J = torch.randn(40, n, n, generator=gen, dtype=torch.float64, device=gen.device)
             P = J.transpose(1, 2) @ J.transpose(1, 2)
             Ps = (P + P.transpose(1, 2)) / 2
             lmin = torch.linalg.eigvalsh(Ps)[:, 0]

@@ -19,7 +19,7 @@ def _backprop(claim, ctx, variant="printed"):
     gen, seed = ctx.generator(claim.id, "network")
     g = lambda *s: torch.randn(*s, generator=gen, dtype=torch.float64, device=gen.device)  # noqa: E731
     Ws = [g(WIDTHS[k], WIDTHS[k + 1]) / WIDTHS[k] ** 0.5 for k in range(len(WIDTHS) - 1)]
-    v, x0, y = g(WIDTHS[-1]), g(WIDTHS[0]), torch.tensor(0.3, dtype=torch.float64)
+    v, x0, y = g(WIDTHS[-1]), g(WIDTHS[0]), torch.tensor(0.3, dtype=torch.float64, device=gen.device)
     xs = [x0.requires_grad_(True)]
     for W in Ws:
         xs.append(torch.relu(W.T @ xs[-1]))
