@@ -446,7 +446,9 @@ def _lemmaB1(links, p, Wbar, W, Dbar, lam, gen):
         rank1 = s_n.view(-1, 1, 1) ** 2 * (u_n.unsqueeze(-1) @ u_n.unsqueeze(-2))
         links.eq("(63): v_l^T W_{l+1} W_{l+1}^T v_l = v_l^T (s_{l+1}^2 u u^T + W_{l+1} W_{l+1}^T - s_{l+1}^2 u u^T) v_l",
                  q_vn, _dot(v_l, DL._mv(rank1, v_l)) + _dot(v_l, DL._mv(WWt - rank1, v_l)), p,
-                 scale=q_vn.abs() + 2 * _dot(v_l, DL._mv(rank1, v_l)).abs())
+                 # round-off of v^T (W W^T - s^2 u u^T) v is relative to ||W W^T||_2 = s_{l+1}^2 (||v|| = 1), not
+                 # to the quadratic forms, which vanish when v is nearly orthogonal to u (2 of 270,000 standard trials)
+                 scale=q_vn.abs() + 2 * s_n ** 2)
         cos2 = _dot(v_l, u_n) ** 2
         c60 = Fb[l] - Fb[-1] + Ob[l] - Ob[-1]
         links.ge("(66) (L926-927): s_l^2 <= s_{l+1}^2 (v_l^T u_{l+1})^2 + alpha^2 ||Dbar_l||_2 + alpha^2 (||Wbar_l||_F^2 "
@@ -695,13 +697,17 @@ def _eq73_76(claim, ctx, points):
         big, small = PRE_ALPHAS_HERE
         for name in devs[big]:
             hi, lo = float(devs[big][name].max()), float(devs[small][name].max())
-            ok = lo <= 1e-2 and (lo <= 1e-9 or hi / lo >= SHRINK)
+            shrinks = lo <= 1e-9 or hi / lo >= SHRINK
+            # a limit: refuted only when the deviation does not shrink over the decade; shrinking but not yet below
+            # 1e-2 at the smaller alpha is finite-alpha bias, undecided (a smaller alpha would decide)
+            ok = (lo <= 1e-2 and shrinks) if shrinks else False
+            ok = ok if (ok or not shrinks) else None
             ev.checks.append(Check(f"{name} -> 0 as alpha -> 0 after pretraining: d={d}, L={L}", ok,
                                    f"largest over {PRE_B} networks: {hi:.3g} at alpha={big:g}, {lo:.3g} at "
                                    f"alpha={small:g} (needs <= 1e-2 at the smaller alpha and a shrink >= {SHRINK:g}x "
-                                   f"over the decade, or <= 1e-9)",
-                                   counterexample=None if ok else {"d": d, "L": L, f"alpha={big:g}": hi,
-                                                                   f"alpha={small:g}": lo}))
+                                   f"over the decade, or <= 1e-9; refuted only when it does not shrink)",
+                                   counterexample=None if ok is not False else {"d": d, "L": L, f"alpha={big:g}": hi,
+                                                                                f"alpha={small:g}": lo}))
     return ev
 
 
@@ -1001,7 +1007,9 @@ CLAIMS = [
                "instead of c (not an erratum under Assumption 3.2). Each deviation is measured on the literally "
                "pretrained networks (text_helpers.pretrained) at alpha = 0.1 and 0.01 and must be <= 1e-2 at 0.01 and "
                "shrink >= 3x over the decade (or be at round-off): a step that does not hold in the limit (e.g. "
-               "|v^T W_L| -> 2^{1/L} for ||beta_s|| = 2) is rejected. (77) is tahir2024.thm3.4."),
+               "|v^T W_L| -> 2^{1/L} for ||beta_s|| = 2) is rejected; one that shrinks but is still above 1e-2 at "
+               "alpha = 0.01 (finite-alpha bias: at standard, d = 10, (73) goes 0.384 -> 0.0418, about linearly in "
+               "alpha) is undecided, never refuted. (77) is tahir2024.thm3.4."),
     ),
     Claim(
         id=T_ + "proof.thm3_5.eq78_87", role="proof step", holds_by=HOLDS_35, kind=Kind.BOUND,
@@ -1022,7 +1030,7 @@ CLAIMS = [
         id=T_ + "proof.thm3_5.eq81_88", role="proof step", holds_by=HOLDS_35, kind=Kind.BOUND,
         source=src("App. B.4, proof of Theorem 3.5, eqs. (81), (85), (88)"),
         statement=(r"\dot{\mathcal L}_\parallel=-\sum_l(\|\nabla_l\mathcal L_\parallel\|_F^2+\langle\nabla_l\mathcal "
-                   r"L_\parallel,\nabla_l\mathcal L_\perp\rangle);\ \|\nabla_L\mathcal L_\parallel\|_F^2=\|W_{L-1}^T\cdots"
+                   r"L_\parallel,\nabla_l\mathcal L_\perp\rangle);\ \|\nabla_L\mathcal L_\parallel\|_F^2=\|W_{L-1}^T\cdots "
                    r"W_1^TX^TP_\parallel r\|^2;\ \dot{\mathcal L}_\parallel\le-2(\alpha^2\lambda)^{L-1}\lambda_{\min}"
                    r"\mathcal L_\parallel"),
         assumptions=INST_ASSUME + " Gradient flow (6) on the empirical loss (78), L = ||r||^2/(2n); L_par := "
