@@ -240,9 +240,22 @@ SCRATCH_NS = per_profile([8, 16, 32, 64], [8, 16, 32, 64, 128], [100, 200, 400, 
 SCRATCH_TRIALS = per_profile(4, 10, 100)
 
 
+def _scratch_trained(Wt, ct, ns, B, m, gen, ctx):
+    """The scratch model of (7) on each of E = B len(ns) target teachers (Wt (E, m*, d), ct (E, m*)): n noiseless samples
+    per trial (trial b of size ns[b // B], all sizes in one padded batch), App. D.2's initialization, GD on (5) to the
+    profile's step cap -> (the trained run, exact errors (8) as (len(ns), B))."""
+    E, ms, d = Wt.shape
+    X = gaussian_design(E, max(ns), d, gen, dtype=ctx.dtype)
+    y = (torch.relu(X @ Wt.mT) @ ct.unsqueeze(-1)).squeeze(-1) / ms
+    weight = mf.padded_design(X, [n for n in ns for _ in range(B)])
+    W0, c0 = mf.init_student(E, m, d, gen, dtype=ctx.dtype)
+    run = mf.train_empirical(W0, c0, X, y, weight, steps=pick(ctx.profile, STEP_CAP))
+    return run, mf.population_risk(run.W, run.c, Wt, ct).cpu().numpy().reshape(len(ns), B)
+
+
 def _scratch_check(claim, ctx, points, nu=NU_STATED):
     """Per point: for each n, B fresh teachers, data sets of n noiseless samples and networks initialized as in
-    App. D.2, trained on (5) by projected GD (all n in one padded batch); the exact error (8); the weighted
+    App. D.2, trained on (5) by projected GD (:func:`_scratch_trained`); the exact error (8); the weighted
     log-log slope of the mean error in n against -nu (verify.orders.slope_test_means).  Undecided when the runs
     stopped at a reduced step cap without reaching the loss 1e-6."""
     ev = Evidence()
@@ -252,13 +265,7 @@ def _scratch_check(claim, ctx, points, nu=NU_STATED):
         B = pick(ctx.profile, SCRATCH_TRIALS)
         gen, seed = ctx.generator(claim.id, "instance", label_of(p))
         Wt, ct, _, _ = mf.ablated_teachers(B * len(ns), d, ms, 0.0, gen, dtype=ctx.dtype)
-        X = gaussian_design(B * len(ns), max(ns), d, gen, dtype=ctx.dtype)
-        y = (torch.relu(X @ Wt.mT) @ ct.unsqueeze(-1)).squeeze(-1) / ms
-        nvec = [n for n in ns for _ in range(B)]
-        weight = mf.padded_design(X, nvec)
-        W0, c0 = mf.init_student(B * len(ns), m, d, gen, dtype=ctx.dtype)
-        run = mf.train_empirical(W0, c0, X, y, weight, steps=pick(ctx.profile, STEP_CAP))
-        R = mf.population_risk(run.W, run.c, Wt, ct).cpu().numpy().reshape(len(ns), B)
+        run, R = _scratch_trained(Wt, ct, ns, B, m, gen, ctx)
         ev.seeds.append(seed)
         ev.details.setdefault("scratch_runs", []).append(
             {"point": p, "n": ns, "mean R_sc": R.mean(1).tolist(), "steps": run.steps,
@@ -317,20 +324,14 @@ def _fig4e_check(claim, ctx, points, flip=False):
     power witness (the heuristic's predictions reversed)."""
     ev = Evidence()
     for p in points:
-        d, m, ms = int(p["d"]), int(p["m"]), int(p["m_star"])
+        m = int(p["m"])
         ns, B = pick(ctx.profile, FIG4E_NS), pick(ctx.profile, FIG4E_TRIALS)
         gen, seed = ctx.generator(claim.id, "instance", label_of(p))
         (Wt, ct, _, _), _, run = _pretrained(p, 1, gen, ctx)
         W, Wt1, ct1 = run.W[0], Wt[0], ct[0]
         perp2 = float(kn.projection_norms_stated(W, Wt1, ct1)[2])
-        X = gaussian_design(B * len(ns), max(ns), d, gen, dtype=ctx.dtype)
-        y = (torch.relu(X @ Wt1.mT) @ ct1) / ms
-        weight = mf.padded_design(X, [n for n in ns for _ in range(B)])
-        W0, c0 = mf.init_student(B * len(ns), m, d, gen, dtype=ctx.dtype)
-        sc = mf.train_empirical(W0, c0, X, y, weight, steps=pick(ctx.profile, STEP_CAP))
         E = B * len(ns)
-        Rsc = mf.population_risk(sc.W, sc.c, Wt1.expand(E, *Wt1.shape), ct1.expand(E, *ct1.shape))
-        Rsc = Rsc.cpu().numpy().reshape(len(ns), B)
+        sc, Rsc = _scratch_trained(Wt1.expand(E, *Wt1.shape), ct1.expand(E, *ct1.shape), ns, B, m, gen, ctx)
         Rlt = np.stack([_transfer_risk_trials(B, n, W, Wt1, ct1, gen).cpu().numpy() for n in ns])
         ev.seeds.append(seed)
         ev.details.setdefault("fig4e_runs", []).append(
