@@ -700,8 +700,7 @@ def _eq73_76(claim, ctx, points):
             shrinks = lo <= 1e-9 or hi / lo >= SHRINK
             # a limit: refuted only when the deviation does not shrink over the decade; shrinking but not yet below
             # 1e-2 at the smaller alpha is finite-alpha bias, undecided (a smaller alpha would decide)
-            ok = (lo <= 1e-2 and shrinks) if shrinks else False
-            ok = ok if (ok or not shrinks) else None
+            ok = (True if lo <= 1e-2 else None) if shrinks else False
             ev.checks.append(Check(f"{name} -> 0 as alpha -> 0 after pretraining: d={d}, L={L}", ok,
                                    f"largest over {PRE_B} networks: {hi:.3g} at alpha={big:g}, {lo:.3g} at "
                                    f"alpha={small:g} (needs <= 1e-2 at the smaller alpha and a shrink >= {SHRINK:g}x "
