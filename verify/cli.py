@@ -144,6 +144,9 @@ def build_parser() -> argparse.ArgumentParser:
     mu.add_argument("--seed", type=int, default=0)
     mu.add_argument("--out", default="benchmarks/local", help="folder for mutants_<profile>.json (default benchmarks/local/, "
                      "git-ignored; --out benchmarks/results to commit)")
+    mu.add_argument("--jobs", type=int, default=1, metavar="N", help="judge claims in N local processes (as for run)")
+    mu.add_argument("--resume", action="store_true", help="read back the claims already judged into OUT/.mutants_cache "
+                    "by an earlier or interrupted run of the same code, profile and seed")
     _dask_flags(mu)
     st = sub.add_parser("stability", help="run a profile over many seeds: how often each claim's verdict came out")
     st.add_argument("patterns", nargs="*", help="glob over claim ids (default: all)")
@@ -268,10 +271,13 @@ def _cmd_mutants(args) -> int:
     from .registry import select
     from .report import check_writable
 
+    if args.jobs < 1:
+        raise UsageError(f"--jobs must be at least 1, not {args.jobs}")
     select(args.patterns or None)  # an unknown pattern fails before any simulation
     check_writable(Path(args.out))
     with _cluster(args) as cluster:
-        mutation_power(args.patterns or None, args.profile, args.seed, Path(args.out), cluster=cluster)
+        mutation_power(args.patterns or None, args.profile, args.seed, Path(args.out), cluster=cluster,
+                       jobs=args.jobs, resume=args.resume)
     return EXIT_OK
 
 

@@ -901,30 +901,121 @@ def _power_or_error(c, ctx, family: int) -> dict:
     return r
 
 
+def _store_key(claim, ctx) -> str:
+    """The resume key of one claim's mutation power: the run cache's key (id, profile, seed, versions, the code the
+    claim depends on) plus this module's own source, so that a changed claim or a changed judge of mutants is
+    recomputed."""
+    import hashlib
+
+    from .cache import key
+
+    h = hashlib.sha256((key(claim, ctx, api.versions()) + Path(__file__).read_text()).encode())
+    return h.hexdigest()[:32]
+
+
+def _store_get(folder: Path, claim, k: str) -> dict | None:
+    try:
+        doc = json.loads((folder / f"{claim.id}.{k}.json").read_text())
+        return doc["power"] if doc.get("id") == claim.id else None
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def _store_put(folder: Path, claim, k: str, r: dict) -> None:
+    """One claim's result, written whole (a temporary file renamed into place): a killed run loses at most the
+    claims it was computing."""
+    import os
+    import tempfile
+
+    folder.mkdir(parents=True, exist_ok=True)
+    for old in folder.glob(f"{claim.id}.*.json"):
+        if old.name != f"{claim.id}.{k}.json" and old.name.count(".") == claim.id.count(".") + 2:
+            old.unlink(missing_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".partial-", suffix=".json")
+    with os.fdopen(fd, "w") as f:
+        json.dump({"id": claim.id, "power": r}, f, default=str)
+    os.replace(tmp, folder / f"{claim.id}.{k}.json")
+
+
+def _expected_seconds() -> dict[str, float]:
+    """Each claim's time in the committed standard run (``reports/results.json``), to start the heaviest first."""
+    try:
+        from .cache import ROOT
+
+        doc = json.loads((ROOT / "reports" / "results.json").read_text())
+        return {k: float(v) for k, v in doc["timing"]["claims"].items()}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return {}
+
+
+def _compute_local(todo, profile: str, seed: int, family: int, jobs: int):
+    """Yield (claim id, result) as each claim's mutation power is finished by one of ``jobs`` spawned processes
+    (each with cores // jobs torch threads, heaviest claims first)."""
+    import multiprocessing as mp
+    import os
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+
+    from .registry import sources
+
+    cost = _expected_seconds()
+    order = sorted(todo, key=lambda c: -cost.get(c.id, 0.0))
+    threads = max(1, (os.cpu_count() or 1) // jobs)
+    ex = ProcessPoolExecutor(max_workers=jobs, mp_context=mp.get_context("spawn"), initializer=api._worker_init,
+                             initargs=(threads, os.getpid(), sources()))
+    try:
+        futs = {ex.submit(_claim_power_task, c.id, profile, seed, family): c.id for c in order}
+        pending = set(futs)
+        while pending:
+            fin, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for f in fin:
+                yield futs[f], f.result()
+    except BaseException:
+        ex.shutdown(wait=False, cancel_futures=True)
+        raise
+    ex.shutdown(wait=True)
+
+
 def mutation_power(patterns=None, profile: str = "quick", seed: int = 0, out: Path | None = None,
-                   family: int = FAMILY, cluster=None) -> dict:
+                   family: int = FAMILY, cluster=None, jobs: int = 1, resume: bool = False) -> dict:
     """Mutation power of every selected claim (``python -m verify mutants``): a per-claim table and survivors.
     ``cluster`` (:class:`verify.distributed.Cluster`): the claims are judged on its workers (each claim's mutants
-    in one task, on the same seeds as here), then tabulated in the selection's order."""
+    in one task, on the same seeds as here), then tabulated in the selection's order. ``jobs``: that many local
+    processes instead. Each finished claim is stored under ``out/.mutants_cache``; ``resume`` reads back the
+    claims whose entry matches (same claim code, judge, profile, seed and versions) instead of judging them."""
     from .registry import select
 
     ctx = api.make_context(profile, seed, progress=False)
     t0 = time.time()
     per = {}
     chosen = select(patterns)
+    store = Path(out) / ".mutants_cache" if out is not None else None
+    keys = {c.id: _store_key(c, ctx) for c in chosen} if store is not None else {}
+    if resume and store is not None:
+        for c in chosen:
+            if (r := _store_get(store, c, keys[c.id])) is not None:
+                per[c.id] = r
+        if per:
+            print(f"read back {len(per)} of {len(chosen)} claims from {store}", flush=True)
+    todo = [c for c in chosen if c.id not in per]
+    by_id = {c.id: c for c in chosen}
     if cluster is not None:
-        got = {}
-        for cid, r, err in cluster.each(_claim_power_task, [c.id for c in chosen], profile, seed, family):
-            got[cid] = r if err is None else {"covered": False, "seconds": 0.0,
-                                              "why": f"error while judging mutants: the task failed twice ({err})"}
-    for k, c in enumerate(chosen, 1):
-        per[c.id] = got[c.id] if cluster is not None else _power_or_error(c, ctx, family)
-        r = per[c.id]
-        print(f"[{k}/{len(chosen)}] {c.id}: " + (f"{r['refuted']}/{r['judged']} mutants refuted"
-                                                  + (" (the stated form itself was refuted too)"
-                                                     if r["control_refuted"] else "")
-                                                  if r["covered"] else
-                                                  f"not covered ({r['why']})") + f"  {r['seconds']} s", flush=True)
+        results = ((cid, r if err is None else {"covered": False, "seconds": 0.0,
+                                                "why": f"error while judging mutants: the task failed twice ({err})"})
+                   for cid, r, err in cluster.each(_claim_power_task, [c.id for c in todo], profile, seed, family))
+    elif jobs > 1 and len(todo) > 1:
+        results = _compute_local(todo, profile, seed, family, jobs)
+    else:
+        results = ((c.id, _power_or_error(c, ctx, family)) for c in todo)
+    for k, (cid, r) in enumerate(results, len(per) + 1):
+        per[cid] = r
+        if store is not None and not str(r.get("why", "")).startswith("error while judging"):
+            _store_put(store, by_id[cid], keys[cid], r)
+        print(f"[{k}/{len(chosen)}] {cid}: " + (f"{r['refuted']}/{r['judged']} mutants refuted"
+                                                 + (" (the stated form itself was refuted too)"
+                                                    if r["control_refuted"] else "")
+                                                 if r["covered"] else
+                                                 f"not covered ({r['why']})") + f"  {r['seconds']} s", flush=True)
+    per = {c.id: per[c.id] for c in chosen}   # the selection's order, however they finished
     covered = {k: v for k, v in per.items() if v["covered"]}
     # a claim whose stated form is itself refuted (an erratum) says nothing about power: listed, not counted
     # nor does a claim refuted by another part of its check (its reviewed verdict, tests/expected_verdicts.json,
