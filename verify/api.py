@@ -35,6 +35,7 @@ class ClaimResult:
     corrected_verdict: Verdict | None = None  # our corrected form's own verdict (None: no corrected form)
     corrected_reason: str = ""
     severity: dict | None = None   # verify.severity.assess: the class of a refutation and its measured support
+    power: dict | None = None      # verify.power.power_of: could the confirmation have failed (measured by mutants)
 
     def to_json(self) -> dict:
         c = self.claim
@@ -58,7 +59,7 @@ class ClaimResult:
             "holds_by": list(c.holds_by),
             "root_cause": None if c.root_cause is None else c.root_cause.to_json(),
             "severity": self.severity,
-            "power": _power_declared(c),
+            "power": self.power if self.power is not None else _power_declared(c),
             "verdict": self.verdict.value,
             "reason": self.reason,
             "rules_out": rules_out(self.evidence),
@@ -70,9 +71,15 @@ class ClaimResult:
 def _power_declared(c: Claim) -> dict:
     """How the claim's power to fail can be measured (``verify mutants``): sympy mutants of its stated form, declared
     power witnesses, or neither ('untested': a confirmation that no alternative was shown able to refute)."""
+    from .power import untested_note
+
     sympy_form = isinstance(c.stated, sp.Expr)
     witnesses = [a.name for a in c.power]
-    return {"sympy_mutants": sympy_form, "witnesses": witnesses, "untested": not sympy_form and not witnesses}
+    untested = not sympy_form and not witnesses
+    return {"sympy_form": sympy_form, "witnesses": witnesses, "measured": None,
+            "status": "untested" if untested else "not measured",
+            "why": (untested_note(c) or "no stated sympy form to mutate and no declared power witness") if untested
+            else "not measured: a run at user points (--at)"}
 
 
 def _latex(x) -> str | None:
@@ -377,9 +384,12 @@ def run(patterns=None, profile: str = "standard", seed: int = 0, device: str = "
             r.corrected_verdict, r.corrected_reason = decide_corrected(r.evidence)
     from .severity import assess
 
+    from .power import power_of
+
     by_id = {r.claim.id: r for r in results}
     for r in results:
         r.severity = assess(r, by_id, ctx)
+        r.power = power_of(r.claim, profile) if at is None else None
     meta = {"profile": profile, "seed": seed, "device": str(ctx.device), "dtype": str(ctx.dtype),
             "alpha_familywise": alpha, "multiple_testing": "Holm over all Monte Carlo tests of the run",
             "patterns": list(patterns or []), "at": at, "versions": versions(),

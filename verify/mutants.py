@@ -1016,6 +1016,11 @@ def mutation_power(patterns=None, profile: str = "quick", seed: int = 0, out: Pa
                                                  if r["covered"] else
                                                  f"not covered ({r['why']})") + f"  {r['seconds']} s", flush=True)
     per = {c.id: per[c.id] for c in chosen}   # the selection's order, however they finished
+    from .cache import key as run_key
+
+    vers = api.versions()
+    for c in chosen:   # the claim's code key: a run reads this claim's power only while its code is the same
+        per[c.id]["key"] = run_key(c, ctx, vers)
     covered = {k: v for k, v in per.items() if v["covered"]}
     # a claim whose stated form is itself refuted (an erratum) says nothing about power: listed, not counted
     # nor does a claim refuted by another part of its check (its reviewed verdict, tests/expected_verdicts.json,

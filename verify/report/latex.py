@@ -14,7 +14,8 @@ import re
 from .tables import (BRIEF_NOTE, DETAILED, ORDER, SOURCE_NOTES, checked_parts, claims_of,
                      corrected_heading, corrected_verdict_word, counts, cross_references, errata_groups,
                      extensions_refuted, fmt, klass, measured, measured_cell, minimal, one_line, point_rows,
-                     set_aside_note, short, source_info, verdict_text, what_decides, what_fails, with_verdict, witness)
+                     set_aside_note, short, source_info, verdict_text, what_decides, what_fails, with_verdict, witness,
+                     confirmed_split, untested_why, POWER_NOTE, power_cell)
 
 MAX_ROWS = 30
 _ESC = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_\allowbreak{}",
@@ -324,22 +325,35 @@ def _others(doc: dict, paper: str) -> list[str]:
         L.append(r"\hline\end{longtable}}")
     else:
         L.append("None in this run.")
-    conf = with_verdict(doc, paper, "confirmed")
-    L += ["", r"\section*{Confirmed" + (" on our reconstruction" if paper in SOURCE_NOTES else "") + "}"]
+    conf, untested = confirmed_split(doc, paper)
+    recon = " on our reconstruction" if paper in SOURCE_NOTES else ""
+    L += ["", r"\section*{Confirmed" + recon + "}"]
     if conf:
-        L += [r"{\scriptsize\setlength{\tabcolsep}{2.5pt}\begin{longtable}{" + cols(0.26, 0.2, 0.54) + "}",
-              r"\textbf{claim} & \textbf{location} & \textbf{what the evidence rules out}\\\hline\endhead"]
+        L += [r"{\scriptsize\setlength{\tabcolsep}{2.5pt}\begin{longtable}{" + cols(0.25, 0.18, 0.41, 0.16) + "}",
+              r"\textbf{claim} & \textbf{location} & \textbf{what the evidence rules out} & "
+              r"\textbf{could it have failed?}\\\hline\endhead"]
         for c in conf:
             dag = r"$^\dagger$" if c.get("basis") == "derivation only" else ""
             ro = c.get("rules_out") or c.get("reason")
-            L.append(f"{_hyper(c['id'])}{dag} & {esc(one_line(c['source']['where'], 50))} & {esc(one_line(ro, 120))}\\\\")
+            L.append(f"{_hyper(c['id'])}{dag} & {esc(one_line(c['source']['where'], 50))} & {esc(one_line(ro, 110))} "
+                     f"& {esc(power_cell(c))}\\\\")
         L.append(r"\hline\end{longtable}}")
         if any(c.get("basis") == "derivation only" for c in conf):
             L += [r"{\scriptsize $^\dagger$ " + esc("verdict from our derivation only (symbolic identities, searches "
                                                     "over closed forms); no simulation of the procedure entered it.")
-                  + "}"]
+                  + "}", ""]
+        L += [r"{\scriptsize " + esc(POWER_NOTE.replace("*", "").replace("`", "")) + "}"]
     else:
         L.append("None in this run.")
+    if untested:
+        L += ["", r"\section*{Confirmed" + recon + ", untested power}",
+              esc("The check passed, but no plausible wrong version of the statement was shown to fail it, so the "
+                  "pass is not evidence that the statement holds."), "",
+              r"{\scriptsize\setlength{\tabcolsep}{2.5pt}\begin{longtable}{" + cols(0.26, 0.2, 0.54) + "}",
+              r"\textbf{claim} & \textbf{location} & \textbf{what would give it power}\\\hline\endhead"]
+        for c in untested:
+            L.append(f"{_hyper(c['id'])} & {esc(one_line(c['source']['where'], 50))} & {esc(untested_why(c))}\\\\")
+        L.append(r"\hline\end{longtable}}")
     return L + [""]
 
 

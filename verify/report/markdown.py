@@ -13,7 +13,8 @@ from ..severity import rank
 from .tables import (BRIEF_NOTE, DETAILED, ORDER, SOURCE_NOTES, checked_parts, claims_of, class_counts_text,
                      corrected_heading, corrected_verdict_word, counts, cross_references, errata_groups,
                      extensions_refuted, fmt, klass, measured, measured_cell, minimal, one_line, papers, point_rows,
-                     set_aside_note, short, source_info, verdict_text, what_decides, what_fails, with_verdict, witness)
+                     set_aside_note, short, source_info, verdict_text, what_decides, what_fails, with_verdict, witness,
+                     confirmed_split, untested_why, POWER_NOTE, power_cell, verdict_word)
 
 MAX_ROWS = 40
 _GREEK = {"alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "epsilon": "ε", "eta": "η", "theta": "θ",
@@ -83,6 +84,10 @@ def header_lines(doc: dict) -> list[str]:
             f"{timing.get('seconds', '?')} s."]
 
 
+def _untested(n: dict) -> str:
+    return f" ({n['untested_power']})" if n.get("untested_power") else ""
+
+
 def render_index(doc: dict, pdfs: set[str] | None = None) -> str:
     """``index.md``: one line per source."""
     pdfs = pdfs or set()
@@ -90,9 +95,11 @@ def render_index(doc: dict, pdfs: set[str] | None = None) -> str:
     v = doc.get("meta", {}).get("versions", {})
     if v:
         L += ["Library versions: " + ", ".join(f"{k} {val}" for k, val in v.items() if k != "platform") + ".", ""]
-    L += ["| source | claims (statements) | confirmed | errata by severity | does not extend | inconclusive | report |",
+    L += ["| source | claims (statements) | confirmed (untested power) | errata by severity | does not extend | "
+          "inconclusive | report |",
           "|---|---|---|---|---|---|---|"]
-    tot = {k: 0 for k in ("claims", "statements", "confirmed", "refuted", "does not extend", "inconclusive")}
+    tot = {k: 0 for k in ("claims", "statements", "confirmed", "refuted", "does not extend", "inconclusive",
+                          "untested_power")}
     by_class: dict = {}
     for p in papers(doc):
         info, n = source_info(doc, p), counts(doc, p)
@@ -100,16 +107,17 @@ def render_index(doc: dict, pdfs: set[str] | None = None) -> str:
         num = f"{info['number']} " if info["number"] else ""
         links = f"[md]({p}/report.md), [tex]({p}/report.tex)" + (f", [pdf]({p}/report.pdf)" if p in pdfs else "")
         L.append(f"| **{num}{p}** — {_cell(one_line(info['title'], 70))} | {n['claims']} ({n['statements']}) | "
-                 f"{bv['confirmed']} | {bv['refuted']}{': ' + class_counts_text(n['by_class']) if bv['refuted'] else ''} | "
+                 f"{bv['confirmed']}{_untested(n)} | {bv['refuted']}{': ' + class_counts_text(n['by_class']) if bv['refuted'] else ''} | "
                  f"{bv['does not extend']} | {bv['inconclusive']} | {links} |")
         for k, v in n["by_class"].items():
             by_class[k] = by_class.get(k, 0) + v
         tot["claims"] += n["claims"]
         tot["statements"] += n["statements"]
+        tot["untested_power"] += n["untested_power"]
         for k in ORDER:
             tot[k] += bv[k]
     by_class = dict(sorted(by_class.items(), key=lambda kv: rank(kv[0])))
-    L.append(f"| **all** | {tot['claims']} ({tot['statements']}) | {tot['confirmed']} | {tot['refuted']}"
+    L.append(f"| **all** | {tot['claims']} ({tot['statements']}) | {tot['confirmed']}{_untested(tot)} | {tot['refuted']}"
              f"{': ' + class_counts_text(by_class) if tot['refuted'] else ''} | "
              f"{tot['does not extend']} | {tot['inconclusive']} | `results.json` |")
     L += ["", "The first pages of every report in one document: [summary.tex](summary.tex)"
@@ -156,19 +164,29 @@ def render_paper(doc: dict, paper: str, figs: dict[str, list[str]]) -> str:
             L.append(f"| {_ref(c['id'])} | {_cell(one_line(c['source']['where'], 50))} | {_cell(what_decides(c))} |")
     else:
         L.append("None in this run.")
-    conf = with_verdict(doc, paper, "confirmed")
-    L += ["", "## Confirmed" + (" on our reconstruction" if paper in SOURCE_NOTES else ""), ""]
+    conf, untested = confirmed_split(doc, paper)
+    recon = " on our reconstruction" if paper in SOURCE_NOTES else ""
+    L += ["", "## Confirmed" + recon, ""]
     if conf:
-        L += ["| claim | location | what the evidence rules out |", "|---|---|---|"]
+        L += ["| claim | location | what the evidence rules out | could it have failed? |", "|---|---|---|---|"]
         for c in conf:
             ro = c.get("rules_out") or c.get("reason")
             dag = " †" if c.get("basis") == "derivation only" else ""
-            L.append(f"| {_ref(c['id'])}{dag} | {_cell(one_line(c['source']['where'], 50))} | {_cell(one_line(ro))} |")
+            L.append(f"| {_ref(c['id'])}{dag} | {_cell(one_line(c['source']['where'], 50))} | {_cell(one_line(ro))} "
+                     f"| {power_cell(c)} |")
         if any(c.get("basis") == "derivation only" for c in conf):
             L += ["", "† verdict from our derivation only (symbolic identities, searches over closed forms); no "
                   "simulation of the procedure entered it."]
+        L += ["", POWER_NOTE]
     else:
         L.append("None in this run.")
+    if untested:
+        L += ["", "## Confirmed" + recon + ", untested power", "",
+              "The check passed, but no plausible wrong version of the statement was shown to fail it, so the pass "
+              "is not evidence that the statement holds.", "",
+              "| claim | location | what would give it power |", "|---|---|---|"]
+        for c in untested:
+            L.append(f"| {_ref(c['id'])} | {_cell(one_line(c['source']['where'], 50))} | {_cell(untested_why(c))} |")
     detailed = [(c, g) for g in errata_groups(doc, paper) for c in g["members"] if klass(c) in DETAILED]
     if detailed:
         L += ["", "## Errata in detail", ""]
@@ -259,7 +277,7 @@ def _erratum_detail(c: dict, g: dict) -> list[str]:
 def _claim_section(c: dict, figs: list[str], timing: dict) -> list[str]:
     s = c["source"]
     role = c.get("role") or "statement"
-    L = [f'<a id="{_anchor(c["id"])}"></a>', "", f"### `{c['id']}` — **{c['verdict']}**"
+    L = [f'<a id="{_anchor(c["id"])}"></a>', "", f"### `{c['id']}` — **{verdict_word(c)}**"
          + (f" ({klass(c)})" if klass(c) else ""), "",
          f"{s['file']}, {s['where']} · kind: {c['kind']} · role: {role}", "", "*Stated:*", "", _math(c["statement"]), ""]
     if c.get("derived"):

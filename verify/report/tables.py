@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 import re
 
+from ..power import is_untested, power_cell
 from ..severity import CLASSES, rank
 
 ORDER = ["refuted", "does not extend", "inconclusive", "confirmed"]
@@ -26,7 +27,32 @@ def verdict_text(c: dict) -> str:
     """A claim's verdict as the reports print it: for a source whose formulas are our reconstruction
     (:data:`SOURCE_NOTES`), the verdict is one on that reconstruction ("confirmed on our reconstruction")."""
     v = c["verdict"]
-    return f"{v} on our reconstruction" if paper_of(c) in SOURCE_NOTES and v in ("confirmed", "refuted") else v
+    recon = " on our reconstruction" if paper_of(c) in SOURCE_NOTES and v in ("confirmed", "refuted") else ""
+    return v + recon + (", untested power" if v == "confirmed" and is_untested(c) else "")
+
+
+def verdict_word(c: dict) -> str:
+    """The verdict of a claim's heading: "confirmed, untested power" for a confirmation no alternative was shown
+    able to fail."""
+    return "confirmed, untested power" if c["verdict"] == "confirmed" and is_untested(c) else c["verdict"]
+
+
+def confirmed_split(doc: dict, paper: str) -> tuple[list[dict], list[dict]]:
+    """The confirmed claims of a source: those whose power to fail is shown or not yet measured, and those of
+    untested power (no alternative was rejected: :mod:`verify.power`), which the reports list apart."""
+    conf = with_verdict(doc, paper, "confirmed")
+    return [c for c in conf if not is_untested(c)], [c for c in conf if is_untested(c)]
+
+
+def untested_why(c: dict) -> str:
+    """What would give a confirmation of untested power its power (the claim's notes), or why it has none."""
+    return one_line((c.get("power") or {}).get("why") or "no alternative declared or rejected", 160)
+
+
+POWER_NOTE = ("*Could it have failed?* is measured by `python -m verify mutants --profile P` (sympy mutants of the "
+              "stated form and the claim's declared power witnesses, each judged by the claim's own check): "
+              "\"k of n alternatives rejected\", or \"not measured\" where no mutants result exists for the "
+              "claim's present code at this profile.")
 
 
 CELL = 110   # characters of a one-line prose cell
@@ -137,6 +163,7 @@ def counts(doc: dict, paper: str) -> dict:
     cs = claims_of(doc, paper)
     out = {"claims": len(cs), "statements": sum(1 for c in cs if c.get("role", "statement") == "statement"),
            "by_verdict": {v: sum(1 for c in cs if c["verdict"] == v) for v in ORDER},
+           "untested_power": sum(1 for c in cs if c["verdict"] == "confirmed" and is_untested(c)),
            "by_class": {}, "by_kind": {}, "by_role": {}}
     for c in cs:
         out["by_kind"][c["kind"]] = out["by_kind"].get(c["kind"], 0) + 1
@@ -158,7 +185,9 @@ def checked_parts(n: dict) -> list[tuple[str, bool]]:
     bv = n["by_verdict"]
     err = plural(bv["refuted"], "erratum", "errata")
     return [(f"{plural(n['claims'], 'claim')} ({plural(n['statements'], 'statement')}): ", False),
-            (f"{bv['confirmed']} confirmed", True), (", ", False), (err, True),
+            (f"{bv['confirmed']} confirmed", True),
+            ((f" ({n['untested_power']} of untested power)" if n.get("untested_power") else ""), False),
+            (", ", False), (err, True),
             ((f" ({class_counts_text(n['by_class'])})" if bv["refuted"] else "")
              + f", {bv['does not extend']} {'does' if bv['does not extend'] == 1 else 'do'} not extend, "
              f"{bv['inconclusive']} inconclusive.", False)]
