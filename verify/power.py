@@ -5,7 +5,7 @@ form and its declared power witnesses (:mod:`verify.mutants`) and writes ``bench
 at profile P reads that file and gives every claim a ``power`` record (``results.json`` ``claims[].power``):
 
 * ``shown``: at least one alternative (a sympy mutant or a witness) was rejected by the claim's own check at this
-  profile, measured on the same code (the claim's code key, as the resume cache computes it, matches the one the
+  profile (or, for a check whose tests cannot refute, detected: the check turns inconclusive on it), measured on the same code (the claim's code key, as the resume cache computes it, matches the one the
   mutants run recorded);
 * ``untested``: the claim has nothing to mutate (no sympy form its check judges, no witness), or the mutants run
   judged its alternatives and rejected none.  A confirmed claim with untested power is reported as "confirmed,
@@ -50,8 +50,11 @@ def _code_key(claim, profile: str, seed: int) -> str | None:
 
 def untested_note(claim) -> str:
     """What would give the claim power, as its notes say it ("untested power: ..."), or ''."""
-    m = re.search(r"(?:untested power[^:]*:|power \(issue 24\):\s*untested\s*(?:--|—|:|,)?)\s*(.+?)(?:\.\s|\.$|$)",
-                  claim.notes or "", flags=re.S | re.I)
+    notes = claim.notes or ""
+    m = (re.search(r"(?:untested power[^:.;]*:|power \(issue 24\):\s*untested\s*(?:--|—|:|,)?)\s*(.+?)(?:\.\s|\.$|$)",
+                   notes, flags=re.S | re.I)
+         or re.search(r"untested power.{0,80}?what would give it(?: power)? (?:is|would be)\s*(.+?)(?:\.\s|\.$|$)",
+                      notes, flags=re.S | re.I))
     return " ".join(m.group(1).split()) if m else ""
 
 
@@ -68,7 +71,9 @@ def power_of(claim, profile: str) -> dict:
         rec["measured"].update(profile=profile, seed=doc.get("seed"), file=f"benchmarks/results/mutants_{profile}.json",
                                survivors=[m["mutant"] for m in r.get("mutants", [])
                                           if str(m.get("status", "")).startswith("survived")])
-        shown = bool(r.get("covered")) and (r.get("refuted") or 0) > 0
+        # a detection counts: a check whose tests cannot refute (target 'derived') shows its power by turning
+        # inconclusive on the wrong statement
+        shown = bool(r.get("covered")) and (r.get("refuted") or 0) + (r.get("detected") or 0) > 0
         rec["status"] = "shown" if shown else "untested"
         if not shown:
             rec["why"] = (untested_note(claim) or (r.get("why") if not r.get("covered") else
@@ -89,7 +94,8 @@ def power_cell(c: dict) -> str:
     m = p.get("measured")
     st = p.get("status")
     if st == "shown":
-        return f"{m['refuted']} of {m['judged']} alternatives rejected"
+        det = m.get("detected") or 0
+        return f"{m['refuted']} of {m['judged']} alternatives rejected" + (f", {det} detected" if det else "")
     if st == "untested":
         return "untested power"
     return "not measured"
