@@ -901,15 +901,22 @@ def _power_or_error(c, ctx, family: int) -> dict:
     return r
 
 
+def _judge_source() -> str:
+    """This module's source down to the storage and tabulation code: what judges a mutant (a change to it
+    invalidates every stored result; a change to how results are stored or tabulated does not)."""
+    text = Path(__file__).read_text()
+    return text[:text.index("def _judge_source(")]
+
+
 def _store_key(claim, ctx) -> str:
     """The resume key of one claim's mutation power: the run cache's key (id, profile, seed, versions, the code the
-    claim depends on) plus this module's own source, so that a changed claim or a changed judge of mutants is
-    recomputed."""
+    claim depends on) plus the source of the judging code above, so that a changed claim or a changed judge of
+    mutants is recomputed."""
     import hashlib
 
     from .cache import key
 
-    h = hashlib.sha256((key(claim, ctx, api.versions()) + Path(__file__).read_text()).encode())
+    h = hashlib.sha256((key(claim, ctx, api.versions()) + _judge_source()).encode())
     return h.hexdigest()[:32]
 
 
@@ -1053,7 +1060,9 @@ def mutation_power(patterns=None, profile: str = "quick", seed: int = 0, out: Pa
                      f"| {v.get('detected', 0)} | {pw}{' ⚠' if cid in counted and (v['power'] or 0) < 0.8 else ''} "
                      f"| {'yes' if v['claim_refuted'] else 'no' if v.get('can_refute', True) else 'cannot (ours)'} "
                      f"| {surv} |")
+    untested = _untested_power(chosen, per, reviewed)
     doc = {"profile": profile, "seed": seed, "family": family, "claims": per, "table": table,
+           "untested_power": untested,
            "covered": len(covered), "counted": len(counted), "selected": len(per), "judged": judged,
            "refuted": killed, "caught": caught, "power": killed / judged if judged else None,
            "caught_fraction": caught / judged if judged else None, "set_aside": set_aside,
@@ -1064,12 +1073,33 @@ def mutation_power(patterns=None, profile: str = "quick", seed: int = 0, out: Pa
     print(f"\n{killed}/{judged} mutants refuted ({caught} refuted or detected) over {len(counted)} covered claims "
           f"that are not refuted (by their stated form or another part of the check) and can refute ({len(covered)} "
           f"covered, {len(per)} selected)")
+    conf = {k: v for k, v in untested.items() if v["pinned"] == "confirmed"}
+    print(f"\nconfirmed claims (pinned verdict) of untested power at {profile}: {len(conf)} of "
+          f"{sum(1 for c in chosen if reviewed.get(c.id) == 'confirmed')}" + (":" if conf else ""))
+    for k, v in conf.items():
+        print(f"- {k}: {v['why']}")
     if out is not None:
         Path(out).mkdir(parents=True, exist_ok=True)
         path = Path(out) / f"mutants_{profile}.json"
         path.write_text(json.dumps(doc, indent=1, default=str))
         print(f"wrote {path}")
     return doc
+
+
+def _untested_power(chosen, per: dict, reviewed: dict) -> dict:
+    """The selected claims no alternative was shown able to fail (not covered, or none of their mutants and
+    witnesses refuted or detected), with their pinned verdict and what would give them power (their notes)."""
+    from .power import untested_note
+
+    out = {}
+    for c in chosen:
+        r = per[c.id]
+        if r.get("covered") and (r.get("refuted") or 0) + (r.get("detected") or 0) > 0:
+            continue
+        why = untested_note(c) or (r.get("why") if not r.get("covered") else
+                                   f"none of its {r.get('judged', 0)} alternatives was rejected or detected")
+        out[c.id] = {"pinned": reviewed.get(c.id), "why": why}
+    return out
 
 
 __all__ = ["mutants", "claim_mutation_power", "mutation_power"]
