@@ -1,6 +1,6 @@
-"""dayi2024 (issue 24): the power witnesses of the claims of appendix.py (Claim 3 / Corollary 1, Proposition 8, the
-initialization condition of §2.2.1, the remark after Assumption 1), each rejected by the claim's own check, and
-Lemma 6, whose check cannot refute (its tests target our constant) and says so."""
+"""dayi2024 (issue 24): the power witnesses of the claims of appendix.py (Claim 3 / Corollary 1, Proposition 8,
+Lemma 6, the initialization condition of §2.2.1, the remark after Assumption 1), each rejected by the claim's own
+check, and the exact Gaussian small-ball law that lets Lemma 6's check refute."""
 from __future__ import annotations
 
 import math
@@ -14,7 +14,7 @@ from verify.mutants import claim_mutation_power
 
 CTX = make_context("quick", 0, progress=False)
 CLAIMS = {c.id: c for c in AP.CLAIMS}
-WITNESSED = ("dayi2024.claim3", "dayi2024.prop8", "dayi2024.init", "dayi2024.assumption1")
+WITNESSED = ("dayi2024.claim3", "dayi2024.prop8", "dayi2024.lemma6", "dayi2024.init", "dayi2024.assumption1")
 
 
 @pytest.mark.parametrize("cid", WITNESSED)
@@ -25,7 +25,7 @@ def test_witnesses_are_declared_with_a_reason(cid):
     assert all(a.why for a in c.power)
 
 
-@pytest.mark.parametrize("cid", ["dayi2024.prop8", "dayi2024.init", "dayi2024.assumption1"])   # exact, < 3 s each
+@pytest.mark.parametrize("cid", ["dayi2024.prop8", "dayi2024.lemma6", "dayi2024.init", "dayi2024.assumption1"])
 def test_every_witness_is_refuted_and_the_claim_is_not(cid):
     r = claim_mutation_power(CLAIMS[cid], CTX)
     assert r["control_verdict"] == "confirmed"
@@ -60,6 +60,15 @@ def test_prop8_witness_laws():
     assert r[0] > r[1] > r[2]
 
 
-def test_lemma6_says_why_its_power_is_untested():
-    c = CLAIMS["dayi2024.lemma6"]
-    assert not c.power and "power (issue 24): untested" in c.notes.lower()
+def test_gaussian_small_ball_against_the_closed_laws():
+    """Gil-Pelaez quadrature (Lemma 6's Gaussian part): one eigenvalue gives |Z Z'|, many equal ones approach |Z|."""
+    for e in (1e-4, 1e-3, 0.05, 1.0):
+        assert abs(AP._gauss_small_ball(np.array([2.0]), e) - AP._p_outer_limit(e)) < 1e-7 * (1 + 1 / e) * e
+    k = 400   # sum of k products g_i h_i / sqrt(k): kurtosis excess 6/k, so P(|.| <= e) = erf(e/sqrt 2) (1 + O(1/k))
+    for e in (1e-3, 0.2):
+        assert abs(AP._gauss_small_ball(np.ones(k), e) / AP._p_inner_limit(e) - 1) < 5.0 / k
+    # the witness's statistic: P_G(eps)/eps grows as eps -> 0 for 11^T (eps log(1/eps)), is flat for I
+    r = [AP._gauss_small_ball(np.array([1.0]), e) / e for e in (1e-4, 1e-3)]
+    assert r[0] > 1.2 * r[1]
+    r = [AP._gauss_small_ball(np.ones(33), e) / e for e in (1e-4, 1e-3)]
+    assert abs(r[0] / r[1] - 1) < 1e-4
