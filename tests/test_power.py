@@ -87,3 +87,20 @@ def test_tahir2024_reversed_mc_ordering_tests_the_opposite_side():
     fwd = mc_ordering(rows, {"quick": 400}, "t")(claim, CTX, [{"x": 0.5}]).tests[0]
     rev = mc_ordering(rows, {"quick": 400}, "t", reverse=True)(claim, CTX, [{"x": 0.5}]).tests[0]
     assert fwd.pvalue > 0.5 and rev.pvalue < 1e-6
+
+
+# ------------------------------------------------------------------ mutants --jobs / --resume
+def test_mutants_in_two_processes_equal_serial_and_resume_reads_back(tmp_path, monkeypatch):
+    from verify import mutants as M
+
+    pats = ["shachaf2021.eq7", "dayi2024.init"]
+    par = M.mutation_power(pats, "quick", 0, tmp_path / "par", jobs=2)
+    ser = M.mutation_power(pats, "quick", 0, tmp_path / "ser")
+    strip = lambda d: {k: {kk: vv for kk, vv in v.items() if kk != "seconds"} for k, v in d["claims"].items()}
+    assert strip(par) == strip(ser) and list(par["claims"]) == list(ser["claims"]) == pats
+
+    def fail(*a, **k):
+        raise AssertionError("a stored claim was judged again")
+    monkeypatch.setattr(M, "_power_or_error", fail)
+    again = M.mutation_power(pats, "quick", 0, tmp_path / "ser", resume=True)
+    assert strip(again) == strip(ser)
