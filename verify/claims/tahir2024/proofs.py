@@ -47,8 +47,8 @@ import torch
 
 import numerics.deep_linear as DL
 from numerics.transfer import min_norm_last_layer, rank_one_features, target_task, transferred_predictor
-from verify.kit import (AllOf, Check, Claim, Constraint, Custom, Domain, Evidence, Expectation, Identity, Kind, Param,
-                        STATED,
+from verify.kit import (AllOf, Alternative, Check, Claim, Constraint, Custom, Domain, Evidence, Expectation, Identity,
+                        Kind, Param, STATED,
                         label_of, per_profile, pick)
 
 from .common import D, DEEP_LINEAR, HALF_PI, INF, N, SIGMA, THETA, src
@@ -288,7 +288,10 @@ def _eq30_basis(claim, ctx):
 
 
 # ============================================================================ B.2: (36)-(41), (47)-(49)
-def _lemma33_rate(links, p, Wbar, W, Dbar, lam, gen):
+def _lemma33_rate(links, p, Wbar, W, Dbar, lam, gen, alt=None):
+    """The links of (36)-(41), (47).  ``alt`` (a power witness) replaces one link by a plausible slip in it:
+    "eq41_no_half" ((41) with L read as ||r||^2, the loss's 1/2 dropped: sigma_min^2 ||r||^2 = sigma_min^2 L),
+    "eq47_sqrt" ((47) with the rate of sigma_min instead of sigma_min^2: 2 (alpha^2 lambda)^{(L-1)/2})."""
     B, d, L, a = W[0].shape[0], int(p["d"]), int(p["L"]), float(p["alpha"])
     bs = torch.randn(B, d, generator=gen, dtype=W[0].dtype, device=W[0].device)
     bs = bs / bs.norm(dim=-1, keepdim=True)
@@ -314,15 +317,26 @@ def _lemma33_rate(links, p, Wbar, W, Dbar, lam, gen):
     smin2 = torch.linalg.eigvalsh(P.mT @ P)[:, 0].clamp_min(0)
     links.ge("(40): ||W_{L-1}^T ... W_1^T r||^2 >= sigma_min^2(W_{L-1}^T ... W_1^T) ||r||^2",
              back.square().sum(-1), smin2 * r.square().sum(-1), p)
-    links.eq("(41) (reconstructed): sigma_min^2 ||r||^2 = 2 sigma_min^2 L", smin2 * r.square().sum(-1),
-             2 * smin2 * loss, p)
-    rate = (a ** 2 * lam) ** (L - 1)
-    links.ge("(47): dL/dt <= -2 (alpha^2 lambda)^{L-1} L", -2 * rate * loss, Ldot, p,
-             extra={"dL/dt": Ldot, "-2(a^2 lam)^(L-1) L": -2 * rate * loss})
+    if alt == "eq41_no_half":
+        links.eq("(41) with L = ||r||^2 (the 1/2 of (4) dropped): sigma_min^2 ||r||^2 = sigma_min^2 L",
+                 smin2 * r.square().sum(-1), smin2 * loss, p)
+    else:
+        links.eq("(41) (reconstructed): sigma_min^2 ||r||^2 = 2 sigma_min^2 L", smin2 * r.square().sum(-1),
+                 2 * smin2 * loss, p)
+    if alt == "eq47_sqrt":
+        rate = (a ** 2 * lam) ** ((L - 1) / 2)
+        links.ge("(47) with sigma_min for sigma_min^2: dL/dt <= -2 (alpha^2 lambda)^{(L-1)/2} L", -2 * rate * loss,
+                 Ldot, p, extra={"dL/dt": Ldot, "-2(a^2 lam)^((L-1)/2) L": -2 * rate * loss})
+    else:
+        rate = (a ** 2 * lam) ** (L - 1)
+        links.ge("(47): dL/dt <= -2 (alpha^2 lambda)^{L-1} L", -2 * rate * loss, Ldot, p,
+                 extra={"dL/dt": Ldot, "-2(a^2 lam)^(L-1) L": -2 * rate * loss})
 
 
-def _lemma33_rate_check(claim, ctx, points):
-    ev = _each_instance(claim, ctx, points, _lemma33_rate)
+def _lemma33_rate_check(claim, ctx, points, alt=None):
+    ev = _each_instance(claim, ctx, points, functools.partial(_lemma33_rate, alt=alt))
+    if alt is not None:       # a power witness changes a link of the instances, not the sympy steps (48)-(49)
+        return ev
     t, c, L0 = sp.symbols("t c L_0", positive=True)
     sol = sp.dsolve(sp.Eq(sp.Function("u")(t).diff(t), -c * sp.Function("u")(t)), ics={sp.Function("u")(0): L0})
     ev.checks += [
@@ -408,14 +422,22 @@ def _dbar_norm(Dbar_l):
     return torch.linalg.matrix_norm(Dbar_l, ord=2)
 
 
-def _lemmaB1(links, p, Wbar, W, Dbar, lam, gen):
+def _lemmaB1(links, p, Wbar, W, Dbar, lam, gen, alt=None):
+    """The links of (52)-(58), (61)-(63), (66)-(68).  ``alt`` (a power witness) replaces one link by a plausible slip:
+    "eq52_no_alpha" ((52) without the alpha^2 of (35)), "eq58_sign" ((58) with the alpha^2 term's sign reversed,
+    ||Wbar_l||_op^2 - ||Wbar_{l+1}||_op^2), "eq68_plus" ((68) with + alpha^2 ||Dbar_l||_2: s_l^2 >= s_{l+1}^2 +
+    alpha^2 ||Dbar_l||_2 via u^T W_l^T W_l u)."""
     L, a2 = int(p["L"]), float(p["alpha"]) ** 2
     lay = _layers(W)
     F, Fb = [_fro2(w) for w in W], [_fro2(w) for w in Wbar]
     O, Ob = [_opnorm2(w) for w in W], [_opnorm2(w) for w in Wbar]
     for l in range(L - 1):        # 0-based l is the paper's l + 1
-        links.eq("(52): ||W_l||_F^2 - ||W_{l+1}||_F^2 = alpha^2 (||Wbar_l||_F^2 - ||Wbar_{l+1}||_F^2)",
-                 F[l] - F[l + 1], a2 * (Fb[l] - Fb[l + 1]), p, scale=F[l] + F[l + 1] + a2 * (Fb[l] + Fb[l + 1]))
+        if alt == "eq52_no_alpha":
+            links.eq("(52) without alpha^2: ||W_l||_F^2 - ||W_{l+1}||_F^2 = ||Wbar_l||_F^2 - ||Wbar_{l+1}||_F^2",
+                     F[l] - F[l + 1], Fb[l] - Fb[l + 1], p, scale=F[l] + F[l + 1] + Fb[l] + Fb[l + 1])
+        else:
+            links.eq("(52): ||W_l||_F^2 - ||W_{l+1}||_F^2 = alpha^2 (||Wbar_l||_F^2 - ||Wbar_{l+1}||_F^2)",
+                     F[l] - F[l + 1], a2 * (Fb[l] - Fb[l + 1]), p, scale=F[l] + F[l + 1] + a2 * (Fb[l] + Fb[l + 1]))
         links.eq("(53)-(54): ||W_l||_F^2 - ||W_L||_F^2 = alpha^2 (||Wbar_l||_F^2 - ||Wbar_L||_F^2) (sum of (52))",
                  F[l] - F[-1], a2 * (Fb[l] - Fb[-1]), p, scale=F[l] + F[-1] + a2 * (Fb[l] + Fb[-1]))
         s_l, u_l, v_l = lay[l]
@@ -433,8 +455,12 @@ def _lemmaB1(links, p, Wbar, W, Dbar, lam, gen):
                  + _dot(u_n, DL._mv(WWt, u_n)).abs())
         links.eq("(57): ... = ||W_{l+1}||_op^2 + alpha^2 u_{l+1}^T (Wbar_l^T Wbar_l - Wbar_{l+1} Wbar_{l+1}^T) u_{l+1}",
                  q_u, O[l + 1] + a2 * _dot(u_n, DL._mv(Dbar[l], u_n)), p)   # all terms >= 0: no cancellation
-        links.ge("(58): ... >= ||W_{l+1}||_op^2 + alpha^2 (||Wbar_{l+1}||_op^2 - ||Wbar_l||_op^2)", q_u,
-                 O[l + 1] + a2 * (Ob[l + 1] - Ob[l]), p)
+        if alt == "eq58_sign":
+            links.ge("(58) with the sign reversed: ... >= ||W_{l+1}||_op^2 + alpha^2 (||Wbar_l||_op^2 - "
+                     "||Wbar_{l+1}||_op^2)", q_u, O[l + 1] + a2 * (Ob[l] - Ob[l + 1]), p)
+        else:
+            links.ge("(58): ... >= ||W_{l+1}||_op^2 + alpha^2 (||Wbar_{l+1}||_op^2 - ||Wbar_l||_op^2)", q_u,
+                     O[l + 1] + a2 * (Ob[l + 1] - Ob[l]), p)
         # (61)-(63), (66)-(68): alignment of v_l with u_{l+1}
         q_vn = _dot(v_l, DL._mv(WWt, v_l))
         vDv = _dot(v_l, DL._mv(Dl, v_l))
@@ -455,7 +481,12 @@ def _lemmaB1(links, p, Wbar, W, Dbar, lam, gen):
                  "- ||Wbar_L||_F^2 + ||Wbar_l||_op^2 - ||Wbar_L||_op^2)",
                  s_n ** 2 * cos2 + a2 * nD + a2 * c60, s_l ** 2, p)
         links.ge("(67): s_l^2 >= u_{l+1}^T W_l^T W_l u_{l+1}", s_l ** 2, q_u, p)
-        links.ge("(68): u_{l+1}^T W_l^T W_l u_{l+1} >= s_{l+1}^2 - alpha^2 ||Dbar_l||_2", q_u, s_n ** 2 - a2 * nD, p)
+        if alt == "eq68_plus":
+            links.ge("(68) with + alpha^2 ||Dbar_l||_2: u_{l+1}^T W_l^T W_l u_{l+1} >= s_{l+1}^2 + alpha^2 ||Dbar_l||_2",
+                     q_u, s_n ** 2 + a2 * nD, p)
+        else:
+            links.ge("(68): u_{l+1}^T W_l^T W_l u_{l+1} >= s_{l+1}^2 - alpha^2 ||Dbar_l||_2", q_u, s_n ** 2 - a2 * nD,
+                     p)
 
 
 def _eq59(links, p, Wbar, W, Dbar, lam, gen):
@@ -537,7 +568,11 @@ def _thm35_instances(claim, ctx, points, body):
     return ev
 
 
-def _thm35_links(links, p, W, lam, X, y, e):
+def _thm35_links(links, p, W, lam, X, y, e, alt=None):
+    """The links of (78), (82), (86)-(87).  ``alt`` (a power witness) replaces one link by a plausible slip:
+    "eq86_reversed" ((86) the other way, sigma_min^2 read as the top of the spectrum), "eq87_sqrt" ((87) with the
+    bound on sigma_min instead of sigma_min^2: (alpha^2 lambda)^{(L-1)/2}), "eq88_lmax" (the largest eigenvalue of
+    XX^T for the smallest nonzero one)."""
     L, a = int(p["L"]), float(p["alpha"])
     n = e["n"]
     links.eq("(78): ||r||^2/(2n) = (||r_par||^2 + ||r_perp||^2)/(2n)", e["loss"], (e["Lpar"] + e["Lperp"]) / (2 * n), p)
@@ -551,13 +586,27 @@ def _thm35_links(links, p, W, lam, X, y, e):
         back = DL._mtv(w, back)
     P = _prod(W[:-1])
     smin2 = torch.linalg.eigvalsh(P.mT @ P)[:, 0].clamp_min(0)
-    links.ge("(86): ||W_{L-1}^T...W_1^T X^T P_par r||^2 >= sigma_min^2(W_{L-1}^T...W_1^T) ||X^T P_par r||^2",
-             back.square().sum(-1), smin2 * xpr.square().sum(-1), p)
-    rate = (a ** 2 * lam) ** (L - 1)
-    links.ge("(87) with (42)-(46): sigma_min^2 ||X^T P_par r||^2 >= (alpha^2 lambda)^{L-1} ||X^T P_par r||^2",
-             smin2 * xpr.square().sum(-1), rate * xpr.square().sum(-1), p)
-    links.ge("(87)-(88): ||X^T P_par r||^2 >= lambda_min(XX^T, nonzero) ||r_par||^2", xpr.square().sum(-1),
-             e["lam_min"] * e["Lpar"], p)
+    if alt == "eq86_reversed":
+        links.ge("(86) reversed: ||W_{L-1}^T...W_1^T X^T P_par r||^2 <= sigma_min^2(W_{L-1}^T...W_1^T) ||X^T P_par r||^2",
+                 smin2 * xpr.square().sum(-1), back.square().sum(-1), p)
+    else:
+        links.ge("(86): ||W_{L-1}^T...W_1^T X^T P_par r||^2 >= sigma_min^2(W_{L-1}^T...W_1^T) ||X^T P_par r||^2",
+                 back.square().sum(-1), smin2 * xpr.square().sum(-1), p)
+    if alt == "eq87_sqrt":
+        rate = (a ** 2 * lam) ** ((L - 1) / 2)
+        links.ge("(87) with sigma_min for sigma_min^2: sigma_min^2 ||X^T P_par r||^2 >= (alpha^2 lambda)^{(L-1)/2} "
+                 "||X^T P_par r||^2", smin2 * xpr.square().sum(-1), rate * xpr.square().sum(-1), p)
+    else:
+        rate = (a ** 2 * lam) ** (L - 1)
+        links.ge("(87) with (42)-(46): sigma_min^2 ||X^T P_par r||^2 >= (alpha^2 lambda)^{L-1} ||X^T P_par r||^2",
+                 smin2 * xpr.square().sum(-1), rate * xpr.square().sum(-1), p)
+    if alt == "eq88_lmax":
+        lam_max = torch.linalg.matrix_norm(X, ord=2).square()
+        links.ge("(87)-(88) with lambda_max: ||X^T P_par r||^2 >= lambda_max(XX^T) ||r_par||^2", xpr.square().sum(-1),
+                 lam_max * e["Lpar"], p)
+    else:
+        links.ge("(87)-(88): ||X^T P_par r||^2 >= lambda_min(XX^T, nonzero) ||r_par||^2", xpr.square().sum(-1),
+                 e["lam_min"] * e["Lpar"], p)
 
 
 def _thm35_rate_links(links, p, W, lam, X, y, e):
@@ -612,7 +661,10 @@ def _scratch_run(ctx, p, B):
     return _RUNS[key]
 
 
-def _eq71(claim, ctx, points):
+def _eq71(claim, ctx, points, alt=None):
+    """The links of (71)-(72) at the end of the literal runs.  ``alt`` (a power witness): "reversed" (the second
+    inequality of (71) the other way, ||W_1...W_L||^2 >= prod_l s_l^2), "interpolates" (yhat = y whatever n and d:
+    the condition d >= n removed)."""
     links, ev = _Links(), Evidence()
     B = per_profile_value(RUN_B, ctx)
     for p in points:
@@ -627,12 +679,19 @@ def _eq71(claim, ctx, points):
         lhs = yhat.square().sum(-1) / Xop2
         prods = torch.stack([_opnorm2(w) for w in res.Ws], -1).prod(-1)
         links.ge("(71): ||yhat||^2 / ||X||_op^2 <= ||W_1 W_2 ... W_L||^2 (end of training)", beta.square().sum(-1), lhs, p)
-        links.ge("(71): ||W_1 ... W_L||^2 <= prod_l s_l^2 (end of training)", prods, beta.square().sum(-1), p)
+        if alt == "reversed":
+            links.ge("(71) reversed: ||W_1 ... W_L||^2 >= prod_l s_l^2 (end of training)", beta.square().sum(-1), prods,
+                     p)
+        else:
+            links.ge("(71): ||W_1 ... W_L||^2 <= prod_l s_l^2 (end of training)", prods, beta.square().sum(-1), p)
         n, d = int(p["n"]), int(p["d"])
         # (72) via 'If d >= n, yhat is the vector of targets; if d < n, the projection of the targets on im(X)'
-        target = y if d >= n else DL._mv(X, torch.linalg.lstsq(X, y.unsqueeze(-1)).solution.squeeze(-1))
+        target = y if d >= n or alt == "interpolates" else DL._mv(X, torch.linalg.lstsq(X, y.unsqueeze(-1)).solution
+                                                                  .squeeze(-1))
         rel = (yhat - target).norm(dim=-1) / target.norm(dim=-1)
-        links._keep("(71)-(72): yhat = y (d >= n) or its projection on im(X) (d < n) at the end of training "
+        links._keep("(71)-(72) without the condition d >= n: yhat = y at the end of training (relative distance <= "
+                    "1e-4)" if alt == "interpolates" else
+                    "(71)-(72): yhat = y (d >= n) or its projection on im(X) (d < n) at the end of training "
                     "(relative distance <= 1e-4)", rel, p, {"||yhat - target||/||target||": rel}, True,
                     "eq", tol=1e-4)
         links.ge("(72): prod_l s_l^2 >= ||yhat||^2/||X||_op^2 > 0 (bounded away from zero: >= 1e-3)", prods.clamp_max(
@@ -641,7 +700,10 @@ def _eq71(claim, ctx, points):
     return ev
 
 
-def _eq90(claim, ctx, points):
+def _eq90(claim, ctx, points, alt=None):
+    """The links of (90) on the literal runs.  ``alt`` (a power witness): "rows" (W_1^perp = W_1 (I - X^+ X), the
+    projector on the other side: the rows of W_1 split instead of its columns), "alpha2" (||W_1^perp(0)||_F <=
+    alpha^2 ||Wbar_1||_F, the scale's exponent off by one)."""
     links, ev = _Links(), Evidence()
     B = per_profile_value(RUN_B, ctx)
     for p in points:
@@ -650,14 +712,20 @@ def _eq90(claim, ctx, points):
         a = float(p["alpha"])
         Xp = torch.linalg.pinv(X)
         Pker = torch.eye(X.shape[-1], dtype=X.dtype, device=X.device) - Xp @ X   # projector on ker(X) = row(X)^perp
-        perp0, perpT = Pker @ W0[0], Pker @ res.Ws[0]
+        perp0, perpT = (W0[0] @ Pker, res.Ws[0] @ Pker) if alt == "rows" else (Pker @ W0[0], Pker @ res.Ws[0])
         moved = (perpT - perp0).flatten(1).norm(dim=-1)
-        links._keep("(90): W_1^perp(t) = W_1^perp(0): the component of W_1 outside row(X) does not move under the "
+        links._keep(("(90) with the rows split, W_1^perp = W_1 (I - X^+X): it does not move under the literal gradient "
+                     "descent on (5)") if alt == "rows" else
+                    "(90): W_1^perp(t) = W_1^perp(0): the component of W_1 outside row(X) does not move under the "
                     "literal gradient descent on (5) (relative to ||W_1(T)||_F)", moved / res.Ws[0].flatten(1).norm(
                         dim=-1), p, {"||W1perp(T) - W1perp(0)||_F": moved}, True, "eq")
         Wbar1 = W0[0] / a
-        links.ge("(90): ||W_1^perp(0)||_F <= alpha ||Wbar_1||_F", a * Wbar1.flatten(1).norm(dim=-1),
-                 perp0.flatten(1).norm(dim=-1), p)
+        if alt == "alpha2":
+            links.ge("(90) with alpha^2: ||W_1^perp(0)||_F <= alpha^2 ||Wbar_1||_F", a ** 2 * Wbar1.flatten(1).norm(
+                dim=-1), perp0.flatten(1).norm(dim=-1), p)
+        else:
+            links.ge("(90): ||W_1^perp(0)||_F <= alpha ||Wbar_1||_F", a * Wbar1.flatten(1).norm(dim=-1),
+                     perp0.flatten(1).norm(dim=-1), p)
         ev.checks.append(Check(f"the literal run converged: {label_of(p)}", bool(res.converged.all()),
                                f"largest excess {float(res.excess.max()):.3g}", refutes=False))
     ev.checks += links.checks()
@@ -719,7 +787,9 @@ DRAW_POINTS = per_profile(
 DRAW_B = per_profile(1000, 4000, 8000)
 
 
-def _thm36(claim, ctx, points):
+def _thm36(claim, ctx, points, alt=None):
+    """The per-draw links of (91)-(94), (95), (98).  ``alt`` (a power witness): "eq93_cross" ((93) with the cross
+    term's factor 2 dropped), "eq98_no_1_over_n" ((98) as tr((X^+)^T X^+) = gamma tr(C^{-1}), the 1/n dropped)."""
     links, ev = _Links(), Evidence()
     B = per_profile_value(DRAW_B, ctx)
     for p in points:
@@ -737,9 +807,11 @@ def _thm36(claim, ctx, points):
                  scale=R + 1 + bh.square().sum(-1) + 2 * _dot(bh, bt).abs())
         Pr = Xp @ X
         Pb, Xe = DL._mv(Pr, bt), DL._mv(Xp, eps)
-        links.eq("(93): ||beta_hat||^2 = b^T (X^+X)^T (X^+X) b + e^T (X^+)^T X^+ e + 2 e^T (X^+)^T (X^+X) b (cross term "
+        links.eq("(93) with the cross term's 2 dropped: ||beta_hat||^2 = b^T (X^+X)^T (X^+X) b + e^T (X^+)^T X^+ e + "
+                 "e^T (X^+)^T (X^+X) b" if alt == "eq93_cross" else
+                 "(93): ||beta_hat||^2 = b^T (X^+X)^T (X^+X) b + e^T (X^+)^T X^+ e + 2 e^T (X^+)^T (X^+X) b (cross term "
                  "read with (X^+)^T; zero mean)", bh.square().sum(-1),
-                 Pb.square().sum(-1) + Xe.square().sum(-1) + 2 * _dot(Xe, Pb), p,
+                 Pb.square().sum(-1) + Xe.square().sum(-1) + (1 if alt == "eq93_cross" else 2) * _dot(Xe, Pb), p,
                  scale=bh.square().sum(-1) + Pb.square().sum(-1) + Xe.square().sum(-1) + 2 * _dot(Xe, Pb).abs())
         links.eq("(94): <beta_hat, beta_t> = b^T (X^+X) b + b^T X^+ e", _dot(bh, bt), _dot(bt, Pb) + _dot(bt, Xe), p,
                  scale=_dot(bh, bt).abs() + _dot(bt, Pb).abs() + _dot(bt, Xe).abs())
@@ -747,15 +819,18 @@ def _thm36(claim, ctx, points):
                  (Pr.mT @ Pr).flatten(1).norm(dim=-1), Pr.flatten(1).norm(dim=-1), p)
         if n < d:
             C = X @ X.mT / d
-            links.eq("(98): tr((X^+)^T X^+) = (gamma/n) tr(C^{-1}), C = XX^T/d, gamma = n/d < 1",
-                     Xp.square().flatten(1).sum(-1), (n / d) / n * torch.linalg.inv(C).diagonal(dim1=-2, dim2=-1).sum(-1),
-                     p)
+            links.eq("(98) without the 1/n: tr((X^+)^T X^+) = gamma tr(C^{-1})" if alt == "eq98_no_1_over_n" else
+                     "(98): tr((X^+)^T X^+) = (gamma/n) tr(C^{-1}), C = XX^T/d, gamma = n/d < 1",
+                     Xp.square().flatten(1).sum(-1), (n / d) / (1 if alt == "eq98_no_1_over_n" else n)
+                     * torch.linalg.inv(C).diagonal(dim1=-2, dim2=-1).sum(-1), p)
     ev.checks += links.checks()
     return ev
 
 
 # ============================================================================ B.6: (104)-(111), (112)-(115)
-def _thm37(claim, ctx, points):
+def _thm37(claim, ctx, points, alt=None):
+    """The per-draw links of (104)-(111).  ``alt`` (a power witness): "eq104_unsquared" (Phi^+ with ||X beta_s|| for
+    ||X beta_s||^2), "eq111_sign" ((110)-(111) with + 2 cos(theta) b)."""
     links, ev = _Links(), Evidence()
     B = per_profile_value(DRAW_B, ctx)
     for p in points:
@@ -768,9 +843,12 @@ def _thm37(claim, ctx, points):
         v = v / v.norm(dim=-1, keepdim=True)
         Phi = rank_one_features(X, bs, v)
         z = DL._mv(X, bs)
-        stated104 = v.unsqueeze(-1) * z.unsqueeze(-2) / z.square().sum(-1).view(-1, 1, 1)
+        zn = z.norm(dim=-1) if alt == "eq104_unsquared" else z.square().sum(-1)
+        stated104 = v.unsqueeze(-1) * z.unsqueeze(-2) / zn.view(-1, 1, 1)
         pinv = torch.linalg.pinv(Phi)
-        links.eq("(104): Phi^+ = v_{L-1} (X beta_s)^T / ||X beta_s||^2 (against torch.linalg.pinv)",
+        links.eq("(104) with ||X beta_s|| unsquared: Phi^+ = v_{L-1} (X beta_s)^T / ||X beta_s|| (against "
+                 "torch.linalg.pinv)" if alt == "eq104_unsquared" else
+                 "(104): Phi^+ = v_{L-1} (X beta_s)^T / ||X beta_s||^2 (against torch.linalg.pinv)",
                  (pinv - stated104).flatten(1).norm(dim=-1) + pinv.flatten(1).norm(dim=-1),
                  pinv.flatten(1).norm(dim=-1), p)
         WL = min_norm_last_layer(Phi, y)
@@ -787,11 +865,19 @@ def _thm37(claim, ctx, points):
                  scale=b.abs() + (_dot(z, DL._mv(X, bt)).abs() + _dot(z, eps).abs()) / zz)
         cos = _dot(bs, bt)
         R = (bh - bt).square().sum(-1)
-        links.eq("(110)-(111): ||beta_hat - beta_t||^2 = 1 + b^2 - 2 cos(theta) b", R, 1 + b ** 2 - 2 * cos * b, p,
+        links.eq("(110)-(111) with + 2 cos(theta) b: ||beta_hat - beta_t||^2 = 1 + b^2 + 2 cos(theta) b"
+                 if alt == "eq111_sign" else "(110)-(111): ||beta_hat - beta_t||^2 = 1 + b^2 - 2 cos(theta) b", R,
+                 1 + b ** 2 + (2 if alt == "eq111_sign" else -2) * cos * b, p,
                  scale=R + 1 + b ** 2 + 2 * (cos * b).abs())
     ev.checks += links.checks()
     return ev
 
+
+THM37_POINTS = per_profile(
+    quick=[dict(n=5, d=12, theta=0.4, sigma=0.5), dict(n=12, d=5, theta=HALF_PI, sigma=1.0),
+           dict(n=3, d=3, theta=0.0, sigma=2.0)],
+    standard=[dict(n=n, d=d, theta=t, sigma=s) for (n, d) in ((5, 12), (12, 5), (3, 3), (40, 60))
+              for t in (0.0, 0.4, HALF_PI) for s in (0.0, 1.0)])
 
 TH, SG, NN = sp.symbols("theta sigma n", positive=True)
 #: (115) with (116)-(119): E b^2 = cos^2 theta + (sin^2 theta + sigma^2) E 1/||z||^2, E 1/||z||^2 = 1/(n-2)
@@ -817,6 +903,26 @@ MC_DOMAIN = Domain((N, D, THETA, SIGMA),
                    (Constraint(lambda p: p["n"] > 4, "n > 4: b^2 has a finite variance only for n > 4 "
                                                      "(E 1/||z||^4 = 1/((n-2)(n-4)))"),
                     Constraint(lambda p: p["d"] >= 2 or p["theta"] == 0, "an angle theta > 0 needs d >= 2")))
+
+
+# ============================================================================ power witnesses (issue 24)
+def _on_instances(body, alt):
+    """The check of a chain on the invariant-set instances with one link replaced by the slip ``alt`` (same points,
+    same seeds: the witness meets the claim's own instances)."""
+    return Custom(lambda claim, ctx, points: _each_instance(claim, ctx, points, functools.partial(body, alt=alt)),
+                  points=INST_POINTS)
+
+
+def _on_n_instances(alt):
+    """Theorem 3.5's chain (78)-(87) on its instances with one link replaced by the slip ``alt``."""
+    return Custom(lambda claim, ctx, points: _thm35_instances(claim, ctx, points,
+                                                              functools.partial(_thm35_links, alt=alt)), points=N_POINTS)
+
+
+def _witness(fn, alt, points):
+    """A custom check ``fn(claim, ctx, points, alt=alt)`` on the claim's own points: the claim's check with one link
+    replaced by the slip ``alt``."""
+    return Custom(lambda claim, ctx, pts: fn(claim, ctx, pts, alt=alt), points=points)
 
 
 # ============================================================================ the claims
@@ -876,6 +982,12 @@ CLAIMS = [
                     "random unit vector.",
         domain=INST_DOMAIN,
         check=Custom(_lemma33_rate_check, points=INST_POINTS),
+        power=(Alternative("(41) with L = ||r||^2: sigma_min^2 ||r||^2 = sigma_min^2 L",
+                           _witness(_lemma33_rate_check, "eq41_no_half", INST_POINTS),
+                           "a factor 2: the loss (4) read without its 1/2 in (41)"),
+               Alternative("(47) with the rate 2 (alpha^2 lambda)^{(L-1)/2}",
+                           _witness(_lemma33_rate_check, "eq47_sqrt", INST_POINTS),
+                           "an exponent off by 1/2: (46) bounds sigma_min^2, read as a bound on sigma_min")),
         notes=("Reconstructed from L823-864 (signs, sigma_min and the loss symbol lost): (36) L' = sum_l <grad_l L, "
                "W_l'>, (37) = -sum_l ||grad_l L||_F^2, (38) <= -||grad_L L||_F^2, (39) = -||W_{L-1}^T...W_1^T r||^2, "
                "(40) <= -sigma_min^2(W_{L-1}^T...W_1^T) ||r||^2, (41) (lost) = -2 sigma_min^2 L, (47) L' <= -2 (alpha^2 "
@@ -883,8 +995,11 @@ CLAIMS = [
                "has the factor 1/2 (L121), so (39) holds with constant 1 and (41)-(47) with 2. Each link is checked on "
                "every instance; the equality (39) would reject a gradient off by a factor 2 (the loss without its "
                "1/2), and (47) uses the tight lambda = min_l lambda_min(Dbar_l), so it is tested where it is sharpest. "
-               "(36)-(37) are checked against a central difference of the loss along -grad (the gradients of "
-               "numerics.deep_linear are those of (4)). (48)-(49): the comparison solution and its limit in sympy."),
+               "(36)-(37): the layer gradients the flow follows (numerics.deep_linear) are checked against autograd of "
+               "the loss (4). (48)-(49): the comparison solution and its limit in sympy. Power witnesses (issue 24): "
+               "(41) with the 1/2 of (4) dropped, and (47) with the exponent (L-1)/2 (a bound on sigma_min read for "
+               "sigma_min^2), each the claim's check with that one link replaced, on the same instances (verify "
+               "mutants rejects both at quick and at standard)."),
     ),
     Claim(
         id=T_ + "proof.lemma3_3.eq42_46", role="proof step", holds_by=HOLDS_L33, kind=Kind.BOUND,
@@ -922,6 +1037,14 @@ CLAIMS = [
         assumptions=INST_ASSUME,
         domain=INST_DOMAIN,
         check=Custom(lambda claim, ctx, points: _each_instance(claim, ctx, points, _lemmaB1), points=INST_POINTS),
+        power=(Alternative("(52) without alpha^2: ||W_l||_F^2 - ||W_{l+1}||_F^2 = ||Wbar_l||_F^2 - ||Wbar_{l+1}||_F^2",
+                           _on_instances(_lemmaB1, "eq52_no_alpha"),
+                           "a dropped factor: the invariants (35) of Wbar taken for those of W(0) = alpha Wbar"),
+               Alternative("(58) with alpha^2 (||Wbar_l||_op^2 - ||Wbar_{l+1}||_op^2)",
+                           _on_instances(_lemmaB1, "eq58_sign"),
+                           "the sign of a difference reversed (the order of l, l+1 transposed)"),
+               Alternative("(68) with + alpha^2 ||Dbar_l||_2", _on_instances(_lemmaB1, "eq68_plus"),
+                           "a sign slip: u^T D_l u bounded by +||D_l|| where (57) gives >= 0 and <= ||D_l||")),
         notes=("Reconstructed from L884-934 (norm subscripts survive on the line below each display): (52) the trace "
                "of (35); (53)-(54) its sum from l to L-1; (55) ||W_l||_op^2 = v_l^T W_l^T W_l v_l >= u_{l+1}^T W_l^T "
                "W_l u_{l+1}; (56) = u_{l+1}^T (D_l + W_{l+1} W_{l+1}^T) u_{l+1}; (57) = ||W_{l+1}||_op^2 + alpha^2 "
@@ -938,7 +1061,10 @@ CLAIMS = [
                "the separate claims proof.lemmaB1.eq59 and .eq64_65; (60) and (69)-(70) are rate.lemmaB1.eq60/.eq69. Power: the "
                "equalities are tested to 1e-9 relative (a missing alpha^2 in (52), (57) or a wrong sign of D_l in "
                "(56), (61) would be rejected), and the printed variants of (59) and (64)-(65), one symbol away from the "
-               "links here, are refuted on the same instances."),
+               "links here, are refuted on the same instances. Power witnesses (issue 24), each the check with one "
+               "link replaced, on the same instances: (52) without alpha^2, (58) with the alpha^2 term's sign "
+               "reversed, (68) with + alpha^2 ||Dbar_l||_2 (verify mutants rejects all three at quick and at "
+               "standard)."),
     ),
     Claim(
         id=T_ + "proof.lemmaB1.eq59", role="proof step", holds_by=HOLDS_34, kind=Kind.BOUND,
@@ -981,13 +1107,22 @@ CLAIMS = [
                      "numerics.deep_linear.train; X Gaussian (n x d), y Gaussian targets."),
         domain=RUN_DOMAIN,
         check=Custom(_eq71, points=RUN_POINTS),
+        power=(Alternative("(71) with the second inequality reversed: ||W_1...W_L||^2 >= prod_l s_l^2",
+                           _witness(_eq71, "reversed", RUN_POINTS),
+                           "the ordering reversed (an equality for exactly aligned layers, the alpha -> 0 picture)"),
+               Alternative("yhat = y at the end of training for every n, d",
+                           _witness(_eq71, "interpolates", RUN_POINTS),
+                           "a condition removed: interpolation, which needs d >= n")),
         notes=("Reconstructed from L946-963: yhat = lim X W_1...W_L; (71) ||yhat||^2/||X||_op^2 <= lim ||W_1...W_L||^2 "
                "<= lim prod_l s_l^2; 'If d >= n, yhat is just equal to the vector of target outputs ... If d < n, "
                "yhat is the projection of the targets into the space spanned by the rows of X' [read: the columns, "
                "im(X) in R^n]; (72) lim prod_l s_l^2 > 0. Checked at the end of literal training runs (one run per "
                "point, shared with proof.thm3_5.eq90): both inequalities of (71), yhat against y or its projection "
                "(relative 1e-4, the stopping tolerance of the run), and prod_l s_l^2 >= 1e-3 (bounded away from 0; "
-               "a wrong end state, e.g. a network collapsing to 0, would fail it)."),
+               "a wrong end state, e.g. a network collapsing to 0, would fail it). Power witnesses (issue 24), on the "
+               "same runs: the second inequality of (71) reversed (it would be an equality for exactly aligned layers; "
+               "at alpha = 0.1 and 0.03 the trained layers are not), and yhat = y without the condition d >= n ("
+               "verify mutants rejects both at quick and at standard)."),
     ),
     Claim(
         id=T_ + "proof.thm3_4.eq73_76", role="proof step", holds_by=HOLDS_34, kind=Kind.LIMIT,
@@ -1019,11 +1154,20 @@ CLAIMS = [
         assumptions=INST_ASSUME + " X (n x d) and y Gaussian; L_par = ||P_par r||^2, L_perp = ||P_perp r||^2 (L1004-1007).",
         domain=N_DOMAIN,
         check=Custom(lambda claim, ctx, points: _thm35_instances(claim, ctx, points, _thm35_links), points=N_POINTS),
+        power=(Alternative("(86) reversed: ||W_{L-1}^T...W_1^T X^T P_par r||^2 <= sigma_min^2 ||X^T P_par r||^2",
+                           _on_n_instances("eq86_reversed"), "the inequality reversed"),
+               Alternative("(87) with (alpha^2 lambda)^{(L-1)/2}", _on_n_instances("eq87_sqrt"),
+                           "an exponent off by 1/2: (46) bounds sigma_min^2, read as a bound on sigma_min"),
+               Alternative("(88) with lambda_max(XX^T) for its smallest nonzero eigenvalue", _on_n_instances("eq88_lmax"),
+                           "the wrong end of the spectrum")),
         notes=("Reconstructed from L990-1045: r = X W_1...W_L - y, r_par, r_perp its components in im(X) and ker(X^T); "
                "(78) Pythagoras; (82) the gradient of L_perp vanishes because X^T P_perp = 0 (checked by autograd of "
                "L_perp itself, so a wrong projector would show); (86) the sigma_min bound; (87) with (42)-(46); and "
                "||X^T P_par r||^2 >= lambda_min ||r_par||^2 (lambda_min the smallest nonzero eigenvalue of XX^T), "
-               "used in (88). The links of (81), (85) and (88) that carry constants are proof.thm3_5.eq81_88."),
+               "used in (88). The links of (81), (85) and (88) that carry constants are proof.thm3_5.eq81_88. Power "
+               "witnesses (issue 24), each the check with one link replaced, on the same instances: (86) reversed, "
+               "(87) with the exponent (L-1)/2, and (88) with lambda_max(XX^T) for the smallest nonzero eigenvalue ("
+               "verify mutants rejects all three at quick and at standard)."),
     ),
     Claim(
         id=T_ + "proof.thm3_5.eq81_88", role="proof step", holds_by=HOLDS_35, kind=Kind.BOUND,
@@ -1062,6 +1206,10 @@ CLAIMS = [
                      "numerics.deep_linear.train; n < d or n >= d; W_1^perp = (I - X^+ X) W_1."),
         domain=RUN_DOMAIN,
         check=Custom(_eq90, points=RUN_POINTS),
+        power=(Alternative("W_1^perp = W_1 (I - X^+ X) (the rows of W_1 split instead of its columns)",
+                           _witness(_eq90, "rows", RUN_POINTS), "a transposed projection"),
+               Alternative("||W_1^perp(0)||_F <= alpha^2 ||Wbar_1||_F", _witness(_eq90, "alpha2", RUN_POINTS),
+                           "an exponent off by one (the scale of the invariants (35), alpha^2, for that of W(0))")),
         notes=("Surviving (L1077): 'W⊥(t) = W⊥(0) α W¯' with Frobenius norms and '≤'. 'We can break W_1 into two "
                "components W_1^par and W_1^perp where the columns of W_1^par are in row(X) and the columns of W_1^perp "
                "are in ker(X^T)': the columns of W_1 lie in R^d, where the complement of row(X) is ker(X) (ker(X^T) is "
@@ -1069,7 +1217,9 @@ CLAIMS = [
                "in row(X), so W_1^perp does not move: checked on the literal run (the same runs as "
                "proof.lemmaB1.eq71_72), ||W_1^perp(T) - W_1^perp(0)||_F <= 1e-9 ||W_1(T)||_F, and ||W_1^perp(0)||_F "
                "<= alpha ||Wbar_1||_F. A procedure or a step with a gradient leaving row(X) would move W_1^perp by "
-               "O(alpha) or more."),
+               "O(alpha) or more. Power witnesses (issue 24), on the same runs: the projection applied to the rows of "
+               "W_1, W_1 (I - X^+X) (it moves), and the bound with alpha^2 for alpha (verify mutants rejects both at "
+               "quick and at standard)."),
     ),
     Claim(
         id=T_ + "proof.thm3_6.eq91_98", role="proof step", holds_by=HOLDS_36, kind=Kind.EXACT,
@@ -1081,6 +1231,11 @@ CLAIMS = [
         assumptions="Assumption 3.1; beta_hat = X^+ y = X^+ X beta_t + X^+ eps (Theorem 3.5); ||beta_t|| = 1.",
         domain=Domain((N, D, SIGMA)),
         check=Custom(_thm36, points=DRAW_POINTS),
+        power=(Alternative("(93) with the cross term's factor 2 dropped", _witness(_thm36, "eq93_cross", DRAW_POINTS),
+                           "a dropped factor 2 in expanding a square"),
+               Alternative("(98) without the 1/n: tr((X^+)^T X^+) = gamma tr(C^{-1})",
+                           _witness(_thm36, "eq98_no_1_over_n", DRAW_POINTS),
+                           "a dropped normalisation (tr versus the normalised trace of C^{-1})")),
         notes=("Reconstructed from L1085-1122. The expectations of (91)-(94) are taken of per-draw identities, checked "
                "per draw (numerics.transfer.target_task data): (91)-(92) expand the square with ||beta_t|| = 1; (93) "
                "expands ||beta_hat||^2; (94) <beta_hat, beta_t>. The cross term of (93) is printed 'E eps^T (X^+X) "
@@ -1088,7 +1243,9 @@ CLAIMS = [
                "eps^T (X^+)^T (X^+X) beta_t, whose expectation is 0 as (95) uses (so the expected chain is "
                "unaffected). Also checked: X^+X is a projector (used for (95)), and (98) tr((X^+)^T X^+) = (gamma/n) "
                "tr(C^{-1}) with C = XX^T/d for gamma < 1, per draw (a missing 1/n or 1/d would be rejected). (95)-(97) "
-               "and (99)-(103) are covered by tahir2024.thm3.6.finite / .stieltjes / .asymptotic."),
+               "and (99)-(103) are covered by tahir2024.thm3.6.finite / .stieltjes / .asymptotic. Power witnesses "
+               "(issue 24), on the same draws: (93) with the cross term's factor 2 dropped, (98) without the 1/n ("
+               "verify mutants rejects both at quick and at standard)."),
     ),
     Claim(
         id=T_ + "proof.thm3_7.eq104_111", role="proof step", holds_by=HOLDS_37, kind=Kind.EXACT,
@@ -1099,17 +1256,20 @@ CLAIMS = [
         assumptions=("Assumptions 3.1-3.2; Phi = (X beta_s) v_{L-1}^T (Theorem 3.4, ||v_{L-1}|| = 1); the last layer is "
                      "the minimum-norm solution of (11)."),
         domain=Domain((N, D, THETA, SIGMA)),
-        check=Custom(_thm37, points=per_profile(
-            quick=[dict(n=5, d=12, theta=0.4, sigma=0.5), dict(n=12, d=5, theta=HALF_PI, sigma=1.0),
-                   dict(n=3, d=3, theta=0.0, sigma=2.0)],
-            standard=[dict(n=n, d=d, theta=t, sigma=s) for (n, d) in ((5, 12), (12, 5), (3, 3), (40, 60))
-                      for t in (0.0, 0.4, HALF_PI) for s in (0.0, 1.0)])),
+        check=Custom(_thm37, points=THM37_POINTS),
+        power=(Alternative("(104) with ||X beta_s|| for ||X beta_s||^2",
+                           _witness(_thm37, "eq104_unsquared", THM37_POINTS),
+                           "a missing square (the pseudo-inverse of a rank-one matrix divides by the squared norm)"),
+               Alternative("(110)-(111) with + 2 cos(theta) b", _witness(_thm37, "eq111_sign", THM37_POINTS),
+                           "the cross term's sign flipped in expanding ||b beta_s - beta_t||^2")),
         notes=("Reconstructed from L1156-1183 ('src' is beta_s). Per draw on the data of numerics.transfer: (104) "
                "against torch.linalg.pinv (a missing square on ||X beta_s|| would be rejected), (105)-(107) the "
                "transferred predictor with the min-norm last layer (numerics.transfer.min_norm_last_layer, a Gram "
                "pseudo-inverse, not the rank-one formula) equals b beta_s, (108) b, (109) its split with y = X beta_t "
                "+ eps, (110)-(111) the risk with unit teachers (its expectation is (111)). (107) was in the ledger as "
-               "lost ('=bβ' survives); it is one of the links here."),
+               "lost ('=bβ' survives); it is one of the links here. Power witnesses (issue 24), on the same draws: "
+               "(104) with ||X beta_s|| unsquared, (110)-(111) with + 2 cos(theta) b (verify mutants rejects both at "
+               "quick and at standard)."),
     ),
     Claim(
         id=T_ + "proof.thm3_7.eq112_115", role="proof step", holds_by=HOLDS_37, kind=Kind.EXACT,
