@@ -77,7 +77,7 @@ def power_of(claim, profile: str) -> dict:
         rec["status"] = "shown" if shown else "untested"
         if not shown:
             rec["why"] = (untested_note(claim) or (r.get("why") if not r.get("covered") else
-                          f"none of its {r.get('judged', 0)} alternatives was rejected at {profile}"))
+                          f"none of its {r.get('judged', 0)} alternatives was rejected or detected at {profile}"))
     elif not sympy_form and not witnesses:
         rec["status"] = "untested"
         rec["why"] = untested_note(claim) or "no stated sympy form to mutate and no declared power witness"

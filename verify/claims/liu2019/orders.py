@@ -68,11 +68,12 @@ def _eq25_31(claim, ctx, off=1):
     return Evidence(checks=[_order_check(name, d, s * off) for name, d, s in rows])
 
 
-def _eq29(claim, ctx):
+def _eq29(claim, ctx, off=1):
+    """``off``: the stated second term multiplied by it (power witnesses: an exponent slip in lambda_P or m)."""
     r = A.ratio(A.EQ29_DERIVED[1], A.EQ29_STATED[1])
     return Evidence(checks=[
         _order_check("(29), second term: ||u_Q(0)|| sqrt(n_Q) times (6)'s second term is O(n_P^2 n_Q/(m^(1/4) "
-                     "lambda_P^(3/2) kappa^(1/2) delta^(3/2)))", A.EQ29_DERIVED[1], A.EQ29_STATED[1],
+                     "lambda_P^(3/2) kappa^(1/2) delta^(3/2)))", A.EQ29_DERIVED[1], A.EQ29_STATED[1] * off,
                      note="The product is n_P^2 n_Q kappa^(1/2)/(m^(1/4) lambda_P^(3/2) delta^(3/2)) (kappa^(+1/2)); the "
                           "printed kappa^(-1/2) is larger by 1/kappa, a looser bound, so the step follows"),
         Check("exact: (product)/(printed) = " + sp.sstr(r) + ", kappa to the power 1 (the printed order is the "
@@ -315,8 +316,17 @@ CLAIMS = [
               "kappa^(-1/2).  The printed order is the product divided by kappa, larger for kappa < 1, so the step "
               "'= O(...)' still follows (an over-estimate, not an error): confirmed, with the exact ratio recorded.  "
               "With the proof of Theorem 2's ||u_Q(0)|| = O(sqrt(n_Q kappa/delta)) (L587) the product has kappa^0, "
-              "still below the printed kappa^(-1/2).",
+              "still below the printed kappa^(-1/2).  Power: its sympy form is the printed order, which the check "
+              "compares with the product of the factors' orders (not a Monte Carlo estimate), so the sympy mutants do "
+              "not apply; the witnesses below are the same comparison for a printed order with an exponent slip.",
         check=Custom(_eq29),
+        power=(Alternative("(29)'s second term with lambda_P's exponent half a power smaller",
+                           Custom(lambda claim, ctx: _eq29(claim, ctx, off=sp.sqrt(A.lam_P))),
+                           "an exponent off by 1/2 (the kind of slip (23) makes in lambda_P)"),
+               Alternative("(29)'s second term with m^(1/2) for m^(1/4)",
+                           Custom(lambda claim, ctx: _eq29(claim, ctx, off=A.m ** sp.Rational(-1, 4))),
+                           "sqrt(m) for m^(1/4): the two widths' powers this proof mixes ((24) has sqrt(m) and "
+                           "m^(3/4))"),),
     ),
     Claim(
         id="liu2019.eq25_31",
