@@ -164,3 +164,15 @@ def test_over_open_setting_verdict_over_the_range():
     assert c.passed is None and c.refutes is False and "b=2" in c.detail and "b=1" in c.detail
     tests, checks = over_open_setting("b", {"b=1": [holds()], "b=2": [open_()]})
     assert len(tests) == 2 and checks[0].passed is None and checks[0].extra["not decided at"] == ["b=2"]
+
+
+def test_over_open_setting_fails_somewhere_undecided_elsewhere_is_not_a_refutation():
+    """Failing at one value of an open setting and not decided at the other is not 'fails at every value'."""
+    import numpy as np
+    from verify.orders import ordering_test, over_open_setting
+    rng = np.random.default_rng(1)
+    fail = ordering_test("fails", {}, rng.normal(+1.0, 0.1, 50))
+    undecided = ordering_test("open", {}, np.array([-0.5, 0.5, -0.4, 0.45, 0.0]))
+    tests, checks = over_open_setting("b", {"b=1": [fail], "b=2": [undecided]})
+    assert [t.label for t in tests] == ["open"] and checks[0].passed is None and not checks[0].refutes
+    assert checks[0].extra["fails at"] == ["b=1"] and checks[0].extra["not decided at"] == ["b=2"]

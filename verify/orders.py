@@ -268,7 +268,8 @@ def over_open_setting(setting: str, by_value: dict, *, alpha: float = 0.05):
     rejects locally (one-sided p below ``alpha`` / number of its tests, Bonferroni within the value).  When no value
     fails, or every value fails, all tests are returned as they are and the judge decides as for one value (Holm over
     the run, replication).  When the ordering holds at some values and fails at others, the verdict depends on a
-    setting the source does not fix: the tests of the values that do not fail are returned, and those of the failing
+    setting the source does not fix (so also when it fails at some values and is only not decided at the others):
+    the tests of the values that do not fail are returned, and those of the failing
     values go into one undecided check (``passed=None, refutes=False``: inconclusive) that names the values and their
     estimates; never refuted for a setting the source left open unless it fails at every value.  When it holds at some
     values and is not decided at the others (no value fails), all tests are returned and one undecided check names
@@ -281,7 +282,7 @@ def over_open_setting(setting: str, by_value: dict, *, alpha: float = 0.05):
         elif tests and all(t.equivalent for t in tests):
             holds.append(v)
     undecided = [v for v in by_value if v not in fails and v not in holds]
-    if len(fails) == len(by_value) or not (holds and (fails or undecided)):
+    if len(fails) == len(by_value) or not (fails or (holds and undecided)):
         return [t for ts in by_value.values() for t in ts], []
     if not fails:   # holds at some values, not decided at the others: the judge says inconclusive, this says where
         return [t for ts in by_value.values() for t in ts], [Check(
@@ -289,10 +290,13 @@ def over_open_setting(setting: str, by_value: dict, *, alpha: float = 0.05):
             f"the ordering is confirmed at {'; '.join(map(str, holds))} and not decided at {'; '.join(map(str, undecided))}"
             f" ({setting} is left open by the source)", refutes=False,
             extra={"holds at": list(map(str, holds)), "not decided at": list(map(str, undecided))})]
-    detail = (f"the ordering depends on {setting}, which the source leaves open: it holds at {'; '.join(map(str, holds))}"
-              f" and fails at {'; '.join(map(str, fails))} (" + "; ".join(
+    detail = (f"the ordering depends on {setting}, which the source leaves open: it holds at "
+              f"{'; '.join(map(str, holds)) or 'no value'}"
+              + (f", is not decided at {'; '.join(map(str, undecided))}" if undecided else "")
+              + f" and fails at {'; '.join(map(str, fails))} (" + "; ".join(
                   f"{t.label}: estimate {t.estimate:.4g}, 95% CI [{t.ci[0]:.4g}, {t.ci[1]:.4g}], p = {t.pvalue:.2g}"
                   for v in fails for t in by_value[v] if t.pvalue < alpha / max(1, len(by_value[v]))) + ")")
     tests = [t for v, ts in by_value.items() if v not in fails for t in ts]
     return tests, [Check(f"{setting} over its declared range", None, detail, refutes=False,
-                         extra={"holds at": list(map(str, holds)), "fails at": list(map(str, fails))})]
+                         extra={"holds at": list(map(str, holds)), "not decided at": list(map(str, undecided)),
+                                "fails at": list(map(str, fails))})]
