@@ -142,3 +142,37 @@ def test_eq7_check_reads_its_stated_form():
     k = DD.p_T / DD.p_S
     bad = dataclasses.replace(claim, stated=DD.Q_TT - 2 * k**2 * DD.Q_TS + k**4 * DD.Q_SS)
     assert risk._eq7_check(bad, ctx).checks[0].passed is False
+
+
+def test_over_open_setting_verdict_over_the_range():
+    """Issue 24: the tests at each value of an open setting (fig3's budget / scale, fig2a's d, ...) give the verdict
+    that holds over the range: all hold or all fail -> the tests as they are; mixed -> an undecided check naming the
+    values and the failing value's tests out of the judged ones (never refuted for a setting the source left open)."""
+    import numpy as np
+    from verify.orders import ordering_test, over_open_setting
+    rng = np.random.default_rng(0)
+    holds = lambda: ordering_test("holds", {}, rng.normal(-1.0, 0.1, 50))   # noqa: E731
+    fails = lambda: ordering_test("fails", {}, rng.normal(+1.0, 0.1, 50))   # noqa: E731
+    open_ = lambda: ordering_test("open", {}, rng.normal(0.0, 1.0, 5))      # noqa: E731
+    tests, checks = over_open_setting("b", {"b=1": [holds()], "b=2": [holds()]})
+    assert len(tests) == 2 and not checks
+    tests, checks = over_open_setting("b", {"b=1": [fails()], "b=2": [fails()]})
+    assert len(tests) == 2 and not checks                                   # fails everywhere: the judge refutes
+    tests, checks = over_open_setting("b", {"b=1": [holds()], "b=2": [fails(), holds()]})
+    assert [t.label for t in tests] == ["holds"] and len(checks) == 1
+    c = checks[0]
+    assert c.passed is None and c.refutes is False and "b=2" in c.detail and "b=1" in c.detail
+    tests, checks = over_open_setting("b", {"b=1": [holds()], "b=2": [open_()]})
+    assert len(tests) == 2 and checks[0].passed is None and checks[0].extra["not decided at"] == ["b=2"]
+
+
+def test_over_open_setting_fails_somewhere_undecided_elsewhere_is_not_a_refutation():
+    """Failing at one value of an open setting and not decided at the other is not 'fails at every value'."""
+    import numpy as np
+    from verify.orders import ordering_test, over_open_setting
+    rng = np.random.default_rng(1)
+    fail = ordering_test("fails", {}, rng.normal(+1.0, 0.1, 50))
+    undecided = ordering_test("open", {}, np.array([-0.5, 0.5, -0.4, 0.45, 0.0]))
+    tests, checks = over_open_setting("b", {"b=1": [fail], "b=2": [undecided]})
+    assert [t.label for t in tests] == ["open"] and checks[0].passed is None and not checks[0].refutes
+    assert checks[0].extra["fails at"] == ["b=1"] and checks[0].extra["not decided at"] == ["b=2"]

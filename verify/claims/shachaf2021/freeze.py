@@ -22,6 +22,7 @@ import numerics.deep_linear as DL
 from numerics.sampling import gaussian_design, noisy_labels
 from verify.kit import (Alternative, AllOf, Check, Claim, Custom, Domain, Evidence, Figure, Kind, Param, Tol,
                         label_of, ordering_test, per_profile, pick, stat_test)
+from verify.orders import over_open_setting
 
 from .common import DEEP_SETTING, LITERAL_GD_NOTE, pair_at_angle, src
 
@@ -31,6 +32,10 @@ EXACT_SCALE = 0.5
 #: constant step and budget of the paper-like protocol for the frozen model: the same at every profile (a profile
 #: changes the number of draws, never the statement tested); eta * BUDGET = 100 units of gradient-flow time
 ETA, BUDGET = 0.02, 5000
+#: the range of the budget run for every claim on these runs (issue 24): halved, as stated above, doubled; the step
+#: and the budget enter through eta x steps (gradient-flow time 50, 100, 200): measured, eta 0.01-0.08 with the
+#: same eta x steps give the same outcome to 4 digits (see the notes of thm5.5.approx)
+BUDGETS = (BUDGET // 2, BUDGET, 2 * BUDGET)
 _CACHE: dict = {}
 
 
@@ -102,8 +107,12 @@ def fig3_runs(ctx, d: int, n: int, alpha: float) -> dict:
     pre = DL.pretrain_from(W0, bs)
     ft = DL.finetune(pre, X, y)
     van = DL.scratch(X, y, 2, alpha, ctx.generator("shachaf2021.sec5.2", "scratch", lab)[0])
-    fr = DL.train(pre.Ws, "empirical", X=X, y=y, freeze=1, lr=ETA, max_steps=BUDGET, tol=None)
-    fr_long = (DL.train(fr.Ws, "empirical", X=X, y=y, freeze=1, lr=ETA, max_steps=3 * BUDGET, tol=None)
+    # one constant-step run, read at the budgets of BUDGETS (issue 24: the source fixes neither step nor budget):
+    # half the budget, the budget, twice the budget; continued to 4x the budget at the full profile
+    fr_half = DL.train(pre.Ws, "empirical", X=X, y=y, freeze=1, lr=ETA, max_steps=BUDGET // 2, tol=None)
+    fr = DL.train(fr_half.Ws, "empirical", X=X, y=y, freeze=1, lr=ETA, max_steps=BUDGET - BUDGET // 2, tol=None)
+    fr_2x = DL.train(fr.Ws, "empirical", X=X, y=y, freeze=1, lr=ETA, max_steps=BUDGET, tol=None)
+    fr_long = (DL.train(fr_2x.Ws, "empirical", X=X, y=y, freeze=1, lr=ETA, max_steps=2 * BUDGET, tol=None)
                if ctx.profile.name == "full" else fr)   # continues the same run to 4x the budget (full profile)
     cb = _best_c(X, y, bs)
     loss_c = DL.empirical_loss(cb, X, y)
@@ -118,6 +127,9 @@ def fig3_runs(ctx, d: int, n: int, alpha: float) -> dict:
            # fraction of the loss left by the best c theta_S that the frozen model removed (0: degenerate)
            "rho_frozen": (1 - fr.loss / loss_c).cpu().numpy(), "rho_frozen_4x": (1 - fr_long.loss / loss_c).cpu().numpy(),
            "sigma2_over_sigma1_features": (sv[:, 1] / sv[:, 0]).cpu().numpy(),
+           # by budget (steps of the constant step ETA): the frozen model's risk, angle and fraction of loss removed
+           "by_budget": {b: {"R_frozen": risk(f.beta).cpu().numpy(), "rho_frozen": (1 - f.loss / loss_c).cpu().numpy()}
+                         for b, f in zip(BUDGETS, (fr_half, fr, fr_2x))},
            "finetune_final_loss": float(ft.loss.max()), "frozen_final_loss_median": float(fr.loss.median()),
            "balancedness_pretrained": float(DL.balancedness_error(pre.Ws).max()), "budget": BUDGET, "eta": ETA}
     _CACHE[key] = out
@@ -131,6 +143,9 @@ FIG3_D = per_profile(16, 20, 24)
 FIG3_DRAWS = per_profile(24, 40, 80)
 FIG3_NS = per_profile((5, 8), (5, 8, 12), (5, 8, 12, 16))   # n >= 5: the fitted c of the frozen model has a finite variance
 ALPHA3 = 0.01                                           # Figure 3's small initialization scale (ours)
+#: fig3 is judged over these init scales (issue 24: the scale is not given); 0.03 at standard and full only (it
+#: doubles the runs: quick's fig3 + workaround went from 3.8 to 14 s CPU with it)
+FIG3_ALPHAS = per_profile((ALPHA3,), (ALPHA3, 0.03), (ALPHA3, 0.03))
 APPROX_ALPHAS = per_profile((0.1,), (0.03, 0.1), (0.003, 0.03, 0.1))   # thm5.5.approx details: other scales
 
 
@@ -138,23 +153,34 @@ def _fig3_check(claim, ctx, points) -> Evidence:
     ev = Evidence()
     d = pick(ctx.profile, FIG3_D)
     rows = []
-    for p in points:
+    # the tests at each (init scale, budget) of the declared ranges (issue 24)
+    alphas = pick(ctx.profile, FIG3_ALPHAS)
+    by_value = {f"alpha={a:g}, budget={b}": [] for a in alphas for b in BUDGETS}
+    for p, a in ((p, a) for a in alphas for p in points):
         n = int(p["n"])
-        r = fig3_runs(ctx, d, n, ALPHA3)
-        pp = {"n": n, "d": d, "alpha": ALPHA3}
+        r = fig3_runs(ctx, d, n, a)
+        pp = {"n": n, "d": d, "alpha": a}
         if not r["ok"]:
             ev.checks.append(Check(label_of(pp), None, "a pretraining / fine-tuning / scratch run did not converge",
                                    refutes=False))
             continue
         rows.append({**pp, **{k: float(np.mean(r[k])) for k in ("R_finetune", "R_vanilla", "R_frozen", "R_frozen_4x",
-                                                               "R_best_c_theta_S")}})
-        ev.tests.append(ordering_test("R_finetune - R_frozen < 0: " + label_of(pp), pp,
-                                      r["R_finetune"] - r["R_frozen"], seed=r["seed"]))
-        ev.tests.append(ordering_test("R_finetune - R_vanilla < 0: " + label_of(pp), pp,
-                                      r["R_finetune"] - r["R_vanilla"], seed=r["seed"]))
-        ev.tests.append(ordering_test(f"{FLOOR_FRAC} sin^2(theta) - R_frozen < 0 (degeneration floor): " + label_of(pp),
-                                      pp, FLOOR_FRAC * (1 - COS**2) - r["R_frozen"], seed=r["seed"]))
+                                                               "R_best_c_theta_S")},
+                     "mean R frozen by budget": {str(b): float(np.mean(v["R_frozen"])) for b, v in r["by_budget"].items()}})
+        by_value[f"alpha={a:g}, budget={BUDGET}"].append(ordering_test(
+            "R_finetune - R_vanilla < 0: " + label_of(pp), pp, r["R_finetune"] - r["R_vanilla"], seed=r["seed"]))
+        for b in BUDGETS:
+            rf = r["by_budget"][b]["R_frozen"]
+            pb = {**pp, "budget": b, "eta": ETA}
+            by_value[f"alpha={a:g}, budget={b}"] += [
+                ordering_test("R_finetune - R_frozen < 0: " + label_of(pb), pb, r["R_finetune"] - rf, seed=r["seed"]),
+                ordering_test(f"{FLOOR_FRAC} sin^2(theta) - R_frozen < 0 (degeneration floor): " + label_of(pb), pb,
+                              FLOOR_FRAC * (1 - COS**2) - rf, seed=r["seed"])]
         ev.seeds.append(r["seed"])
+    tests, checks = over_open_setting(f"the initialization scale alpha and the frozen model's step budget "
+                                      f"(eta = {ETA:g})", by_value)
+    ev.tests += tests
+    ev.checks += checks
     ev.details["mean risks by n"] = rows
     return ev
 
@@ -181,6 +207,7 @@ def _approx_check(claim, ctx, points) -> Evidence:
     ev = Evidence()
     d = pick(ctx.profile, FIG3_D)
     rows = []
+    by_budget = {f"budget={b}": [] for b in BUDGETS}   # the judged tests at each budget (issue 24)
     for p in points:
         a, n = float(p["alpha"]), int(p["n"])
         r = fig3_runs(ctx, d, n, a)
@@ -198,11 +225,19 @@ def _approx_check(claim, ctx, points) -> Evidence:
         if not r["ok"]:
             ev.checks.append(Check(label_of(pp), None, "a reference run did not converge", refutes=False))
             continue
-        ev.tests.append(ordering_test("fraction of the c*theta_S training loss removed - 0.5 < 0: " + label_of(pp),
-                                      pp, r["rho_frozen"] - 0.5, seed=r["seed"]))
-        ev.tests.append(ordering_test("R_finetune - R_frozen < 0: " + label_of(pp), pp,
-                                      r["R_finetune"] - r["R_frozen"], seed=r["seed"]))
+        rows[-1]["median fraction removed by budget"] = {str(b): float(np.median(v["rho_frozen"]))
+                                                         for b, v in r["by_budget"].items()}
+        for b in BUDGETS:
+            v, pb = r["by_budget"][b], {**pp, "budget": b, "eta": ETA}
+            by_budget[f"budget={b}"] += [
+                ordering_test("fraction of the c*theta_S training loss removed - 0.5 < 0: " + label_of(pb), pb,
+                              v["rho_frozen"] - 0.5, seed=r["seed"]),
+                ordering_test("R_finetune - R_frozen < 0: " + label_of(pb), pb, r["R_finetune"] - v["R_frozen"],
+                              seed=r["seed"])]
         ev.seeds.append(r["seed"])
+    tests, checks = over_open_setting(f"the frozen model's step budget (eta = {ETA:g})", by_budget)
+    ev.tests += tests
+    ev.checks += checks
     ev.details["frozen first layer from a small init (approximately balanced)"] = rows
     return ev
 
@@ -263,7 +298,19 @@ CLAIMS = [
                "0.73 > 0.5) on a point and a budget the text does not speak of, while quick, with a shorter budget and "
                "without that point, confirmed it.  Details also show the angle to theta_S, the fraction removed at "
                "4x the budget (full profile), sigma_2/sigma_1 of the frozen features and the balancedness of the "
-               "pretrained weights."),
+               "pretrained weights.  Settings the source leaves open (issue 24): the constant step and the budget "
+               "('a constant gradient step', no value or number of steps), d, the tasks and the init scale ('a small "
+               "initialization scale'). The scale is the statement's own quantifier (failure 'observed even when delta "
+               "> 0': one small delta suffices, the others are details, above). The judged tests now run over the "
+               "budget of the constant-step run in {2500, 5000, 10000} steps of eta = 0.02 (one run read at half, "
+               "at and at twice the budget: eta x steps = 50, 100, 200; halving or doubling the step at a fixed budget "
+               "amounts to the same, measured (quick draws, d = 16, n = 5, alpha = 0.01): (eta, steps) = (0.01, 5000) "
+               "and (0.02, 2500), (0.02, 5000) and (0.04, 2500), (0.04, 5000) and (0.08, 2500) give the same median "
+               "fraction removed, 0.067, 0.129, 0.239, and mean frozen risk, 0.590, 0.582, 0.569, to 4 digits); the "
+               "verdict is the one that "
+               "holds at every budget (verify.orders.over_open_setting). Measured at quick (d = 16, seed 0): median "
+               "fraction removed at n = 5 is 0.07, 0.13, 0.24 at the three budgets, so the failure holds over the "
+               "range. d (16/20/24 by profile) and the angle (45 degrees) are not varied."),
         check=Custom(_approx_check, points=lambda prof: ([{"alpha": ALPHA3, "n": n} for n in pick(prof, FIG3_NS)]
                                                          + [{"alpha": a, "n": 5} for a in pick(prof, APPROX_ALPHAS)])),
         power=(Alternative("with delta > 0 (alpha = 0.01) the frozen model generalizes better than the fine-tuned one",
@@ -286,7 +333,24 @@ CLAIMS = [
                "the n-independent floor of the degenerate models c theta_S, min_c ||theta_T - c theta_S||^2 = "
                "sin^2(theta) = 1/2 (tested: E R_frozen > 0.95 sin^2 theta at every n; the fitted c makes it decrease "
                "like 1/n towards the floor, so it is not literally constant). Mean risks by n in details; n >= 5 so "
-               "that the fitted c has finite variance."),
+               "that the fitted c has finite variance.  Settings the source leaves open (issue 24): the init scale "
+               "('a small initialization scale', §5.2, no value), the frozen model's constant step and budget, d and "
+               "the tasks; Vanilla and Finetune are trained to convergence (adaptive steps), so their step and budget "
+               "do not enter. Run over the frozen model's budget in {2500, 5000, 10000} steps of eta = 0.02 (one run "
+               "read at half, at and at twice the budget: eta x steps = 50, 100, 200; the step halved or doubled at a "
+               "fixed budget amounts to the same, measured (quick draws, d = 16, n = 5, alpha = 0.01): (eta, steps) = "
+               "(0.01, 5000) and (0.02, 2500), (0.02, 5000) and (0.04, 2500), (0.04, 5000) and (0.08, 2500) give the "
+               "same median fraction removed, 0.067, 0.129, 0.239, and mean frozen risk, 0.590, 0.582, 0.569, to 4 "
+               "digits) x alpha in {0.01} "
+               "at quick, {0.01, 0.03} at standard and full (both small: delta ~ 7e-4 and ~6e-3); the verdict is the "
+               "one that holds over the range (verify.orders.over_open_setting: an undecided check names where it "
+               "does not). d (16/20/24 by profile) and the angle are not varied. Measured (seed 0): both orderings "
+               "hold everywhere, and so does the floor at alpha = 0.01 (quick: confirmed); at alpha = 0.03 the frozen "
+               "model starts to learn and its risk leaves the floor: standard (d = 20) rejects E R_frozen > 0.95 "
+               "sin^2 theta at n = 12 with 5000 steps (E[0.95 sin^2 theta - R_frozen] = +0.029, 95% CI [0.013, "
+               "0.045]) and 10000 steps (+0.082, [0.065, 0.099]), while it holds at alpha = 0.01 for every budget. So "
+               "the caption's 'constant generalization loss' depends on the init scale and the budget, which the "
+               "source does not give: inconclusive at standard (was confirmed), with that dependence in its check."),
         check=Custom(_fig3_check, points=lambda prof: [{"n": n} for n in pick(prof, FIG3_NS)]),
         power=(Alternative("the frozen model generalizes better than the fine-tuned one",
                            Custom(_fig3_reversed, points=lambda prof: [{"n": n} for n in pick(prof, FIG3_NS)]),
@@ -303,20 +367,27 @@ def _workaround_check(claim, ctx, reverse: bool = False) -> Evidence:
     small, large = fig3_runs(ctx, d, 5, ALPHA3), fig3_runs(ctx, d, 5, 0.1)
     if not (small["ok"] and large["ok"]):
         return Evidence(checks=[Check("reference runs", None, "a run did not converge", refutes=False)])
-    pp = {"alpha_small": ALPHA3, "alpha_large": 0.1, "n": 5, "d": d}
-    # the same draws at both scales (common random numbers, see fig3_runs): paired differences
-    if reverse:
-        ev.tests.append(ordering_test(f"fraction of the c*theta_S training loss removed: (alpha = 0.1) - (alpha = "
-                                      f"{ALPHA3:g}) < 0", pp, large["rho_frozen"], small["rho_frozen"], small["seed"],
-                                      paired=True, what="the frozen model fits less of the target data at alpha = 0.1"))
-        ev.seeds.append(small["seed"])
-        return ev
-    ev.tests.append(ordering_test(f"fraction of the c*theta_S training loss removed: (alpha = {ALPHA3:g}) - "
-                                  "(alpha = 0.1) < 0", pp, small["rho_frozen"], large["rho_frozen"], small["seed"],
-                                  paired=True, what="the frozen model fits more of the target data at alpha = 0.1"))
-    ev.tests.append(ordering_test(f"frozen model's risk: (alpha = 0.1) - (alpha = {ALPHA3:g}) < 0", pp,
-                                  large["R_frozen"], small["R_frozen"], small["seed"], paired=True,
-                                  what="the frozen model generalizes better at alpha = 0.1"))
+    by_budget = {}
+    for b in BUDGETS:   # the same comparison at each budget of the constant-step run (issue 24)
+        S, Lg = small["by_budget"][b], large["by_budget"][b]
+        pp = {"alpha_small": ALPHA3, "alpha_large": 0.1, "n": 5, "d": d, "budget": b, "eta": ETA}
+        # the same draws at both scales (common random numbers, see fig3_runs): paired differences
+        if reverse:
+            by_budget[f"budget={b}"] = [ordering_test(
+                f"fraction of the c*theta_S training loss removed: (alpha = 0.1) - (alpha = {ALPHA3:g}) < 0, budget={b}",
+                pp, Lg["rho_frozen"], S["rho_frozen"], small["seed"], paired=True,
+                what="the frozen model fits less of the target data at alpha = 0.1")]
+            continue
+        by_budget[f"budget={b}"] = [
+            ordering_test(f"fraction of the c*theta_S training loss removed: (alpha = {ALPHA3:g}) - (alpha = 0.1) < 0, "
+                          f"budget={b}", pp, S["rho_frozen"], Lg["rho_frozen"], small["seed"], paired=True,
+                          what="the frozen model fits more of the target data at alpha = 0.1"),
+            ordering_test(f"frozen model's risk: (alpha = 0.1) - (alpha = {ALPHA3:g}) < 0, budget={b}", pp,
+                          Lg["R_frozen"], S["R_frozen"], small["seed"], paired=True,
+                          what="the frozen model generalizes better at alpha = 0.1")]
+    tests, checks = over_open_setting(f"the frozen model's step budget (eta = {ETA:g})", by_budget)
+    ev.tests += tests
+    ev.checks += checks
     ev.seeds.append(small["seed"])
     return ev
 
@@ -334,7 +405,12 @@ CLAIMS.append(Claim(
            "common random numbers), one-sided paired t-tests of the fraction of the c*theta_S training loss removed "
            "within the budget and of the frozen model's risk, at every profile.  Until this design (independent "
            "draws at the two scales, a two-sample z decided at |z| > 3) the risk comparison was undecided at "
-           "standard (z = 2.6) and at quick seed 2: the spread between draws of the data hid the effect of alpha."),
+           "standard (z = 2.6) and at quick seed 2: the spread between draws of the data hid the effect of alpha.  "
+           "Settings the source leaves open (issue 24): the constant step and the budget of the frozen model, the two "
+           "scales ('a larger scale of initialization (e.g. with Xavier)': no values), d and the tasks. Run over the "
+           "budget in {2500, 5000, 10000} steps of eta = 0.02 (one run read at half, at and at twice the budget: eta x "
+           "steps = 50, 100, 200); the verdict is the one that holds at every budget "
+           "(verify.orders.over_open_setting). The scales (0.01 against 0.1) and d are not varied."),
     check=Custom(_workaround_check),
     power=(Alternative("a larger initialization scale makes the frozen model fit less of the target data",
                        Custom(lambda claim, ctx: _workaround_check(claim, ctx, reverse=True)),
