@@ -341,3 +341,38 @@ def test_figures_over_steps_is_an_intersection_union_over_the_open_step():
     assert len(und) == 2 and all(not c.refutes for c in und) and "2.0" in und[0].detail
     allbad = F._over_steps(fake(tuple(factors)))(None, ctx, [{"k": 4}])
     assert allbad.tests[0].pvalue < 1e-6 and any(c.passed is False and c.refutes for c in allbad.checks)
+
+
+def test_figures_over_steps_counts_a_zero_width_tie_as_not_shown():
+    """issue 24: a factor at which the ordering test is an exact tie of zero width (e.g. every run of both arms
+    censored) does not show the ordering: the claim is undecided over the range, not confirmed by the tie."""
+    from verify.api import make_context
+    from verify.claims.dayi2024 import figures as F
+    from verify.evidence import Evidence, StatTest
+
+    ctx = make_context("quick", 0, progress=False)
+
+    def fn(claim, ctx, points):
+        est, se, ci = (0.0, 0.0, (0.0, 0.0)) if F._ETA[0] != 1.0 else (-0.3, 0.05, (-0.4, -0.2))
+        return Evidence(tests=[StatTest(label="ordering", params={"k": 4}, predicted=0.0, estimate=est, stderr=se,
+                                        trials=96, tol=0.0, pvalue=1.0 if se == 0 else 1.0, ci=ci, sided="upper")])
+
+    ev = F._over_steps(fn)(None, ctx, [{"k": 4}])
+    assert [c.passed for c in ev.checks] == [None] and not ev.checks[0].refutes
+
+
+def test_figures_over_steps_counts_a_complete_separation_as_shown():
+    """A zero-width interval away from the prediction (theta = 1: every run of one arm beyond every run of the
+    other, as dayi2024.fig2 at the doubled step) is the strongest evidence of the ordering, not a tie."""
+    from verify.api import make_context
+    from verify.claims.dayi2024 import figures as F
+    from verify.evidence import Evidence, StatTest
+
+    ctx = make_context("quick", 0, progress=False)
+
+    def fn(claim, ctx, points):
+        est, ci = (-0.5, (-0.5, -0.5)) if F._ETA[0] != 1.0 else (-0.3, (-0.4, -0.2))
+        return Evidence(tests=[StatTest(label="ordering", params={"k": 4}, predicted=0.0, estimate=est, stderr=0.0,
+                                        trials=96, tol=0.0, pvalue=1.0, ci=ci, sided="upper")])
+
+    assert F._over_steps(fn)(None, ctx, [{"k": 4}]).checks == []

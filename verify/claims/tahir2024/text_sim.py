@@ -405,7 +405,8 @@ def _over_alphas(test_of):
             table = {f"{a:g}": {"estimate": t.estimate, "ci": t.ci, "pvalue": t.pvalue} for a, t in group}
             ev.tests.append(dataclasses.replace(rep, extra={**rep.extra, "over pretraining alphas": table,
                                                             "p-value": "largest over the alphas (intersection-union)"}))
-            holds = [a for a, t in group if t.ci[1] <= t.predicted + t.tol
+            holds = [a for a, t in group
+                     if t.ci[1] <= t.predicted + t.tol and not t.ci[0] == t.ci[1] == t.estimate == t.predicted
                      and (t.sided == "upper" or t.ci[0] >= t.predicted - t.tol)]
             if len(holds) < len(group):
                 ev.checks.append(Check(
