@@ -531,7 +531,13 @@ CLAIMS = [
                "vs 32 steps; d = 32, 64 in a side run: theta ~ 0.40, 0.29, frozen faster).  Fig. 1 runs at d = 32 "
                "(quick) / 64 (standard), twice the other figures' d (at d = 16 the initial overlap ~ 1/4 is half-way "
                "to 1/2 and strong recovery takes ~ 100 steps), which is reported in the "
-               "details, not judged: the ordering of the text is about training as a whole, not its first phase.",
+               "details, not judged: the ordering of the text is about training as a whole, not its first phase.  "
+               "Measured over the step (issue 24; standard, seed 0, d = 64): shown at every step for k = 4 (theta = "
+               "0.61, 0.87, 0.67 at eta0 x 1/2, 1, 2), and for k = 8 at x 1/2 and x 1 (theta = 0.81; 0.52 with the "
+               "interval's end at 1/2), but not at x 2: there no run of either arm reaches |m| = 0.9 within the "
+               "horizon (median final |m| 0.13 in both: the doubled step does not learn at k = 8), an exact tie "
+               "(theta = 1/2, zero width) that shows nothing: inconclusive at standard; quick (k = 4, x 1 and x 2) "
+               "shows it at both.  What would decide it: Fig. 1's step and budget (lost).",
                reverse_why="joint training slower than frozen c^ (the opposite of 'roughly twice as efficient')",
                open_steps="  Settings the source leaves open (issue 24): §4 fixes ReLU, xi = sqrt(k) in our reading, 10 curves per panel, and says nothing of the step eta, the budget T, d or the number of runs (Fig. 1 plots 10 per arm); ours: eta = 0.2/d, budget 50 d / 80 d steps, d = 32 / 64, 48 / 64 runs.  Run over the step eta0 x (1, 2) at quick and x (1/2, 1, 2) at standard with the horizon eta T held (the budget in steps scales as 1 / factor; same instances and input streams); the verdict is the one that holds at every factor: a test rejects only if it rejects at every factor (largest p-value), and an ordering not shown at some factor makes the claim inconclusive with the factors named.  Not run over: the horizon itself (budget x 2 at the same step), d (lost) and the number of runs (Fig. 1 runs at twice the other figures' d already)."),
     _fig_claim("dayi2024.fig2", "§4, Figure 2 (L282), Theorem 2's remark (L81)",
