@@ -324,17 +324,17 @@ def test_figures_over_steps_is_an_intersection_union_over_the_open_step():
 
     def fake(fail_at):
         def fn(claim, ctx, points):
-            bad = F._ETA[0] in fail_at
+            bad = F._eta() in fail_at
             est = 0.3 if bad else -0.3
             t = StatTest(label="ordering", params={"k": 4}, predicted=0.0, estimate=est, stderr=0.05, trials=96,
                          tol=0.0, pvalue=float(sps.norm.sf(est / 0.05)), ci=(est - 0.1, est + 0.1), sided="upper")
-            return Evidence(tests=[t], checks=[Check("floor", not bad, "")], details={"k=4 joint": {"f": F._ETA[0]}},
+            return Evidence(tests=[t], checks=[Check("floor", not bad, "")], details={"k=4 joint": {"f": F._eta()}},
                             seeds=[1])
         return fn
 
     ok = F._over_steps(fake(()))(None, ctx, [{"k": 4}])
     assert len(ok.tests) == 1 and ok.tests[0].pvalue > 0.5 and ok.checks == [Check("floor", True, ok.checks[0].detail)]
-    assert ok.details["k=4 joint"] == {"f": 1.0} and F._ETA[0] == 1.0
+    assert ok.details["k=4 joint"] == {"f": 1.0} and F._eta() == 1.0
     some = F._over_steps(fake((2.0,)))(None, ctx, [{"k": 4}])
     assert some.tests[0].pvalue > 0.5                            # the largest p over the factors: not rejected
     und = [c for c in some.checks if c.passed is None]
@@ -353,7 +353,7 @@ def test_figures_over_steps_counts_a_zero_width_tie_as_not_shown():
     ctx = make_context("quick", 0, progress=False)
 
     def fn(claim, ctx, points):
-        est, se, ci = (0.0, 0.0, (0.0, 0.0)) if F._ETA[0] != 1.0 else (-0.3, 0.05, (-0.4, -0.2))
+        est, se, ci = (0.0, 0.0, (0.0, 0.0)) if F._eta() != 1.0 else (-0.3, 0.05, (-0.4, -0.2))
         return Evidence(tests=[StatTest(label="ordering", params={"k": 4}, predicted=0.0, estimate=est, stderr=se,
                                         trials=96, tol=0.0, pvalue=1.0 if se == 0 else 1.0, ci=ci, sided="upper")])
 
@@ -371,7 +371,7 @@ def test_figures_over_steps_counts_a_complete_separation_as_shown():
     ctx = make_context("quick", 0, progress=False)
 
     def fn(claim, ctx, points):
-        est, ci = (-0.5, (-0.5, -0.5)) if F._ETA[0] != 1.0 else (-0.3, (-0.4, -0.2))
+        est, ci = (-0.5, (-0.5, -0.5)) if F._eta() != 1.0 else (-0.3, (-0.4, -0.2))
         return Evidence(tests=[StatTest(label="ordering", params={"k": 4}, predicted=0.0, estimate=est, stderr=0.0,
                                         trials=96, tol=0.0, pvalue=1.0, ci=ci, sided="upper")])
 

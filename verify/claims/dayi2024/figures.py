@@ -19,6 +19,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import re
+import threading
 
 import numpy as np
 import torch
@@ -39,8 +40,13 @@ D_FIG1 = per_profile(32, 64)
 #: same instances and input streams (common random numbers); the verdict is the one that holds at every factor
 #: (_over_steps).  Quick: our step and the step doubled (the halved one doubles the cost); standard: also halved.
 ETA_FACTORS = per_profile((1.0, 2.0), (0.5, 1.0, 2.0))
-#: the factor of the run in progress (set by _over_steps only)
-_ETA = [1.0]
+#: the factor of the run in progress in this thread (set by _over_steps only; per thread, since a Dask worker may
+#: judge two claims at once)
+_ETA_STATE = threading.local()
+
+
+def _eta() -> float:
+    return getattr(_ETA_STATE, "factor", 1.0)
 
 
 def _instances(gen, R, k, d, *, alpha_par=0.0, device="cpu", dtype=torch.float64):
@@ -64,8 +70,8 @@ def _run(ctx, key, *, k, xi, act, eta0, train_c, project, linearized=False, alph
     gen, seed = ctx.generator("dayi2024.figures", key)
     d, R = pick(ctx.profile, dims), pick(ctx.profile, RUNS)
     W, u, c, ch, u0 = _instances(gen, R, k, d, alpha_par=alpha_par, device=ctx.device, dtype=ctx.dtype)
-    steps = int(round(pick(ctx.profile, STEPS) * d * steps_mult / _ETA[0]))
-    res = S.online_sgd(W, c, u, ch, u0, xi, act, eta0 * _ETA[0] / d, steps, gen, thresholds=(0.5, 0.9),
+    steps = int(round(pick(ctx.profile, STEPS) * d * steps_mult / _eta()))
+    res = S.online_sgd(W, c, u, ch, u0, xi, act, eta0 * _eta() / d, steps, gen, thresholds=(0.5, 0.9),
                        train_c=train_c, project=project, linearized=linearized, stop_when_all_hit=False,
                        direction=None, chunk=128)
     # joint training can converge to (-c, -u): measure |m|
@@ -147,7 +153,7 @@ def _curve_fig(title, runs):
 
 
 def _table(r):
-    return {"eta0 factor": _ETA[0], "d": r["d"], "runs": r["R"], "steps": r["steps"], "seed": r["seed"],
+    return {"eta0 factor": _eta(), "d": r["d"], "runs": r["R"], "steps": r["steps"], "seed": r["seed"],
             "hit 1/2": r["hits"][:, 0].tolist(), "hit 0.9": r["hits"][:, 1].tolist(),
             "final |m|": r["m_abs_final"].tolist()}
 
@@ -317,11 +323,11 @@ def _over_steps(fn):
     def check(claim, ctx, points):
         per = []
         for f in pick(ctx.profile, ETA_FACTORS):
-            _ETA[0] = f
+            _ETA_STATE.factor = f
             try:
                 per.append((f, fn(claim, ctx, points)))
             finally:
-                _ETA[0] = 1.0
+                _ETA_STATE.factor = 1.0
         out = Evidence()
         tests, checks = {}, {}
         for f, ev in per:
