@@ -308,3 +308,71 @@ def test_every_dayi_claim_says_its_form_is_our_reconstruction():
     assert claims
     for c in claims:
         assert "reconstruct" in c.notes.lower(), c.id
+
+
+def test_figures_over_steps_is_an_intersection_union_over_the_open_step():
+    """issue 24: a figure's ordering run over the step factors (figures._over_steps) is rejected only if it fails at
+    every factor; failing at some factor makes it undecided, with the factors named, never refuted; a refuting check
+    that fails at some factors only is undecided too, and the base factor keeps its detail keys."""
+    from verify.api import make_context
+    from verify.claims.dayi2024 import figures as F
+    from verify.evidence import Check, Evidence, StatTest
+
+    ctx = make_context("quick", 0, progress=False)
+    factors = F.pick(ctx.profile, F.ETA_FACTORS)
+    assert 1.0 in factors and len(factors) >= 2
+
+    def fake(fail_at):
+        def fn(claim, ctx, points):
+            bad = F._eta() in fail_at
+            est = 0.3 if bad else -0.3
+            t = StatTest(label="ordering", params={"k": 4}, predicted=0.0, estimate=est, stderr=0.05, trials=96,
+                         tol=0.0, pvalue=float(sps.norm.sf(est / 0.05)), ci=(est - 0.1, est + 0.1), sided="upper")
+            return Evidence(tests=[t], checks=[Check("floor", not bad, "")], details={"k=4 joint": {"f": F._eta()}},
+                            seeds=[1])
+        return fn
+
+    ok = F._over_steps(fake(()))(None, ctx, [{"k": 4}])
+    assert len(ok.tests) == 1 and ok.tests[0].pvalue > 0.5 and ok.checks == [Check("floor", True, ok.checks[0].detail)]
+    assert ok.details["k=4 joint"] == {"f": 1.0} and F._eta() == 1.0
+    some = F._over_steps(fake((2.0,)))(None, ctx, [{"k": 4}])
+    assert some.tests[0].pvalue > 0.5                            # the largest p over the factors: not rejected
+    und = [c for c in some.checks if c.passed is None]
+    assert len(und) == 2 and all(not c.refutes for c in und) and "2.0" in und[0].detail
+    allbad = F._over_steps(fake(tuple(factors)))(None, ctx, [{"k": 4}])
+    assert allbad.tests[0].pvalue < 1e-6 and any(c.passed is False and c.refutes for c in allbad.checks)
+
+
+def test_figures_over_steps_counts_a_zero_width_tie_as_not_shown():
+    """issue 24: a factor at which the ordering test is an exact tie of zero width (e.g. every run of both arms
+    censored) does not show the ordering: the claim is undecided over the range, not confirmed by the tie."""
+    from verify.api import make_context
+    from verify.claims.dayi2024 import figures as F
+    from verify.evidence import Evidence, StatTest
+
+    ctx = make_context("quick", 0, progress=False)
+
+    def fn(claim, ctx, points):
+        est, se, ci = (0.0, 0.0, (0.0, 0.0)) if F._eta() != 1.0 else (-0.3, 0.05, (-0.4, -0.2))
+        return Evidence(tests=[StatTest(label="ordering", params={"k": 4}, predicted=0.0, estimate=est, stderr=se,
+                                        trials=96, tol=0.0, pvalue=1.0 if se == 0 else 1.0, ci=ci, sided="upper")])
+
+    ev = F._over_steps(fn)(None, ctx, [{"k": 4}])
+    assert [c.passed for c in ev.checks] == [None] and not ev.checks[0].refutes
+
+
+def test_figures_over_steps_counts_a_complete_separation_as_shown():
+    """A zero-width interval away from the prediction (theta = 1: every run of one arm beyond every run of the
+    other, as dayi2024.fig2 at the doubled step) is the strongest evidence of the ordering, not a tie."""
+    from verify.api import make_context
+    from verify.claims.dayi2024 import figures as F
+    from verify.evidence import Evidence, StatTest
+
+    ctx = make_context("quick", 0, progress=False)
+
+    def fn(claim, ctx, points):
+        est, ci = (-0.5, (-0.5, -0.5)) if F._eta() != 1.0 else (-0.3, (-0.4, -0.2))
+        return Evidence(tests=[StatTest(label="ordering", params={"k": 4}, predicted=0.0, estimate=est, stderr=0.0,
+                                        trials=96, tol=0.0, pvalue=1.0, ci=ci, sided="upper")])
+
+    assert F._over_steps(fn)(None, ctx, [{"k": 4}]).checks == []

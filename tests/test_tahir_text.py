@@ -219,3 +219,21 @@ def test_appc_checks_read_their_stated_forms(which):
     claim, wrong = {"mercer": (appC.MERCER, kn.LAMBDA_L * kn.PSI_L), "projection": (appC.PROJECTION, kn.Q_PROJ)}[which]
     v, why, ok = api.judge_alone(dataclasses.replace(claim, stated=wrong), api.make_context("quick", 0, progress=False))
     assert ok and v == Verdict.REFUTED, why
+
+
+def test_bias_away_runs_over_the_open_pretraining_alpha():
+    """issue 24: tahir2024.text.sec3_4.bias_away_from_min_norm runs at every alpha of text_sim.FT_ALPHAS (the source
+    takes alpha -> 0, which no run reaches) and is judged as one intersection-union test per point, with the
+    per-alpha estimates recorded; the ordering is shown at each alpha here (no undecided check)."""
+    from verify import api
+    from verify.claims.tahir2024 import text_sim as TS
+
+    ctx = api.make_context("quick", 0, progress=False)
+    ev = TS.BIAS_AWAY.check.run(TS.BIAS_AWAY, ctx)
+    alphas = TS.FT_ALPHAS["quick"]
+    assert len(alphas) >= 2 and ev.tests
+    for t in ev.tests:
+        per = t.extra["over pretraining alphas"]
+        assert len(per) == len(alphas)
+        assert t.pvalue == max(v["pvalue"] for v in per.values())
+    assert not [c for c in ev.checks if c.passed is None]

@@ -9,6 +9,7 @@ value is the mean over its K data sets, so the trials stay independent).
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 from functools import lru_cache, partial
 
@@ -308,22 +309,22 @@ FT_TRIALS = {"quick": 16, "standard": 12, "full": 32}
 _FT_RUNS: dict = {}
 
 
-def _finetune_runs(claim, ctx, p):
-    """Fine-tuning (all layers, gradient descent on (5)) from the shared pretraining at FT_ALPHA on one
-    target set per pretrained network; returns (||beta_ft - X^+ y||^2 (B,), seed) or a Check."""
+def _finetune_runs(claim, ctx, p, alpha: float = FT_ALPHA):
+    """Fine-tuning (all layers, gradient descent on (5)) from the shared pretraining at ``alpha`` (FT_ALPHA unless
+    given) on one target set per pretrained network; returns (||beta_ft - X^+ y||^2 (B,), seed) or a Check."""
     B = pick(ctx.profile, FT_TRIALS)
     seed = ctx.seed_for(claim.id, label_of(p))
-    key = (seed, B, label_of(p), str(ctx.dtype), str(ctx.device))
+    key = (seed, B, label_of(p), str(ctx.dtype), str(ctx.device), float(alpha))
     if key not in _FT_RUNS:
-        _FT_RUNS[key] = _finetune_run(claim, ctx, p, B)
+        _FT_RUNS[key] = _finetune_run(claim, ctx, p, B, alpha)
     else:
         ctx.draws += 1   # the evidence rests on simulated draws (basis 'simulation'), as on the first call
     return _FT_RUNS[key]
 
 
-def _finetune_run(claim, ctx, p, B):
+def _finetune_run(claim, ctx, p, B, alpha=FT_ALPHA):
     d, L, n = int(p["d"]), int(p["L"]), int(p["n"])
-    bs, _, pre, _ = pretrained(ctx, d, L, FT_ALPHA, B)
+    bs, _, pre, _ = pretrained(ctx, d, L, alpha, B)
     gen, seed = ctx.generator(claim.id, label_of(p))
     bt = target_around(bs, p["theta"], gen)
     X = gaussian_design(B, n, d, gen, dtype=bs.dtype)
@@ -353,17 +354,68 @@ def _finetune_tests(claim, ctx, points, test):
 def _forgets(claim, ctx, points):
     """||beta_ft - X^+ y||^2 <= 1e-6 (the end state is the minimum-norm solution), one-sided."""
     which = "n > d" if all(p["n"] > p["d"] for p in points) else "n < d"
-    return _finetune_tests(claim, ctx, points, lambda p, dist, seed: stat_test(
+    return _finetune_tests(claim, ctx, points, _forgets_test(which))
+
+
+def _bias_away_test(which):
+    return lambda p, dist, seed: ordering_test(
+        f"E||beta_ft - X^+ y||^2 - 1e-3 > 0 (fine-tuning does not reach the min-norm solution), {which}: "
+        f"{label_of(p)}", p, 0.0, dist - 1e-3, seed, what=DIFF_POSITIVE)
+
+
+def _forgets_test(which):
+    return lambda p, dist, seed: stat_test(
         f"||beta_ft - X^+ y||^2 after fine-tuning, {which}: {label_of(p)}", p, 0.0, dist,
-        Tol(rel=0, abs=1e-6, resolution=0.0), "stated", seed, margin=True))
+        Tol(rel=0, abs=1e-6, resolution=0.0), "stated", seed, margin=True)
 
 
 def _bias_away(claim, ctx, points):
     """E||beta_ft - X^+ y||^2 > 1e-3 (the end state is not the minimum-norm solution)."""
     which = "n > d" if all(p["n"] > p["d"] for p in points) else "n < d"
-    return _finetune_tests(claim, ctx, points, lambda p, dist, seed: ordering_test(
-        f"E||beta_ft - X^+ y||^2 - 1e-3 > 0 (fine-tuning does not reach the min-norm solution), {which}: "
-        f"{label_of(p)}", p, 0.0, dist - 1e-3, seed, what=DIFF_POSITIVE))
+    return _finetune_tests(claim, ctx, points, _bias_away_test(which))
+
+
+#: issue 24 (settings the source leaves open): the pretraining's initialization scale.  The source takes alpha -> 0
+#: (Sec. 3.1, 'we assume ... alpha -> 0'), which no run reaches; bias_away_from_min_norm runs at these finite alphas of
+#: the shared pretraining grid (text_helpers.PRE_ALPHAS) and holds only if it holds at each (_over_alphas)
+FT_ALPHAS = {"quick": (10 ** -1.5, 1e-2), "standard": (10 ** -1.5, 1e-2, 10 ** -2.5), "full": (10 ** -1.5, 1e-2, 10 ** -2.5)}
+
+
+def _over_alphas(test_of):
+    """Issue 24: per point, the fine-tuning runs at every alpha of FT_ALPHAS judged by ``test_of(p, dist, seed)``,
+    combined into one intersection-union test (p-value: the largest over the alphas, so the statement is rejected
+    only if it is rejected at every alpha; estimate and interval: that alpha's), with the per-alpha estimates,
+    intervals and p-values in ``extra``; where the interval does not show the statement at every alpha, an
+    undecided Check (refutes=False) names the alphas where it does and where it does not."""
+    def check(claim, ctx, points):
+        ev = Evidence()
+        for p in points:
+            group = []
+            for a in pick(ctx.profile, FT_ALPHAS):
+                dist, seed = _finetune_runs(claim, ctx, p, a)
+                if seed not in ev.seeds:
+                    ev.seeds.append(seed)
+                if isinstance(dist, Check):
+                    ev.checks.append(dataclasses.replace(dist, name=f"{dist.name}, alpha={a:g}"))
+                    continue
+                group.append((a, test_of(p, dist, seed)))
+            if not group:
+                continue
+            rep = max(group, key=lambda at: at[1].pvalue)[1]
+            table = {f"{a:g}": {"estimate": t.estimate, "ci": t.ci, "pvalue": t.pvalue} for a, t in group}
+            ev.tests.append(dataclasses.replace(rep, extra={**rep.extra, "over pretraining alphas": table,
+                                                            "p-value": "largest over the alphas (intersection-union)"}))
+            holds = [a for a, t in group
+                     if t.ci[1] <= t.predicted + t.tol and not t.ci[0] == t.ci[1] == t.estimate == t.predicted
+                     and (t.sided == "upper" or t.ci[0] >= t.predicted - t.tol)]
+            if len(holds) < len(group):
+                ev.checks.append(Check(
+                    f"{rep.label}: shown at every pretraining alpha of {[a for a, _ in group]} (issue 24)", None,
+                    f"the 95% interval shows it at alpha = {holds or 'none'}, not at the others: "
+                    + "; ".join(f"alpha {a:g}: estimate {t.estimate:.3g}, ci ({t.ci[0]:.3g}, {t.ci[1]:.3g}), "
+                                f"p {t.pvalue:.3g}" for a, t in group), refutes=False))
+        return ev
+    return check
 
 
 _FT_DOMAIN = Domain((Param("n", 1, INF, integer=True), Param("d", 2, INF, integer=True),
@@ -411,12 +463,21 @@ BIAS_AWAY = Claim(
            "Tested on the literal fine-tuning (shared pretraining at alpha = 1e-2, gradient descent over all layers) "
            "by an ordering test of E||beta_ft - X^+ y||^2 against 1e-3, far above the descent's convergence error "
            "(~1e-9), so a run that ended at the minimum-norm solution would reject it. d = 10, n = 5, theta = pi/3, "
-           "sigma = 0.5; L = 2 (standard: also 3)."),
-    check=Custom(_bias_away, points=lambda prof: [{"n": 5, "d": 10, "L": L, "theta": PI / 3, "sigma": 0.5}
-                                                  for L in pick(prof, _FT_DEPTHS)]),
+           "sigma = 0.5; L = 2 (standard: also 3).  Settings the source leaves open (issue 24): the source fixes "
+           "gradient flow to convergence from the pretrained weights, and pretraining with alpha -> 0 ('Since transfer "
+           "learning ... alpha -> 0. In the following, we assume', Sec. 3.1), which no run reaches; ours was alpha = "
+           "1e-2.  Run over alpha in {10^-1.5, 1e-2} at quick and {10^-1.5, 1e-2, 10^-2.5} at standard (the shared "
+           "pretraining grid), the same target data at every alpha; one intersection-union test per point (rejected "
+           "only if rejected at every alpha), and the claim is inconclusive, with the alphas named, where the "
+           "ordering is not shown at some alpha.  The power witness runs over the same alphas.  Not open: the step of "
+           "the descent (gradient flow, approximated by steps below the curvature bound to an excess loss <= 1e-10); "
+           "n, d, L, theta, sigma are one point of the stated domain (n < d), not settings of the procedure."),
+    check=Custom(_over_alphas(_bias_away_test("n < d")),
+                 points=lambda prof: [{"n": 5, "d": 10, "L": L, "theta": PI / 3, "sigma": 0.5}
+                                      for L in pick(prof, _FT_DEPTHS)]),
     power=(Alternative("the ordering reversed: for n < d fine-tuning also ends at the minimum-norm solution "
                        "(||beta_ft - X^+ y||^2 <= 1e-6)",
-                       Custom(_forgets, points=lambda prof: [{"n": 5, "d": 10, "L": L, "theta": PI / 3, "sigma": 0.5}
+                       Custom(_over_alphas(_forgets_test("n < d")), points=lambda prof: [{"n": 5, "d": 10, "L": L, "theta": PI / 3, "sigma": 0.5}
                                                              for L in pick(prof, _FT_DEPTHS)]),
                        "Theorem 3.5's implicit bias (gradient flow from small init reaches X^+ y) carried over to "
                        "fine-tuning from the pretrained weights, on the claim's own runs"),),
