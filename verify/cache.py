@@ -124,21 +124,34 @@ class Cache:
         return self.folder / f"{claim.id}.{k}.json"
 
     def get(self, claim, k: str) -> tuple[Evidence, float] | None:
-        p = self._path(claim, k)
+        doc = self.get_doc(claim, k)
         try:
-            doc = json.loads(p.read_text())
             return evidence_from_json(doc["evidence"]), float(doc["seconds"])
-        except (OSError, ValueError, KeyError, TypeError):
+        except (KeyError, TypeError, ValueError):
             return None
 
     def put(self, claim, k: str, ev: Evidence, seconds: float) -> None:
+        self.put_doc(claim, k, {"id": claim.id, "seconds": seconds, "evidence": ev.to_json()})
+
+    def get_doc(self, claim, k: str) -> dict | None:
+        """The claim's entry under key ``k`` as written by :meth:`put_doc`, or None (missing, unreadable, another
+        claim's)."""
+        try:
+            doc = json.loads(self._path(claim, k).read_text())
+        except (OSError, ValueError):
+            return None
+        return doc if isinstance(doc, dict) and doc.get("id") == claim.id else None
+
+    def put_doc(self, claim, k: str, doc: dict) -> None:
+        """Write the claim's entry whole (a temporary file renamed into place: a kill leaves every earlier entry
+        whole) and remove its entries under other keys (one entry per claim: the newest code)."""
         self.folder.mkdir(parents=True, exist_ok=True)
-        for old in self.folder.glob(f"{claim.id}.*.json"):  # one entry per claim: the newest code
+        for old in self.folder.glob(f"{claim.id}.*.json"):
             if old.name != self._path(claim, k).name and old.name.count(".") == claim.id.count(".") + 2:
                 old.unlink(missing_ok=True)
         fd, tmp = tempfile.mkstemp(dir=self.folder, prefix=".partial-", suffix=".json")
         with os.fdopen(fd, "w") as f:
-            json.dump({"id": claim.id, "seconds": seconds, "evidence": ev.to_json()}, f)
+            json.dump(doc, f, default=str)
         os.replace(tmp, self._path(claim, k))
 
 

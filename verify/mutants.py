@@ -921,27 +921,18 @@ def _store_key(claim, ctx) -> str:
 
 
 def _store_get(folder: Path, claim, k: str) -> dict | None:
-    try:
-        doc = json.loads((folder / f"{claim.id}.{k}.json").read_text())
-        return doc["power"] if doc.get("id") == claim.id else None
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
+    from .cache import Cache
+
+    doc = Cache(folder).get_doc(claim, k)
+    return doc.get("power") if doc else None
 
 
 def _store_put(folder: Path, claim, k: str, r: dict) -> None:
-    """One claim's result, written whole (a temporary file renamed into place): a killed run loses at most the
-    claims it was computing."""
-    import os
-    import tempfile
+    """One claim's result, written whole (:meth:`verify.cache.Cache.put_doc`): a killed run loses at most the claims
+    it was computing."""
+    from .cache import Cache
 
-    folder.mkdir(parents=True, exist_ok=True)
-    for old in folder.glob(f"{claim.id}.*.json"):
-        if old.name != f"{claim.id}.{k}.json" and old.name.count(".") == claim.id.count(".") + 2:
-            old.unlink(missing_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".partial-", suffix=".json")
-    with os.fdopen(fd, "w") as f:
-        json.dump({"id": claim.id, "power": r}, f, default=str)
-    os.replace(tmp, folder / f"{claim.id}.{k}.json")
+    Cache(folder).put_doc(claim, k, {"id": claim.id, "power": r})
 
 
 def _expected_seconds() -> dict[str, float]:
