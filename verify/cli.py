@@ -1,4 +1,4 @@
-"""Command line: ``python -m verify {list,run,report,calibrate,stability,mutants,coverage,new}``.
+"""Command line: ``python -m verify {list,run,report,compare,calibrate,stability,mutants,coverage,new}``.
 
 Exit status: 0 when the run completes; 1 with ``--fail-on-refuted`` when a claim is
 refuted; 2 with a one-line message on bad input (unknown id or pattern, invalid
@@ -125,6 +125,13 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--out", default=None, metavar="DIR",
                     help="folder holding results.json (default: ftverify-out/)")
     rp.add_argument("--pdf", action="store_true", help="also compile each source's report.pdf with pdflatex")
+    cp = sub.add_parser("compare", help="two runs' verdicts side by side (e.g. full against standard): transitions "
+                        "and every claim whose verdict differs, with both reasons (no simulation)")
+    cp.add_argument("a", metavar="A", help="a results.json, or a folder holding one")
+    cp.add_argument("b", metavar="B", help="the other run's results.json or folder")
+    cp.add_argument("--names", nargs=2, default=("A", "B"), metavar=("NAME_A", "NAME_B"),
+                    help="what to call the two runs in the table (default: A B)")
+    cp.add_argument("--out", default=None, metavar="FILE", help="also write the markdown (and FILE's .json twin)")
     cal = sub.add_parser("calibrate", help="false-refutation rate of true forms and refutation rate of mutants")
     cal.add_argument("patterns", nargs="*",
                      help="claims to calibrate (glob over ids): false-refutation rate per judge strategy over SEEDS "
@@ -344,6 +351,22 @@ def _cmd_report(args) -> int:
     return EXIT_OK
 
 
+def _cmd_compare(args) -> int:
+    import json
+
+    from .compare import compare, load, markdown
+
+    cmp = compare(load(args.a), load(args.b))
+    text = markdown(cmp, tuple(args.names))
+    if args.out:
+        out = Path(args.out)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(text)
+        out.with_suffix(".json").write_text(json.dumps(cmp, indent=1) + "\n")
+    print(text, end="")
+    return EXIT_OK
+
+
 def _cmd_calibrate(args) -> int:
     from .calibration import calibrate, verdict_stability
     from .registry import select
@@ -377,7 +400,7 @@ def main(argv=None) -> int:
             from .registry import use
 
             use(args.claims)
-        return {"list": _cmd_list, "run": _cmd_run, "report": _cmd_report, "calibrate": _cmd_calibrate,
+        return {"list": _cmd_list, "run": _cmd_run, "report": _cmd_report, "compare": _cmd_compare, "calibrate": _cmd_calibrate,
                 "stability": _cmd_stability, "mutants": _cmd_mutants,
                 "coverage": _cmd_coverage, "new": _cmd_new}[args.cmd](args)
     except (UsageError, DomainError, UnknownClaim, FileNotFoundError, OSError, ValueError) as e:
