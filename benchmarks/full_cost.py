@@ -22,6 +22,8 @@ at least max(sum / N, longest claim) -- the longest claim is the run's critical 
 sum / N + longest claim (greedy list scheduling, Graham's bound); both for N = 1, 8, 64, 512.
 
     python benchmarks/full_cost.py [PATTERN ...] [--budget 60] [--points 2] [--point-budget 240] [--out FILE]
+    python benchmarks/full_cost.py --merge A.json B.json --out FILE     # disjoint measurements joined
+    python benchmarks/full_cost.py --summary --out FILE                 # per source, critical path, the table
 
 The output JSON is rewritten after every claim and a second call skips the claims it already holds (``--resume``),
 so a long measurement can be stopped and continued.  Results go to ``benchmarks/local/full_cost.json``
@@ -96,12 +98,33 @@ def sample_points(pts: list[dict], k: int, seed: int = 0) -> list[dict]:
     return list(pts) if len(pts) <= k else random.Random(seed).sample(pts, k)
 
 
-def table(costs: dict[str, float], ns=(1, 8, 64, 512)) -> list[str]:
+def table(costs: dict[str, float], ns=(1, 8, 64, 512), points: dict[str, int] | None = None) -> list[str]:
+    """The expected wall time on N one-thread workers, in hours: at least max(sum/N, longest task), at most
+    sum/N + longest task (greedy list scheduling, Graham), with claims as tasks (``--workers N`` today) and, given
+    each claim's number of ``full`` grid points, with claim x grid point as tasks (a claim's cost spread evenly over
+    its points: what point granularity would bring)."""
     total, longest = sum(costs.values()), max(costs.values(), default=0.0)
-    rows = ["| workers N | lower bound max(sum/N, longest) | upper bound sum/N + longest |", "|---|---|---|"]
+    h = lambda s: f"{s / 3600:.2f} h"  # noqa: E731
+    if points is None:
+        rows = ["| workers N | lower bound max(sum/N, longest) | upper bound sum/N + longest |", "|---|---|---|"]
+        for n in ns:
+            rows.append(f"| {n} | {h(max(total / n, longest))} | {h(total / n + longest)} |")
+        return rows
+    task = max((c / max(points.get(k, 1), 1) for k, c in costs.items()), default=0.0)
+    rows = ["| workers N | claims as tasks: at least | at most | claim x grid point as tasks: at least | at most |",
+            "|---|---|---|---|---|"]
     for n in ns:
-        rows.append(f"| {n} | {max(total / n, longest) / 3600:.2f} h | {(total / n + longest) / 3600:.2f} h |")
+        rows.append(f"| {n} | {h(max(total / n, longest))} | {h(total / n + longest)} | {h(max(total / n, task))} | "
+                    f"{h(total / n + task)} |")
     return rows
+
+
+def grid_sizes(claims, seed: int = 0) -> dict[str, int]:
+    """Each claim's number of ``full`` grid points (0 for a check that takes none); nothing is simulated."""
+    from verify import api
+
+    ctx = api.make_context("full", seed, progress=False)
+    return {c.id: len(full_grid(c, ctx)) for c in claims}
 
 
 def summary(doc: dict, standard: dict[str, float], ids: list[str]) -> dict:
@@ -145,7 +168,9 @@ def summary(doc: dict, standard: dict[str, float], ids: list[str]) -> dict:
             e["longest"] = (cid, c)
     for k, v in ratios.items():
         per.setdefault(k, {})["median_ratio_full_over_standard"] = statistics.median(v) if v else None
-    return {"per_source": per, "costs": costs, "how": how, "table": table(costs), "median_ratio": overall,
+    pts = doc.get("grid_points") or {}
+    return {"per_source": per, "costs": costs, "how": how, "table": table(costs, points=pts or None),
+            "median_ratio": overall, "critical_path": sorted(costs.items(), key=lambda kv: -kv[1])[:10],
             "sum_seconds": sum(costs.values()), "longest": max(costs.items(), key=lambda kv: kv[1], default=None)}
 
 
@@ -206,6 +231,10 @@ def main(argv=None) -> dict:
     ap.add_argument("--summary", action="store_true",
                     help="measure nothing: print the per-source costs and the N-worker table of --out, with the "
                          "claims it does not hold estimated from their --order (standard) time")
+    ap.add_argument("--merge", type=Path, nargs="+", metavar="FILE",
+                    help="measure nothing: join the claims of several --out files of this script (measured on "
+                         "disjoint claim sets in parallel) into --out, with each claim's full grid size and the "
+                         "N-worker table")
     ap.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "local" / "full_cost.json")
     a = ap.parse_args(argv)
     torch.set_num_threads(1)
@@ -217,6 +246,22 @@ def main(argv=None) -> dict:
     except (OSError, KeyError, ValueError):
         std = {}
     claims.sort(key=lambda c: std.get(c.id, float("inf")))
+    if a.merge:
+        docs = [json.loads(f.read_text()) for f in a.merge]
+        rows = {k: v for d in docs for k, v in d["claims"].items()}
+        costs = {k: v["seconds"] for k, v in rows.items()}
+        pts = grid_sizes(claims, a.seed)
+        doc = {**{k: docs[0][k] for k in ("profile", "unit", "seed", "budget", "point_budget", "points")},
+               "selected": len(claims), "measured": len(rows), "claims": rows, "grid_points": pts,
+               "sum_seconds": sum(costs.values()),
+               "lower_bounds": sorted(k for k, v in rows.items() if v.get("lower_bound")),
+               "longest": max(costs.items(), key=lambda kv: kv[1], default=(None, 0.0)),
+               "table": table(costs, points=pts), "machine": docs[-1].get("machine"),
+               "seconds": round(sum(d.get("seconds", 0.0) for d in docs), 1), "merged_from": [str(f) for f in a.merge]}
+        a.out.write_text(json.dumps(doc, indent=1) + "\n")
+        print("\n".join(doc["table"]))
+        print(f"wrote {a.out} ({len(rows)} claims of {len(claims)})")
+        return doc
     if a.summary:
         doc = summary(json.loads(a.out.read_text()), std, [c.id for c in claims])
         for k, v in sorted(doc["per_source"].items()):
@@ -224,6 +269,8 @@ def main(argv=None) -> dict:
                   f"CPU h (measured part {v.get('measured_seconds', 0) / 3600:.2f} h); longest {v.get('longest')}; "
                   f"median full/standard {v.get('median_ratio_full_over_standard')}")
         print(f"all: {doc['sum_seconds'] / 3600:.2f} CPU h; longest {doc['longest']}; median ratio {doc['median_ratio']}")
+        print("critical path (the 10 costliest claims, CPU s): "
+              + ", ".join(f"{k} {v:.0f}" for k, v in doc["critical_path"]))
         print("\n".join(doc["table"]))
         return doc
     prev = json.loads(a.out.read_text()) if a.resume and a.out.exists() else {}

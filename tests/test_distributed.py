@@ -49,6 +49,57 @@ def test_an_existing_scheduler(cluster):
     assert json.dumps(got, sort_keys=True) == json.dumps(want, sort_keys=True)
 
 
+def test_a_per_point_claim_is_split_by_grid_point_with_the_serial_document(cluster, monkeypatch):
+    """A PerPoint claim (liu2019.thm2: three independent task points at quick) becomes one task per grid point,
+    and the points' evidence joined here is the serial run's (whose check joins its points the same way)."""
+    from verify.per_point import PerPoint
+
+    pats = ["liu2019.thm2", "hermite.parseval.relu"]
+    (c,) = [c for c in api.select(["liu2019.thm2"])]
+    assert isinstance(c.check, PerPoint)
+    items = []
+    each = cluster.each
+
+    def recording(fn, its, *args):
+        items.extend(its)
+        return each(fn, its, *args)
+    monkeypatch.setattr(cluster, "each", recording)
+    got = api.run(pats, profile="quick", seed=5, progress=False, cluster=cluster).to_json()
+    want = api.run(pats, profile="quick", seed=5, progress=False).to_json()
+    assert sorted(items) == sorted(["liu2019.thm2\0" + str(i) for i in range(3)] + ["hermite.parseval.relu"])
+    got.pop("timing"), want.pop("timing")
+    assert json.dumps(got, sort_keys=True) == json.dumps(want, sort_keys=True)
+
+
+def _raises(claim_id, i, profile, seed, device):  # a grid point whose check raises
+    return None, 0, 0.0, _key(claim_id, profile, seed, device)
+
+
+def _key(claim_id, profile, seed, device):
+    from verify.cache import key
+
+    c = api.select([claim_id])[0]
+    return key(c, api.make_context(profile, seed, device, None, progress=False), api.versions())
+
+
+def test_a_point_that_raises_gives_the_serial_error_record(cluster):
+    """If a grid point's check raises on a worker, the claim is recomputed by the caller: its evidence is the
+    serial run's (here the check succeeds when recomputed, so it is the serial document)."""
+    import cloudpickle
+
+    from verify import distributed as distributed_mod
+
+    cloudpickle.register_pickle_by_value(sys.modules[__name__])
+    cluster.point_task = _raises
+    try:
+        got = api.run(["liu2019.thm2"], profile="quick", seed=5, progress=False, cluster=cluster).to_json()
+    finally:
+        cluster.point_task = distributed_mod._point_task
+    want = api.run(["liu2019.thm2"], profile="quick", seed=5, progress=False).to_json()
+    got.pop("timing"), want.pop("timing")
+    assert json.dumps(got, sort_keys=True) == json.dumps(want, sort_keys=True)
+
+
 def test_an_unreachable_scheduler_is_a_one_line_error(capsys, tmp_path, monkeypatch):
     pytest.importorskip("distributed")
     monkeypatch.setattr("verify.distributed.CONNECT_TIMEOUT", "1s")

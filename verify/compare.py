@@ -80,7 +80,7 @@ def _cut(s: str, n: int = 240) -> str:
 def markdown(cmp: dict, names: tuple[str, str] = ("A", "B")) -> str:
     """The comparison as a markdown section (what ``python -m verify compare`` prints)."""
     na, nb = names
-    lines = [f"| run | results | profile | seed | claims | Monte Carlo tests | "
+    lines = ["| run | results | profile | seed | claims | Monte Carlo tests | "
              + " | ".join(VERDICTS) + " |", "|---|---|---|---|---|---|" + "---|" * len(VERDICTS)]
     for n, m in ((na, cmp["a"]), (nb, cmp["b"])):
         lines.append(f"| {n} | `{m['path']}` | {m['profile']} | {m['seed']} | {m['claims']} | {m['tests']} | "

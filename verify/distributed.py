@@ -1,11 +1,13 @@
 """Claims spread over Dask workers: ``--workers N`` (a local cluster of N processes) or ``--scheduler ADDRESS``
 (an existing ``distributed`` scheduler, e.g. ``tcp://head:8786``).
 
-The unit of work is one claim's check (its raw evidence, before the run-wide steps).  Everything that makes
-a run's numbers stays where it was: every random draw is seeded from (run seed, claim id, point), so a claim's
-evidence does not depend on which worker computed it or when; Holm's correction over the whole run, the
-replication of rejections, the verdicts, the resume cache and the reports are done by the calling process
-exactly as in a serial run.  A distributed run therefore writes the serial run's ``results.json`` apart from its
+The unit of work is one claim's check (its raw evidence, before the run-wide steps), or one grid point of a claim
+whose check is a :class:`verify.per_point.PerPoint` (its points are independent, and its serial run joins them as
+the distributed one does), so that a claim of several heavy points does not hold the run's critical path alone.
+Everything that makes a run's numbers stays where it was: every random draw is seeded from (run seed, claim id,
+point), so a claim's evidence does not depend on which worker computed it or when; Holm's correction over the whole
+run, the replication of rejections, the verdicts, the resume cache and the reports are done by the calling process
+exactly as in a serial run. A distributed run therefore writes the serial run's ``results.json`` apart from its
 ``timing`` block (tested on a local cluster of 2 workers in ``tests/test_distributed.py``).
 
 Two things could still make the numbers differ, and both are handled:
@@ -74,6 +76,7 @@ class Cluster:
         self.workers, self.scheduler = workers, scheduler
         self.threads = int(threads or torch.get_num_threads())
         self.task = _claim_task  # what computes one claim on a worker (a test swaps in one that kills its worker)
+        self.point_task = _point_task  # one grid point of a PerPoint claim
         self.cluster = self._client = None  # started on first use: bad input fails before a cluster starts
 
     @property
@@ -157,25 +160,71 @@ class Cluster:
 
     def compute(self, todo, ctx, done) -> None:
         """The claims ``todo`` judged on the workers; ``done(claim, evidence, ok, seconds)`` as each finishes
-        (the evidence of a task that failed twice, or ran on other code, records why; ``ok`` is then False)."""
-        from .api import versions
+        (the evidence of a task that failed twice, or ran on other code, records why; ``ok`` is then False).
+
+        Granularity: one task per claim, except a claim whose check is a :class:`verify.per_point.PerPoint` of
+        several grid points, which makes one task per point; its points' evidence is joined here in grid order
+        (:func:`verify.per_point.join`, what its serial run does).  If a point's check raised, the claim is
+        recomputed here, serially, so that its error is recorded exactly as a serial run records it."""
+        from .api import _compute, versions
         from .cache import evidence_from_json, key
+        from .per_point import join, split
 
         by_id = {c.id: c for c in todo}
         vers = versions()
         t0 = time.time()
-        for cid, res, err in self.each(self.task, [c.id for c in todo], ctx.profile.name, ctx.seed,
-                                       str(ctx.device), ctx.at):
+        items, parts = [], {}
+        for c in todo:
+            n = split(c, ctx)
+            if n:
+                parts[c.id] = [None] * n
+                items += [f"{c.id}{SEP}{i}" for i in range(n)]
+            else:
+                items.append(c.id)
+        finished: set[str] = set()
+        for it, res, err in self.each(_dispatch, items, self.task, self.point_task, ctx.profile.name, ctx.seed,
+                                      str(ctx.device), ctx.at):
+            cid, _, i = it.partition(SEP)
             c = by_id[cid]
+            if cid in finished:  # another point of it failed already
+                continue
             if err is not None:
+                finished.add(cid)
                 done(c, failed(f"the task failed twice on the Dask workers ({err})"), False, time.time() - t0)
                 continue
-            evj, ok, secs, k = res
+            if not i:
+                evj, ok, secs, k = res
+            else:
+                evj, draws, secs, k = res
             if k != key(c, ctx, vers):
+                finished.add(cid)
                 done(c, failed("a Dask worker ran other code or library versions than this process (its cache "
                                "key differs); the claim was not judged on its evidence"), False, secs)
                 continue
-            done(c, evidence_from_json(evj), ok, secs)
+            if not i:
+                done(c, evidence_from_json(evj), ok, secs)
+                continue
+            parts[cid][int(i)] = (evj, draws, secs)
+            if any(r is None for r in parts[cid]):
+                continue
+            finished.add(cid)
+            if any(r[0] is None for r in parts[cid]):
+                ev, ok, secs = _compute(c, ctx)  # a point raised: the serial run's error record
+                done(c, ev, ok, secs)
+                continue
+            ev = join([evidence_from_json(r[0]) for r in parts[cid]], c.check.grid(c, ctx))
+            ev.details["basis"] = "simulation" if (ev.tests or sum(r[1] for r in parts[cid])) else "derivation only"
+            done(c, ev, True, sum(r[2] for r in parts[cid]))
+
+
+#: separates a claim id from its grid point's index in a task's item (claim ids have no NUL)
+SEP = "\0"
+
+
+def _dispatch(item: str, task: Callable, point_task: Callable, profile: str, seed: int, device: str, at):
+    """A claim's task, or one grid point's (``"<claim id>\\0<index>"``)."""
+    cid, _, i = item.partition(SEP)
+    return point_task(cid, int(i), profile, seed, device) if i else task(cid, profile, seed, device, at)
 
 
 def failed(why: str):
@@ -214,6 +263,24 @@ def _claim_task(claim_id: str, profile: str, seed: int, device: str, at) -> tupl
     _, evj, ok, secs = _worker(claim_id, profile, seed, device, at)
     c = next(c for c in all_claims() if c.id == claim_id)
     return evj, ok, secs, key(c, make_context(profile, seed, device, at, progress=False), versions())
+
+
+def _point_task(claim_id: str, i: int, profile: str, seed: int, device: str) -> tuple[dict | None, int, float, str]:
+    """Grid point ``i`` of a :class:`verify.per_point.PerPoint` claim on a worker: (its evidence as JSON, or None
+    if its check raised; the random draws it made; seconds; the claim's cache key)."""
+    from .api import make_context, versions
+    from .cache import key
+    from .registry import all_claims
+
+    c = next(c for c in all_claims() if c.id == claim_id)
+    ctx = make_context(profile, seed, device, None, progress=False)
+    ctx.draws = 0
+    t = time.time()
+    try:
+        evj = c.check.at(c, ctx, i).to_json()
+    except Exception:  # noqa: BLE001 - the caller recomputes the claim serially and records the error as a run does
+        evj = None
+    return evj, ctx.draws, time.time() - t, key(c, ctx, versions())
 
 
 def connect(workers: int | None = None, scheduler: str | None = None, threads: int | None = None) -> Cluster | None:

@@ -14,6 +14,7 @@ import torch
 from derivations import liu_appendix as A
 from numerics import NotConverged
 from verify.kit import Check, Claim, Custom, Kind, label_of, slope_upper_test, stated_slope, stated_value
+from verify.per_point import PerPoint
 
 from .common import (DOMAIN, FIXED_KAPPA, KAPPA_EXPONENT, POINTS, SCHEDULE, SETTING, SYNTHETIC, binomial_bound_test,
                      each_point, fixed_kappa_simulation, loglog_figure, mean_abs_ci, src)
@@ -252,7 +253,7 @@ CLAIMS = [
         source=src("Lemma 1, eq. (7) (App. C, from Du et al. 2019)"),
         statement=r"\|w_{P,r}(k)-w_r(0)\|_2\le\frac{4\sqrt{n_P}\|y_P-u_P(0)\|_2}{\sqrt m\lambda_P}\ \forall r,k",
         assumptions="lambda_P > 0, m = Omega(n_P^6/(lambda_P^4 kappa^2 delta^3)), eta = O(lambda_P/n_P^2); prob >= 1 - delta",
-        domain=DOMAIN, stated=A.lemma1_stated(), stated_bound="upper", notes=NOTES + "  " + PROB_NOTE, check=Custom(_lemma1, points=POINTS)),
+        domain=DOMAIN, stated=A.lemma1_stated(), stated_bound="upper", notes=NOTES + "  " + PROB_NOTE, check=PerPoint(_lemma1, points=POINTS)),
     Claim(
         id="liu2019.lemma4",
         kind=Kind.PROB_BOUND,
@@ -260,7 +261,7 @@ CLAIMS = [
         statement=r"\|w_{Q,r}(k)-w_r(0)\|_2\le\frac{4\sqrt{n_P}\|y_P-u_P(0)\|_2}{\sqrt m\lambda_P}+\frac{4\sqrt{n_Q}\|y_Q-u_Q(P)\|_2}{\sqrt m\lambda_Q}",
         assumptions="the conditions of Theorem 3; prob >= 1 - delta",
         domain=DOMAIN, stated=A.lemma4_stated(), stated_bound="upper", notes=NOTES + "  " + PROB_NOTE + "  The right-hand side's O(n_P^3 n_Q^(3/2)/(sqrt m ...)) form is not tested.",
-        check=Custom(_lemma4, points=POINTS)),
+        check=PerPoint(_lemma4, points=POINTS)),
     Claim(
         id="liu2019.thm3",
         kind=Kind.PROB_BOUND,
@@ -269,7 +270,7 @@ CLAIMS = [
         assumptions="m = Omega(n_P^8 n_Q^6/(lambda_P^16 lambda_Q^4 kappa^2 delta^10)), kappa = O(lambda_P^2 delta/(n_P^2 n_Q^(1/2))), "
                     "eta = O(lambda_Q/n_Q); prob >= 1 - delta",
         domain=DOMAIN, stated=A.thm3_stated(), stated_bound="upper", notes=NOTES + "  " + PROB_NOTE + "  Checked at every step k up to each network's stopping step (loss <= 1e-10).",
-        check=Custom(_thm3, points=POINTS)),
+        check=PerPoint(_thm3, points=POINTS)),
     Claim(
         id="liu2019.lemma3",
         kind=Kind.ASYMPTOTIC,
@@ -281,7 +282,7 @@ CLAIMS = [
               "denominator).  Along kappa ~ m^(-1/4) the stated order is m^(-1/2) kappa^(-1) ~ m^(-1/4): tested as slope <= -1/4 "
               "(+0.05).",
         stated=A.lemma3_stated(), stated_bound="upper", stated_order=ORDER_IN,
-        check=Custom(_order("HPQ", "||H_PQ(P) - H_PQ^inf||_F"), points=POINTS)),
+        check=PerPoint(_order("HPQ", "||H_PQ(P) - H_PQ^inf||_F"), points=POINTS)),
     Claim(
         id="liu2019.eq6",
         kind=Kind.ASYMPTOTIC,
@@ -324,5 +325,5 @@ CLAIMS = [
               "does not need (H's entries sum signed flips, which partly cancel, so H may vanish faster: measured "
               "about m^(-0.4) at quick).  The n, lambda factors are tested only as far as the task points differ (n_P, n_Q = 4, 4 and 3, 6), delta "
               "not at all (0.1).",
-        check=Custom(_lemma6, points=POINTS)),
+        check=PerPoint(_lemma6, points=POINTS)),
 ]

@@ -15,7 +15,8 @@ import numpy as np
 import torch
 
 from derivations import liu_appendix as A
-from verify.kit import Check, Claim, Custom, Kind, StatTest, label_of, slope_upper_test, stated_value
+from verify.kit import Check, Claim, Kind, StatTest, label_of, slope_upper_test, stated_value
+from verify.per_point import PerPoint
 
 from .common import (DOMAIN, POINTS, ROOT_SCRATCH, SCHEDULE, SETTING, SYNTHETIC, each_point, loglog_figure,
                      mean_abs_ci, src)
@@ -186,7 +187,7 @@ CLAIMS = [
               "slope test).  That comparison refutes a form whose limit differs (a constant factor, a term dropped or "
               "flipped); it rests on our derivation of the two limits, which the simulation supports but, like the "
               "stated residual's slope, cannot prove at finite width.",
-        check=Custom(_thm1, points=POINTS),
+        check=PerPoint(_thm1, points=POINTS),
     ),
     Claim(
         id="liu2019.thm2",
@@ -206,7 +207,7 @@ CLAIMS = [
               "below sqrt(r^T H_Q^-1 r) at a task point is exceeded by every wide enough network (refuted by that "
               "comparison, which rests on our derivation of the limit; the slope of the excess alone cannot tell an "
               "excess that tends to a positive constant from a slow decay).",
-        check=Custom(_thm2, points=POINTS),
+        check=PerPoint(_thm2, points=POINTS),
     ),
     Claim(
         id="liu2019.sec6_3.scratch",
@@ -226,6 +227,6 @@ CLAIMS = [
               "distance from the kernel limit sqrt(y^T H^-1 y); the corrected form is tested as a derived check.  Role "
               "(issue 22): a sentence of §6.3's discussion ('Note that when training on the target dataset from scratch, "
               "the upper bound of ||W(Q) - W(0)||_F is y_Q^T H_Q^-1 y_Q'), not a theorem: a remark erratum.",
-        check=Custom(_scratch, points=POINTS),
+        check=PerPoint(_scratch, points=POINTS),
     ),
 ]

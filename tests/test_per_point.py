@@ -1,0 +1,48 @@
+"""verify.per_point: a check whose evidence over a grid is its points' evidence joined in grid order (the unit a
+distributed run may split by grid point; the Dask path itself is tested in tests/test_distributed.py)."""
+from types import SimpleNamespace
+
+from verify import api
+from verify.evidence import Check, Evidence
+from verify.judge import Custom
+from verify.per_point import PerPoint, join, split
+
+
+def _fn(claim, ctx, points):
+    (p,) = points  # PerPoint calls fn one point at a time
+    ev = Evidence(checks=[Check(f"x={p['x']}", True, "")], seeds=[p["x"]])
+    ev.details.update({"rows": [p["x"]], "pair": (p["x"], 0), "same": 1, "differs": p["x"]})
+    return ev
+
+
+GRID = [{"x": 1}, {"x": 2}, {"x": 3}]
+
+
+def test_run_is_the_join_of_its_points():
+    check = PerPoint(_fn, points=GRID)
+    claim, ctx = SimpleNamespace(check=check), api.make_context("quick", 0, progress=False)
+    ev = check.run(claim, ctx)
+    assert [c.name for c in ev.checks] == ["x=1", "x=2", "x=3"] and ev.seeds == [1, 2, 3]
+    assert ev.to_json() == join([check.at(claim, ctx, i) for i in range(3)], GRID).to_json()
+    d = ev.details
+    assert d["rows"] == [1, 2, 3] and d["pair"] == [1, 0, 2, 0, 3, 0] and d["same"] == 1
+    assert d["differs"] == 1 and d["differs (x=2)"] == 2 and d["differs (x=3)"] == 3
+
+
+def test_join_reads_a_tuple_back_from_json_as_a_list():
+    """A worker's evidence comes back through JSON (tuples become lists): the join is the same either way."""
+    from verify.cache import evidence_from_json
+
+    evs = [_fn(None, None, [p]) for p in GRID]
+    assert join(evs, GRID).to_json() == join([evidence_from_json(e.to_json()) for e in evs], GRID).to_json()
+
+
+def test_split():
+    claim = SimpleNamespace(check=PerPoint(_fn, points=GRID))
+    ctx = api.make_context("quick", 0, progress=False)
+    assert split(claim, ctx) == 3
+    assert split(SimpleNamespace(check=PerPoint(_fn, points=GRID[:1])), ctx) == 0      # one point: one task
+    assert split(SimpleNamespace(check=Custom(_fn, points=GRID)), ctx) == 0            # Custom: one task
+    (real,) = api.select(["liu2019.thm2"])
+    assert split(real, ctx) == 3
+    assert split(real, api.make_context("quick", 0, at=[GRID[0]], progress=False)) == 0  # --at: one task
