@@ -100,9 +100,10 @@ def sample_points(pts: list[dict], k: int, seed: int = 0) -> list[dict]:
 
 def table(costs: dict[str, float], ns=(1, 8, 64, 512), points: dict[str, int] | None = None) -> list[str]:
     """The expected wall time on N one-thread workers, in hours: at least max(sum/N, longest task), at most
-    sum/N + longest task (greedy list scheduling, Graham), with claims as tasks (``--workers N`` today) and, given
-    each claim's number of ``full`` grid points, with claim x grid point as tasks (a claim's cost spread evenly over
-    its points: what point granularity would bring)."""
+    sum/N + longest task (greedy list scheduling, Graham's bound).  Tasks are claims; with ``points`` (the number
+    of tasks a distributed run makes of each claim: its grid size for a :class:`verify.per_point.PerPoint` check,
+    :func:`grid_sizes`), a second pair of columns splits those claims by grid point as ``--workers N`` does, a
+    claim's cost spread evenly over its points."""
     total, longest = sum(costs.values()), max(costs.values(), default=0.0)
     h = lambda s: f"{s / 3600:.2f} h"  # noqa: E731
     if points is None:
@@ -110,9 +111,9 @@ def table(costs: dict[str, float], ns=(1, 8, 64, 512), points: dict[str, int] | 
         for n in ns:
             rows.append(f"| {n} | {h(max(total / n, longest))} | {h(total / n + longest)} |")
         return rows
-    task = max((c / max(points.get(k, 1), 1) for k, c in costs.items()), default=0.0)
-    rows = ["| workers N | claims as tasks: at least | at most | claim x grid point as tasks: at least | at most |",
-            "|---|---|---|---|---|"]
+    task = max((c / max(points.get(k, 0), 1) for k, c in costs.items()), default=0.0)
+    rows = ["| workers N | claims as tasks: at least | at most | PerPoint claims split by grid point: at least | "
+            "at most |", "|---|---|---|---|---|"]
     for n in ns:
         rows.append(f"| {n} | {h(max(total / n, longest))} | {h(total / n + longest)} | {h(max(total / n, task))} | "
                     f"{h(total / n + task)} |")
@@ -120,11 +121,13 @@ def table(costs: dict[str, float], ns=(1, 8, 64, 512), points: dict[str, int] | 
 
 
 def grid_sizes(claims, seed: int = 0) -> dict[str, int]:
-    """Each claim's number of ``full`` grid points (0 for a check that takes none); nothing is simulated."""
+    """The number of tasks a distributed run makes of each claim's ``full`` grid (:func:`verify.per_point.split`:
+    the grid's size for a PerPoint check, 0 = one task); nothing is simulated."""
     from verify import api
+    from verify.per_point import split
 
     ctx = api.make_context("full", seed, progress=False)
-    return {c.id: len(full_grid(c, ctx)) for c in claims}
+    return {c.id: split(c, ctx) for c in claims}
 
 
 def summary(doc: dict, standard: dict[str, float], ids: list[str]) -> dict:
