@@ -47,3 +47,10 @@ def test_cli_writes_and_bad_input_is_one_line(tmp_path, capsys):
     assert err.startswith("error: no results.json") and len(err.strip().splitlines()) == 1
     (tmp_path / "bad.json").write_text("[1, 2]")
     assert main(["compare", str(a), str(tmp_path / "bad.json")]) == 2
+
+
+def test_many_claims_only_in_one_run_are_counted_by_source():
+    a = {"_path": "a", **_doc("standard", {f"p{i % 2}.c{i}": "confirmed" for i in range(40)})}
+    b = {"_path": "b", **_doc("full", {"p0.c0": "confirmed"})}
+    text = markdown(compare(a, b))
+    assert "Only in A (39): p0 (19), p1 (20)" in text

@@ -98,6 +98,12 @@ def markdown(cmp: dict, names: tuple[str, str] = ("A", "B")) -> str:
             lines.append(f"| `{r['id']}` | {r['a']} | {r['b']} | {r['tests_a']} / {r['tests_b']} | "
                          f"{_cut(r['reason_a'])} | {_cut(r['reason_b'])} |")
     for side, n in (("only_a", na), ("only_b", nb)):
-        if cmp[side]:
-            lines += ["", f"Only in {n} ({len(cmp[side])}): " + ", ".join(f"`{i}`" for i in cmp[side])]
+        ids = cmp[side]
+        if len(ids) > 30:  # a run of a few sources against the whole suite: by source, not one id at a time
+            by: dict[str, int] = {}
+            for i in ids:
+                by[i.split(".")[0]] = by.get(i.split(".")[0], 0) + 1
+            lines += ["", f"Only in {n} ({len(ids)}): " + ", ".join(f"{k} ({v})" for k, v in by.items())]
+        elif ids:
+            lines += ["", f"Only in {n} ({len(ids)}): " + ", ".join(f"`{i}`" for i in ids)]
     return "\n".join(lines) + "\n"
