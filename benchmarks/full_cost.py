@@ -19,10 +19,17 @@ claim instead of exhausting a shared machine; such a claim is reported "over mem
 
 From the costs, the expected wall time on N one-thread workers (claim granularity, as ``--workers N`` schedules):
 at least max(sum / N, longest claim) -- the longest claim is the run's critical path -- and at most
-sum / N + longest claim (greedy list scheduling, Graham's bound); both for N = 1, 8, 64, 512.
+sum / N + longest claim (greedy list scheduling, Graham's bound); both for N = 1, 8, 64, 512, and again with the
+claims whose check is a :class:`verify.per_point.PerPoint` split by grid point, as ``--workers`` splits them.
+Where some costs are lower bounds, so are both columns (the "at most" column is then no upper bound).
+
+Claims that share a simulation through a module cache (liu2019's transfer sweep, shachaf2021's freeze runs,
+tahir2024's pretraining) are measured in one process one after another, so the shared work is charged to the first
+of them measured; on N workers each worker that needs it repeats it, which makes the sums floors for N > 1.
 
     python benchmarks/full_cost.py [PATTERN ...] [--budget 60] [--points 2] [--point-budget 240] [--out FILE]
-    python benchmarks/full_cost.py --merge A.json B.json --out FILE     # disjoint measurements joined
+    python benchmarks/full_cost.py --merge A.json B.json [--from-run reports/full/results.json] --out FILE
+                                                    # measurements joined (per claim the larger cost)
     python benchmarks/full_cost.py --summary --out FILE                 # per source, critical path, the table
 
 The output JSON is rewritten after every claim and a second call skips the claims it already holds (``--resume``),
@@ -124,6 +131,8 @@ def _floor(row: dict, budget: float) -> dict:
     """A claim over the whole-claim budget costs at least that budget: an extrapolation from its points below it
     (the heavy part is then in what a point does not run: a point-free part, or a part that fits across points)
     is reported as that lower bound instead."""
+    if "over memory" in row.get("how", ""):  # no time was measured: not a cost, listed apart (summary, table)
+        return {**row, "seconds": 0.0, "lower_bound": True, "over_memory": True}
     if "extrapolated" in row.get("how", "") and row["seconds"] < budget:
         return {**row, "seconds": budget, "lower_bound": True,
                 "how": f"over budget ({budget:.0f} s) whole; its points alone extrapolate to {row['seconds']:.1f} s, "
@@ -141,51 +150,55 @@ def grid_sizes(claims, seed: int = 0) -> dict[str, int]:
     return {c.id: split(c, ctx) for c in claims}
 
 
+def _kind(row: dict) -> str:
+    how = row.get("how", "")
+    if row.get("over_memory"):
+        return "over memory"
+    if row.get("lower_bound"):
+        return "lower bound"
+    if how.startswith("extrapolated"):
+        return "extrapolated"
+    if how.startswith("wall seconds in the full run"):
+        return "full run"
+    return "measured whole"
+
+
 def summary(doc: dict, standard: dict[str, float], ids: list[str]) -> dict:
-    """Per source and overall: the measured full-profile costs, and for the claims not measured (or measured only
-    as a lower bound) an estimate = their standard time x the median ratio full/standard of the claims of the same
-    source measured whole or by points (the suite's median where a source has fewer than 3), stated as such."""
+    """Per source and overall: the full-profile costs of ``doc`` (a --merge output) by how each was obtained
+    (measured whole, extrapolated from points, from the full run, a lower bound, over memory: not costed), the
+    critical path and the N-worker table.  A claim ``doc`` does not hold is estimated from its standard time x the
+    median ratio full/standard of its source's claims measured whole (stated as such)."""
     import statistics
 
     rows = doc["claims"]
-    src = lambda cid: cid.split(".")[0]
+    src = lambda cid: cid.split(".")[0]  # noqa: E731
     ratios: dict[str, list[float]] = {}
     for cid, r in rows.items():
         st = standard.get(cid)
-        if not r.get("lower_bound") and st and st > 0.05:
+        if _kind(r) == "measured whole" and st and st > 0.05:
             ratios.setdefault(src(cid), []).append(r["seconds"] / st)
-    allr = [x for v in ratios.values() for x in v]
-    overall = statistics.median(allr) if allr else None
-    costs, how = {}, {}
+    costs, how, per = {}, {}, {}
     for cid in ids:
         r = rows.get(cid)
-        st = standard.get(cid, 0.0)
-        q = ratios.get(src(cid), [])
-        ratio = statistics.median(q) if len(q) >= 3 else overall
-        est = st * ratio if ratio is not None else None
-        if r is not None and not r.get("lower_bound"):
-            costs[cid], how[cid] = r["seconds"], "measured"
-        elif r is not None:  # a lower bound: the larger of it and the estimate
-            costs[cid], how[cid] = max(r["seconds"], est or 0.0), "lower bound / estimate"
-        elif est is not None:
-            costs[cid], how[cid] = est, "estimated from standard"
-    per = {}
-    for cid, c in costs.items():
-        e = per.setdefault(src(cid), {"claims": 0, "measured": 0, "seconds": 0.0, "measured_seconds": 0.0,
-                                      "longest": (None, 0.0)})
+        if r is not None:
+            how[cid] = _kind(r)
+            if how[cid] != "over memory":
+                costs[cid] = r["seconds"]
+        elif ratios.get(src(cid)) and standard.get(cid) is not None:
+            costs[cid], how[cid] = standard[cid] * statistics.median(ratios[src(cid)]), "estimated from standard"
+        else:
+            how[cid] = "not measured"
+        e = per.setdefault(src(cid), {"claims": 0, "seconds": 0.0, "longest": (None, 0.0), "by": {}})
         e["claims"] += 1
-        e["seconds"] += c
-        if how[cid] == "measured":
-            e["measured"] += 1
-            e["measured_seconds"] += c
-        if c > e["longest"][1]:
-            e["longest"] = (cid, c)
-    for k, v in ratios.items():
-        per.setdefault(k, {})["median_ratio_full_over_standard"] = statistics.median(v) if v else None
+        e["by"][how[cid]] = e["by"].get(how[cid], 0) + 1
+        e["seconds"] += costs.get(cid, 0.0)
+        if costs.get(cid, 0.0) > e["longest"][1]:
+            e["longest"] = (cid, costs[cid])
     pts = doc.get("grid_points") or {}
     return {"per_source": per, "costs": costs, "how": how, "table": table(costs, points=pts or None),
-            "median_ratio": overall, "critical_path": sorted(costs.items(), key=lambda kv: -kv[1])[:10],
-            "sum_seconds": sum(costs.values()), "longest": max(costs.items(), key=lambda kv: kv[1], default=None)}
+            "critical_path": sorted(costs.items(), key=lambda kv: -kv[1])[:10],
+            "sum_seconds": sum(costs.values()), "longest": max(costs.items(), key=lambda kv: kv[1], default=None),
+            "over_memory": sorted(k for k, v in how.items() if v == "over memory")}
 
 
 def measure(claim, seed: int, budget: float, k: int, point_budget: float) -> dict:
@@ -193,6 +206,7 @@ def measure(claim, seed: int, budget: float, k: int, point_budget: float) -> dic
     from dataclasses import replace
 
     from verify import api
+    from verify.claim import DomainError
 
     ctx = api.make_context("full", seed, progress=False)
 
@@ -213,7 +227,11 @@ def measure(claim, seed: int, budget: float, k: int, point_budget: float) -> dic
     spent, done = 0.0, 0
     for p in sub:
         pctx = replace(ctx, at=[p])
-        s, res = _cpu_run(lambda: _error(api._compute(claim, pctx)[0]), point_budget)
+        try:
+            s, res = _cpu_run(lambda: _error(api._compute(claim, pctx)[0]), point_budget)
+        except DomainError as e:  # a point of one part that another part's domain does not take
+            return {"seconds": budget, "lower_bound": True,
+                    "how": f"{why}; its points cannot be run alone ({e}): the budget is a lower bound"}
         if s is not None and res and "memory" in res.lower():
             s, res = None, "over memory"
         if s is None:
@@ -247,8 +265,11 @@ def main(argv=None) -> dict:
                          "claims it does not hold estimated from their --order (standard) time")
     ap.add_argument("--merge", type=Path, nargs="+", metavar="FILE",
                     help="measure nothing: join the claims of several --out files of this script (measured on "
-                         "disjoint claim sets in parallel) into --out, with each claim's full grid size and the "
-                         "N-worker table")
+                         "disjoint claim sets in parallel, or a second pass with larger budgets: per claim the "
+                         "larger cost) into --out, with each claim's number of tasks and the N-worker table")
+    ap.add_argument("--from-run", type=Path, metavar="RESULTS",
+                    help="with --merge: the claims none of the files holds, costed by their time in this full run's "
+                         "results.json (wall seconds in one process, stated as such)")
     ap.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "local" / "full_cost.json")
     a = ap.parse_args(argv)
     torch.set_num_threads(1)
@@ -262,27 +283,47 @@ def main(argv=None) -> dict:
     claims.sort(key=lambda c: std.get(c.id, float("inf")))
     if a.merge:
         docs = [json.loads(f.read_text()) for f in a.merge]
-        rows = {k: _floor(v, d.get("budget", 0.0)) for d in docs for k, v in d["claims"].items()}
+        rows: dict[str, dict] = {}
+        for d in docs:  # a claim measured twice (a second pass with larger budgets): the larger cost, never a
+            for k, v in d["claims"].items():  # cheaper figure from a smaller budget
+                v = _floor(v, d.get("budget", 0.0))
+                if k not in rows or v["seconds"] > rows[k]["seconds"]:
+                    rows[k] = v
+        if a.from_run:
+            run = json.loads(a.from_run.read_text())
+            if run["meta"]["profile"] != "full":
+                raise SystemExit(f"error: {a.from_run} is a {run['meta']['profile']} run, not a full one")
+            for k, secs in run["timing"]["claims"].items():
+                if k not in rows:
+                    rows[k] = {"seconds": secs, "how": f"wall seconds in the full run {a.from_run} (one process; a "
+                                                      "simulation shared through a module cache is charged to the "
+                                                      "first claim that needs it)"}
         costs = {k: v["seconds"] for k, v in rows.items()}
         pts = grid_sizes(claims, a.seed)
         doc = {**{k: docs[0][k] for k in ("profile", "unit", "seed", "budget", "point_budget", "points")},
                "selected": len(claims), "measured": len(rows), "claims": rows, "grid_points": pts,
                "sum_seconds": sum(costs.values()),
                "lower_bounds": sorted(k for k, v in rows.items() if v.get("lower_bound")),
+               "over_memory": sorted(k for k, v in rows.items() if v.get("over_memory")),
                "longest": max(costs.items(), key=lambda kv: kv[1], default=(None, 0.0)),
                "table": table(costs, points=pts), "machine": docs[-1].get("machine"),
-               "seconds": round(sum(d.get("seconds", 0.0) for d in docs), 1), "merged_from": [str(f) for f in a.merge]}
+               "seconds": round(sum(d.get("seconds", 0.0) for d in docs), 1),
+               "merged_from": [str(f) for f in a.merge] + ([str(a.from_run)] if a.from_run else [])}
         a.out.write_text(json.dumps(doc, indent=1) + "\n")
         print("\n".join(doc["table"]))
         print(f"wrote {a.out} ({len(rows)} claims of {len(claims)})")
         return doc
     if a.summary:
         doc = summary(json.loads(a.out.read_text()), std, [c.id for c in claims])
+        lb = lambda v: "at least " if v["by"].get("lower bound") else ""  # noqa: E731
+        print("| source | claims | measured whole | extrapolated from points | from the full run | lower bound | "
+              "over memory | full cost, CPU h | longest claim |\n|---|---|---|---|---|---|---|---|---|")
         for k, v in sorted(doc["per_source"].items()):
-            print(f"{k}: {v.get('claims')} claims, {v.get('measured')} measured; full {v.get('seconds', 0) / 3600:.2f} "
-                  f"CPU h (measured part {v.get('measured_seconds', 0) / 3600:.2f} h); longest {v.get('longest')}; "
-                  f"median full/standard {v.get('median_ratio_full_over_standard')}")
-        print(f"all: {doc['sum_seconds'] / 3600:.2f} CPU h; longest {doc['longest']}; median ratio {doc['median_ratio']}")
+            by = v["by"]
+            print(f"| {k} | {v['claims']} | {by.get('measured whole', 0)} | {by.get('extrapolated', 0)} | "
+                  f"{by.get('full run', 0)} | {by.get('lower bound', 0)} | {by.get('over memory', 0)} | "
+                  f"{lb(v)}{v['seconds'] / 3600:.2f} | `{v['longest'][0]}` {v['longest'][1] / 3600:.2f} h |")
+        print(f"\nall: {doc['sum_seconds'] / 3600:.2f} CPU h; over memory (not costed): {', '.join(doc['over_memory'])}")
         print("critical path (the 10 costliest claims, CPU s): "
               + ", ".join(f"{k} {v:.0f}" for k, v in doc["critical_path"]))
         print("\n".join(doc["table"]))
