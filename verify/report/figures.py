@@ -533,7 +533,8 @@ def _slopes_text(slopes: list[dict]) -> str:
         lo, hi = s.get("ci", (math.nan, math.nan))
         lab = s.get("label", "")
         stated = s.get("stated_text") or (f"{s['stated']:g}" if s.get("stated") is not None else "-")
-        lines.append(f"{tex_text(lab)}: {s['fitted']:.2f} [{lo:.2f}, {hi:.2f}]  vs  {tex_text(stated)}")
+        f2 = lambda v: f"{v:.2f}" if isinstance(v, (int, float)) else tex_text(str(v))  # noqa: E731 (a censored fit
+        lines.append(f"{tex_text(lab)}: {f2(s['fitted'])} [{f2(lo)}, {f2(hi)}]  vs  {tex_text(stated)}")  # gives text)
     return _safe("\n".join(lines))
 
 
