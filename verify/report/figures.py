@@ -533,8 +533,9 @@ def _slopes_text(slopes: list[dict]) -> str:
         lo, hi = s.get("ci", (math.nan, math.nan))
         lab = s.get("label", "")
         stated = s.get("stated_text") or (f"{s['stated']:g}" if s.get("stated") is not None else "-")
-        f2 = lambda v: f"{v:.2f}" if isinstance(v, (int, float)) else tex_text(str(v))  # noqa: E731 (a censored fit
-        lines.append(f"{tex_text(lab)}: {f2(s['fitted'])} [{f2(lo)}, {f2(hi)}]  vs  {tex_text(stated)}")  # gives text)
+        # a censored fit gives its estimate as text, not a number
+        f2 = lambda v: f"{v:.2f}" if isinstance(v, (int, float)) else tex_text(str(v))  # noqa: E731
+        lines.append(f"{tex_text(lab)}: {f2(s['fitted'])} [{f2(lo)}, {f2(hi)}]  vs  {tex_text(stated)}")
     return _safe("\n".join(lines))
 
 
