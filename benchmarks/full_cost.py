@@ -9,9 +9,10 @@ seconds respectively):
 * whole, under a CPU-time limit (``--budget``, an ``ITIMER_PROF`` alarm);
 * if it exceeds it and its check takes parameter points: on ``--points K`` points of its ``full`` grid drawn at
   random (their mean cost estimates the grid's mean without bias; points spread by grid order would not: sizes
-  grow along grids), under ``--point-budget`` each, extrapolated linearly: cost ~= measured x (grid points / K),
-  stated as such (``"how": "extrapolated from K of N points"``); its point-free parts (symbolic checks) are not in
-  that figure;
+  grow along grids), under ``--point-budget`` each, extrapolated linearly: cost ~= measured x (G / K), G the
+  number of groups of points that share their draws (:func:`draw_groups`; G = the grid's size when no point
+  shares), stated as such (``"how": "extrapolated from K of N points in G groups ..."``); its point-free parts
+  (symbolic checks) are not in that figure;
 * a claim still over budget is reported with its budget as a lower bound ("over budget").
 
 Memory is capped (``--memory`` GiB of address space) so that a full-size allocation fails as an error of that
@@ -20,7 +21,8 @@ claim instead of exhausting a shared machine; such a claim is reported "over mem
 From the costs, the expected wall time on N one-thread workers (claim granularity, as ``--workers N`` schedules):
 at least max(sum / N, longest claim) -- the longest claim is the run's critical path -- and at most
 sum / N + longest claim (greedy list scheduling, Graham's bound); both for N = 1, 8, 64, 512, and again with the
-claims whose check is a :class:`verify.per_point.PerPoint` split by grid point, as ``--workers`` splits them.
+claims whose check is a :class:`verify.per_point.PerPoint` split by grid point (a
+:class:`verify.per_group.PerGroup` by group of shared draws), as ``--workers`` splits them.
 Where some costs are lower bounds, so are both columns (the "at most" column is then no upper bound).
 
 Claims that share a simulation through a module cache (liu2019's transfer sweep, shachaf2021's freeze runs,
@@ -100,6 +102,35 @@ def full_grid(claim, ctx) -> list[dict]:
     return pts
 
 
+def draw_groups(claim, ctx) -> int:
+    """The number of simulations behind a claim's ``full`` grid: points that differ only in a part's shared
+    parameter (the ``vector`` of an Asymptotic or Expectation, the ``shared`` of a
+    :class:`verify.per_group.PerGroup`) are simulated on the same draws, and a point run alone (what
+    :func:`measure` times) makes its whole group's draws.  A claim's cost therefore scales with its groups, not
+    its points; a point alone does a little less than its group (one value of the shared parameter instead of
+    all), so an extrapolation by groups is a floor."""
+    from verify.judge import _points, takes_points
+
+    keys: set[tuple] = set()
+    for part in getattr(claim.check, "parts", [claim.check]):
+        if takes_points(part) and getattr(part, "points", None) is not None:
+            shared = getattr(part, "vector", None) or getattr(part, "shared", None)
+            keys |= {tuple(sorted((k, repr(v)) for k, v in p.items() if k != shared))
+                     for p in _points(part.points, ctx, claim)}
+    return len(keys)
+
+
+def _regroup(row: dict, points: int, groups: int) -> dict:
+    """A cost extrapolated from points (or a lower bound per point) of a measurement that counted every grid point
+    as its own simulation, rescaled to the claim's groups of shared draws (:func:`draw_groups`)."""
+    how = row.get("how", "")
+    if groups >= points or "groups" in row or not (how.startswith("extrapolated") or how.endswith(f"x {points} points")):
+        return row
+    per = row["seconds"] / points
+    return {**row, "seconds": per * groups, "groups": groups,
+            "how": row["how"] + f"; rescaled to its {groups} groups of points sharing their draws ({per:.1f} s each)"}
+
+
 def sample_points(pts: list[dict], k: int, seed: int = 0) -> list[dict]:
     """k of the grid's points drawn at random (without replacement)."""
     return list(pts) if len(pts) <= k else random.Random(seed).sample(pts, k)
@@ -119,7 +150,7 @@ def table(costs: dict[str, float], ns=(1, 8, 64, 512), points: dict[str, int] | 
             rows.append(f"| {n} | {h(max(total / n, longest))} | {h(total / n + longest)} |")
         return rows
     task = max((c / max(points.get(k, 0), 1) for k, c in costs.items()), default=0.0)
-    rows = ["| workers N | claims as tasks: at least | at most | PerPoint claims split by grid point: at least | "
+    rows = ["| workers N | claims as tasks: at least | at most | PerPoint / PerGroup claims split: at least | "
             "at most |", "|---|---|---|---|---|"]
     for n in ns:
         rows.append(f"| {n} | {h(max(total / n, longest))} | {h(total / n + longest)} | {h(max(total / n, task))} | "
@@ -223,6 +254,8 @@ def measure(claim, seed: int, budget: float, k: int, point_budget: float) -> dic
     pts = full_grid(claim, ctx)
     if not pts:
         return {"seconds": budget, "how": f"{why}, takes no points (the budget is a lower bound)", "lower_bound": True}
+    groups = draw_groups(claim, ctx)
+    of = f"{len(pts)} points" + (f" in {groups} groups sharing their draws" if groups < len(pts) else "")
     sub = sample_points(pts, k, seed)
     spent, done = 0.0, 0
     for p in sub:
@@ -236,18 +269,18 @@ def measure(claim, seed: int, budget: float, k: int, point_budget: float) -> dic
             s, res = None, "over memory"
         if s is None:
             per = max(point_budget, spent / max(done, 1))
-            return {"seconds": per * len(pts), "lower_bound": True,
-                    "how": f"{res} at a point ({point_budget:.0f} s) of {len(pts)}: at least {point_budget:.0f} s x "
-                           f"{len(pts)} points"}
+            return {"seconds": per * groups, "lower_bound": True, "groups": groups,
+                    "how": f"{res} at a point ({point_budget:.0f} s) of {of}: at least {point_budget:.0f} s x "
+                           f"{groups} groups"}
         spent, done = spent + s, done + 1
-    return {"seconds": spent * len(pts) / done, "points": len(pts), "measured_points": done,
-            "how": f"extrapolated from {done} of {len(pts)} points ({spent:.1f} s measured; point-free parts not "
-                   f"included)"}
+    return {"seconds": spent * groups / done, "points": len(pts), "measured_points": done, "groups": groups,
+            "how": f"extrapolated from {done} of {of} ({spent:.1f} s measured; point-free parts not included)"}
 
 
 def main(argv=None) -> dict:
     import torch
 
+    from verify import api
     from verify.registry import select
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -284,8 +317,13 @@ def main(argv=None) -> dict:
     if a.merge:
         docs = [json.loads(f.read_text()) for f in a.merge]
         rows: dict[str, dict] = {}
+        ctx = api.make_context("full", a.seed, progress=False)
+        by_id = {c.id: c for c in claims}
+        shape = {c.id: (len(full_grid(c, ctx)), draw_groups(c, ctx)) for c in claims}
         for d in docs:  # a claim measured twice (a second pass with larger budgets): the larger cost, never a
             for k, v in d["claims"].items():  # cheaper figure from a smaller budget
+                if k in by_id:
+                    v = _regroup(v, *shape[k])
                 v = _floor(v, d.get("budget", 0.0))
                 if k not in rows or v["seconds"] > rows[k]["seconds"]:
                     rows[k] = v

@@ -30,6 +30,7 @@ from numerics.transfer import target_task
 from verify.kit import (raised, trials_to_decide_at, AllOf, Asymptotic, Check, Claim, Constraint, Custom, Domain, Evidence, Expectation, Figure,
                         FigureSweep, Kind, Param, PropertySearch, STATED, Tol, chunk_for, label_of, per_profile, pick,
                         stat_test, stated_value)
+from verify.per_group import PerGroup
 
 from .common import (CORRECTED_END, CORRECTED_FT, DATA, DEEP_LINEAR, DEPTH, GAMMA, HALF_PI, ROOT_142, SIGMA,
                      TEACHERS, THETA, src)
@@ -435,7 +436,7 @@ CLAIMS = [
                "from a power calculation, GAMMA_GT1_FACTOR). Reading (issue 22): Theorem 3.9 as stated, 'Under Assumptions "
                "3.1 and 3.2' (label noise sigma >= 0, any theta in [0, pi/2]); role statement; it fails for sigma > 0 "
                "at gamma < 1 through (142) (root cause tahir2024.eq142)."),
-        check=Custom(_thm39_limits, points=ASYM_POINTS),
+        check=PerGroup(_thm39_limits, points=ASYM_POINTS, shared="theta"),  # theta shares the draws
     ),
     Claim(
         id="tahir2024.thm3.9.transferability", role="statement", kind=Kind.ASYMPTOTIC, root_cause=ROOT_142,
@@ -493,7 +494,7 @@ CLAIMS = [
             PropertySearch("corrected form: k = s^{L-1} = 1 iff sigma = 0 (k > 1 for sigma > 0)",
                            holds=_k_is_one_iff_noiseless, refutes=False, bounds={"sigma": (0, 3), "L": (2, 4)},
                            examples=per_profile(30, 150, 500)),
-            Custom(_boundary_mc, points=BOUNDARY_POINTS),
+            PerGroup(_boundary_mc, points=BOUNDARY_POINTS, shared="theta"),
         ]),
     ),
     Claim(
