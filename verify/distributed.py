@@ -3,7 +3,9 @@
 
 The unit of work is one claim's check (its raw evidence, before the run-wide steps), or one grid point of a claim
 whose check is a :class:`verify.per_point.PerPoint` (its points are independent, and its serial run joins them as
-the distributed one does), so that a claim of several heavy points does not hold the run's critical path alone.
+the distributed one does), or one group of points sharing their draws of a :class:`verify.per_group.PerGroup`
+(a PerPoint whose grid is its groups), so that a claim of several heavy points does not hold the run's critical
+path alone.
 Everything that makes a run's numbers stays where it was: every random draw is seeded from (run seed, claim id,
 point), so a claim's evidence does not depend on which worker computed it or when; Holm's correction over the whole
 run, the replication of rejections, the verdicts, the resume cache and the reports are done by the calling process
