@@ -71,6 +71,27 @@ def test_a_per_point_claim_is_split_by_grid_point_with_the_serial_document(clust
     assert json.dumps(got, sort_keys=True) == json.dumps(want, sort_keys=True)
 
 
+def test_a_per_group_claim_is_split_by_group_with_the_serial_document(cluster, monkeypatch):
+    """A PerGroup claim (tahir2024.thm3.9: 2 gamma x 2 sigma groups at quick, the three angles of each sharing their
+    draws) becomes one task per group, joined here as its serial run joins them."""
+    from verify.per_group import PerGroup
+
+    (c,) = api.select(["tahir2024.thm3.[9]"])
+    assert isinstance(c.check, PerGroup)
+    items = []
+    each = cluster.each
+
+    def recording(fn, its, *args):
+        items.extend(its)
+        return each(fn, its, *args)
+    monkeypatch.setattr(cluster, "each", recording)
+    got = api.run(["tahir2024.thm3.[9]"], profile="quick", seed=5, progress=False, cluster=cluster).to_json()
+    want = api.run(["tahir2024.thm3.[9]"], profile="quick", seed=5, progress=False).to_json()
+    assert sorted(items) == ["tahir2024.thm3.9\0" + str(i) for i in range(4)]
+    got.pop("timing"), want.pop("timing")
+    assert json.dumps(got, sort_keys=True) == json.dumps(want, sort_keys=True)
+
+
 def _raises(claim_id, i, profile, seed, device):  # a grid point whose check raises
     return None, 0, 0.0, _key(claim_id, profile, seed, device)
 
