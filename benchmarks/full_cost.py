@@ -318,11 +318,10 @@ def main(argv=None) -> dict:
         docs = [json.loads(f.read_text()) for f in a.merge]
         rows: dict[str, dict] = {}
         ctx = api.make_context("full", a.seed, progress=False)
-        by_id = {c.id: c for c in claims}
-        shape = {c.id: (len(full_grid(c, ctx)), draw_groups(c, ctx)) for c in claims}
+        shape = {c.id: (len(full_grid(c, ctx)), draw_groups(c, ctx)) for c in claims}  # (points, groups)
         for d in docs:  # a claim measured twice (a second pass with larger budgets): the larger cost, never a
             for k, v in d["claims"].items():  # cheaper figure from a smaller budget
-                if k in by_id:
+                if k in shape:
                     v = _regroup(v, *shape[k])
                 v = _floor(v, d.get("budget", 0.0))
                 if k not in rows or v["seconds"] > rows[k]["seconds"]:

@@ -9,6 +9,8 @@ import sys
 import pytest
 
 from verify import api, cli
+from verify.per_group import PerGroup
+from verify.per_point import PerPoint
 
 # cheap at quick, one of each strategy: Identity + Custom, PropertySearch, Expectation, Monte Carlo with figures
 PATS = ["tahir2024.thm3.6.stieltjes", "tahir2024.thm3.8.monotone", "hermite.parseval.relu",
@@ -49,14 +51,18 @@ def test_an_existing_scheduler(cluster):
     assert json.dumps(got, sort_keys=True) == json.dumps(want, sort_keys=True)
 
 
-def test_a_per_point_claim_is_split_by_grid_point_with_the_serial_document(cluster, monkeypatch):
-    """A PerPoint claim (liu2019.thm2: three independent task points at quick) becomes one task per grid point,
-    and the points' evidence joined here is the serial run's (whose check joins its points the same way)."""
-    from verify.per_point import PerPoint
-
-    pats = ["liu2019.thm2", "hermite.parseval.relu"]
-    (c,) = [c for c in api.select(["liu2019.thm2"])]
-    assert isinstance(c.check, PerPoint)
+@pytest.mark.parametrize("pats, split_id, tasks, strategy", [
+    # PerPoint: liu2019.thm2's three independent task points at quick, one task each
+    (["liu2019.thm2", "hermite.parseval.relu"], "liu2019.thm2", 3, PerPoint),
+    # PerGroup: tahir2024.thm3.9's 2 gamma x 2 sigma groups at quick, the three angles of each sharing their draws
+    (["tahir2024.thm3.[9]"], "tahir2024.thm3.9", 4, PerGroup),
+], ids=["per point", "per group"])
+def test_a_split_claim_gives_one_task_per_unit_and_the_serial_document(cluster, monkeypatch, pats, split_id, tasks,
+                                                                       strategy):
+    """A PerPoint claim becomes one task per grid point, a PerGroup claim one per group of points sharing their
+    draws; the units' evidence joined here is the serial run's (whose check joins its units the same way)."""
+    (c,) = [c for c in api.select(pats) if c.id == split_id]
+    assert type(c.check) is strategy
     items = []
     each = cluster.each
 
@@ -66,28 +72,8 @@ def test_a_per_point_claim_is_split_by_grid_point_with_the_serial_document(clust
     monkeypatch.setattr(cluster, "each", recording)
     got = api.run(pats, profile="quick", seed=5, progress=False, cluster=cluster).to_json()
     want = api.run(pats, profile="quick", seed=5, progress=False).to_json()
-    assert sorted(items) == sorted(["liu2019.thm2\0" + str(i) for i in range(3)] + ["hermite.parseval.relu"])
-    got.pop("timing"), want.pop("timing")
-    assert json.dumps(got, sort_keys=True) == json.dumps(want, sort_keys=True)
-
-
-def test_a_per_group_claim_is_split_by_group_with_the_serial_document(cluster, monkeypatch):
-    """A PerGroup claim (tahir2024.thm3.9: 2 gamma x 2 sigma groups at quick, the three angles of each sharing their
-    draws) becomes one task per group, joined here as its serial run joins them."""
-    from verify.per_group import PerGroup
-
-    (c,) = api.select(["tahir2024.thm3.[9]"])
-    assert isinstance(c.check, PerGroup)
-    items = []
-    each = cluster.each
-
-    def recording(fn, its, *args):
-        items.extend(its)
-        return each(fn, its, *args)
-    monkeypatch.setattr(cluster, "each", recording)
-    got = api.run(["tahir2024.thm3.[9]"], profile="quick", seed=5, progress=False, cluster=cluster).to_json()
-    want = api.run(["tahir2024.thm3.[9]"], profile="quick", seed=5, progress=False).to_json()
-    assert sorted(items) == ["tahir2024.thm3.9\0" + str(i) for i in range(4)]
+    others = [c.id for c in api.select(pats) if c.id != split_id]
+    assert sorted(items) == sorted([f"{split_id}\0{i}" for i in range(tasks)] + others)
     got.pop("timing"), want.pop("timing")
     assert json.dumps(got, sort_keys=True) == json.dumps(want, sort_keys=True)
 
