@@ -172,7 +172,9 @@ def test_groups_ordered_by_class(written):
     assert errata_groups(doc, "shachaf2021") == []
 
 
-def test_old_layout_and_stale_sources_are_removed(tmp_path):
+def test_stale_sources_are_removed_and_other_files_kept(tmp_path):
+    """A source folder an earlier run wrote and this one does not cover goes; files the suite did not write (the
+    one-report layout of before issue 26 included: it may be a user's own report.md) stay (issue 34)."""
     doc = _doc()
     write_reports(doc, tmp_path)
     (tmp_path / "report.md").write_text("old")
@@ -180,7 +182,8 @@ def test_old_layout_and_stale_sources_are_removed(tmp_path):
     small = {**doc, "claims": [c for c in doc["claims"] if c["source"]["paper"] == "hermite"]}
     write_reports(small, tmp_path)
     assert sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith(".")) == \
-        ["hermite", "index.md", "results.json", "summary.tex"]
+        ["figures", "hermite", "index.md", "report.md", "results.json", "summary.tex"]
+    assert (tmp_path / "report.md").read_text() == "old"
 
 
 def test_load_results_accepts_new_verdicts_and_rejects_bad_severity(tmp_path):

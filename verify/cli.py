@@ -2,7 +2,8 @@
 
 Exit status: 0 when the run completes; 1 with ``--fail-on-refuted`` when a claim is
 refuted; 2 with a one-line message on bad input (unknown id or pattern, invalid
-parameter, unwritable folder); 130 when interrupted (nothing half-written is left).
+parameter, unwritable folder, an --out that is not a folder of its own or holds someone else's file where a
+report goes, another run writing into the same --out); 130 when interrupted (nothing half-written is left).
 """
 from __future__ import annotations
 
@@ -312,21 +313,24 @@ def _wrote(out: Path, res: dict) -> None:
 
 def _cmd_run(args) -> int:
     from . import api
-    from .report import check_writable, write_reports
+    from .registry import select
+    from .report import check_writable, locked, prepare, write_reports
     from .summary import ClaimLines, print_summary
 
     out = _out(args)
-    check_writable(out)  # fail before simulating
+    check_writable(out)  # fail before simulating: a folder of its own, writable
     at = [parse_point(a) for a in args.at] if args.at else None
     bars = not args.no_progress and sys.stderr.isatty()
     # without a terminal (a log, CI, a cluster job): one line per finished claim instead of bars
     lines = ClaimLines() if not args.no_progress and not sys.stdout.isatty() else None
-    with _cluster(args) as cluster:
-        result = api.run(args.patterns or None, profile=args.profile, seed=args.seed, device=args.device, at=at,
-                         progress=bars, cache_dir=out / ".cache", resume=args.resume, jobs=args.jobs,
-                         on_claim=lines, cluster=cluster)
-    doc = result.to_json()
-    res = write_reports(doc, out, pdf=args.pdf)
+    with locked(out):   # one run at a time into a folder, from before simulating until the reports are written
+        prepare(out, sorted({c.source.paper for c in select(args.patterns or None)}), pdf=args.pdf)
+        with _cluster(args) as cluster:
+            result = api.run(args.patterns or None, profile=args.profile, seed=args.seed, device=args.device,
+                             at=at, progress=bars, cache_dir=out / ".cache", resume=args.resume, jobs=args.jobs,
+                             on_claim=lines, cluster=cluster)
+        doc = result.to_json()
+        res = write_reports(doc, out, pdf=args.pdf)
     print_summary(doc)
     if doc["timing"].get("resumed_from_cache"):
         print(f"\nresumed {len(doc['timing']['resumed_from_cache'])} claim(s) from {out / '.cache'}")
@@ -336,17 +340,20 @@ def _cmd_run(args) -> int:
 
 
 def _cmd_report(args) -> int:
-    from .report import load_results, write_reports
+    from .report import check_out, load_results, locked, write_reports
     from .summary import print_summary
 
     out = _out(args)
-    doc = load_results(out)
-    try:
-        res = write_reports(doc, out, pdf=args.pdf)
-        print_summary(doc)
-    except (KeyError, TypeError, AttributeError, IndexError) as e:  # a hand-edited or foreign results.json
-        raise UsageError(f"{out / 'results.json'} is not a results document of this tool "
-                         f"({type(e).__name__}: {e}); nothing was rewritten") from None
+    check_out(out)
+    load_results(out)   # a missing or malformed results.json: one line before anything else
+    with locked(out):
+        doc = load_results(out)   # read again under the lock: another run may have rewritten it meanwhile
+        try:
+            res = write_reports(doc, out, pdf=args.pdf)
+            print_summary(doc)
+        except (KeyError, TypeError, AttributeError, IndexError) as e:  # a hand-edited or foreign results.json
+            raise UsageError(f"{out / 'results.json'} is not a results document of this tool "
+                             f"({type(e).__name__}: {e}); nothing was rewritten") from None
     _wrote(out, res)
     return EXIT_OK
 

@@ -15,7 +15,26 @@ claims are loaded, before anything is simulated (:class:`UndeclaredPaper`).
 from __future__ import annotations
 
 import importlib
+import re
 from dataclasses import dataclass
+
+_PLAIN_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_PLAIN_ID = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z0-9_+-]+)*")
+
+
+def plain_key(key) -> bool:
+    """Whether ``key`` is a plain paper key: ASCII letters, digits and underscores, not starting with a digit.
+
+    A paper key becomes a folder name of the reports (``OUT/<key>/``), so a key read from a claims package or from
+    a saved ``results.json`` is checked with this where it is read: ``"../x"``, ``"/home/me"``, ``"."`` or a
+    name with a path separator or a control character is never a key (issue 34)."""
+    return isinstance(key, str) and _PLAIN_KEY.fullmatch(key) is not None
+
+
+def plain_id(cid) -> bool:
+    """Whether ``cid`` is a plain claim id: a paper key, then dot-separated parts of letters, digits, ``_+-``
+    (``tahir2024.thm3.6.asymptotic``).  Ids name figure files and anchors of the reports."""
+    return isinstance(cid, str) and _PLAIN_ID.fullmatch(cid) is not None
 
 
 @dataclass(frozen=True)
@@ -32,9 +51,10 @@ class Paper:
     title: str
 
     def __post_init__(self) -> None:
-        if not (isinstance(self.key, str) and self.key.isidentifier()):
-            raise ValueError(f"Paper key {self.key!r} must be an identifier such as 'mypaper2026' "
-                             "(it is the first part of every claim id)")
+        if not plain_key(self.key):
+            raise ValueError(f"Paper key {self.key!r} must be a plain key such as 'mypaper2026': ASCII letters, "
+                             "digits and underscores (it is the first part of every claim id and names the "
+                             "report's folder)")
         if not self.file or not self.title:
             raise ValueError(f"Paper {self.key!r} needs a file (or citation) and a title")
 

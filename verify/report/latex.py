@@ -1,7 +1,11 @@
 """LaTeX report of one source (``<paper>/report.tex``), in the shape of a paper's appendix.
 
 Packages from texlive-latex-base only (amsmath, amssymb, graphicx, array, longtable, hyperref).  Formulas are LaTeX
-everywhere (stated and corrected forms, witness and counterexample values); free text is escaped.  The body (what was
+everywhere (stated and corrected forms, witness and counterexample values); free text is escaped (:func:`esc`).
+A results document may come from anyone: a formula is typeset as math only when
+:func:`verify.report.untrusted.math_ok` accepts it (whitelisted control words only: no file, shell or catcode
+primitive), otherwise it is shown as escaped verbatim text; and :func:`verify.report.compile_pdf` always runs
+pdflatex with ``-no-shell-escape`` and ``openout_any=p``/``openin_any=p``.  The body (what was
 checked, the errata ordered by severity and grouped by root cause, the readings that do not extend, the inconclusive
 and confirmed claims one line each, then each erratum in detail) comes before ``\\appendix``, which holds every
 claim's full record with its per-point tests and figures.
@@ -16,6 +20,7 @@ from .tables import (BRIEF_NOTE, DETAILED, ORDER, SOURCE_NOTES, checked_parts, c
                      extensions_refuted, fmt, klass, measured, measured_cell, minimal, one_line, point_rows,
                      set_aside_note, short, source_info, verdict_text, what_decides, what_fails, with_verdict, witness,
                      confirmed_split, untested_why, POWER_NOTE, power_cell)
+from .untrusted import math_ok, strip_controls
 
 MAX_ROWS = 30
 _ESC = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_\allowbreak{}",
@@ -48,8 +53,9 @@ _GREEK = {"alpha", "beta", "gamma", "delta", "epsilon", "eta", "theta", "kappa",
 
 
 def esc(s) -> str:
-    """Free text for LaTeX: specials escaped, known symbols as math, anything else as '?'."""
-    s = str(s)
+    """Free text for LaTeX: specials escaped, known symbols as math, control characters removed, anything else
+    as '?'.  No control word of the input survives: every backslash becomes ``\\textbackslash{}``."""
+    s = strip_controls(s)
     out = "".join(_ESC.get(ch, ch) for ch in s)
     out = "".join(_UNICODE.get(ch, ch) for ch in out)
     out = re.sub(r"(?<!\\)\$\$", "", out)   # two adjacent inline symbols: one math group
@@ -59,14 +65,21 @@ def esc(s) -> str:
 
 def _safe_math(m: str) -> str:
     # commands outside amsmath/amssymb that sympy or authors may emit
-    m = " ".join(m.split())
+    m = " ".join(strip_controls(m).split())
     m = m.replace("\\operatorname{", "\\mathrm{")
     return "".join(_UNICODE.get(ch, ch).strip("$") if ord(ch) >= 128 else ch for ch in m)
+
+
+def verbatim(m: str) -> str:
+    """A formula :func:`math_ok` refuses, as escaped typewriter text (it is shown, not typeset)."""
+    return "\\texttt{" + esc(" ".join(strip_controls(m).split())) + "}"
 
 
 def display(m: str | None) -> str:
     if not m:
         return "---"
+    if not math_ok(m):
+        return "\\begin{flushleft}" + verbatim(m) + "\\end{flushleft}"
     # shrink a form wider than the line to the line width (never enlarge a short one)
     return ("\\[\\resizebox{\\ifdim\\width>\\linewidth\\linewidth\\else\\width\\fi}{!}{$\\displaystyle "
             + _safe_math(m) + "$}\\]")
@@ -138,6 +151,8 @@ def witness_cell(c: dict) -> str:
 
 def fitted(m: str) -> str:
     """A formula at its natural size when it fits the line (of a cell), else shrunk to the line."""
+    if not math_ok(m):
+        return verbatim(m)
     return ("\\sbox0{$" + _safe_math(m) + "$}\\ifdim\\wd0>\\linewidth\\resizebox{\\linewidth}{!}{\\usebox0}"
             "\\else\\usebox0\\fi{}")
 

@@ -4,6 +4,11 @@ The first screen answers "what is wrong in this source, and how badly": what was
 severity and grouped by root cause, then the readings that do not extend, the inconclusive claims and the confirmed
 ones, one line each.  Every claim's full record (stated form, assumptions, notes, checks, per-point tests in a
 collapsed ``<details>`` block, figures) follows in the appendix.
+
+A results document may come from anyone: each renderer's entry point (:func:`render_index`, :func:`render_paper`)
+first makes every string of it inert markdown (:func:`verify.report.untrusted.inert`: no raw ``<``, no ``|`` that
+breaks a row, no link, no control character), so no field can be missed; statements are typeset as math only
+when the LaTeX whitelist accepts them (:func:`verify.report.untrusted.md_math`), else shown as code.
 """
 from __future__ import annotations
 
@@ -15,6 +20,7 @@ from .tables import (BRIEF_NOTE, DETAILED, ORDER, SOURCE_NOTES, checked_parts, c
                      extensions_refuted, fmt, klass, measured, measured_cell, minimal, one_line, papers, point_rows,
                      set_aside_note, short, source_info, verdict_text, what_decides, what_fails, with_verdict, witness,
                      confirmed_split, untested_why, POWER_NOTE, power_cell, verdict_word)
+from .untrusted import inert, md_cell, md_code, md_math
 
 MAX_ROWS = 40
 _GREEK = {"alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "epsilon": "ε", "eta": "η", "theta": "θ",
@@ -51,21 +57,26 @@ def witness_cell(c: dict) -> str:
     return ("minimal: " + point_text(m, 70)) if m else "—"
 
 
-def _cell(s: str) -> str:
-    return str(s).replace("|", "\\|").replace("\n", " ")
+def _cell(s) -> str:
+    """A table cell: one line, ``|`` escaped (its text is already inert, :func:`inert`)."""
+    return md_cell(s)
 
 
 def _math_cell(s: str | None, n: int = 60) -> str | None:
-    if not s:
+    """A short formula as inline math in a table cell (``|`` as ``\\vert``, ``\\|`` as ``\\Vert``), or None when
+    it is long or not accepted as math (the cell then points to the detail)."""
+    m = md_math(s) if s else None
+    if not m or len(m) > n:
         return None
-    s = " ".join(s.split())
-    if len(s) > n:
-        return None
-    return "$" + s.replace("|", r"\vert ") + "$"
+    return "$" + m.replace(r"\|", r"\Vert ").replace("|", r"\vert ") + "$"
 
 
 def _math(s: str | None) -> str:
-    return f"$${s}$$" if s else "—"
+    """A display formula; one the math whitelist refuses is shown verbatim as code."""
+    if not s:
+        return "—"
+    m = md_math(s)
+    return f"$${m}$$" if m is not None else md_code(s)
 
 
 def _anchor(cid: str) -> str:
@@ -90,6 +101,7 @@ def _untested(n: dict) -> str:
 
 def render_index(doc: dict, pdfs: set[str] | None = None) -> str:
     """``index.md``: one line per source."""
+    doc = inert(doc)
     pdfs = pdfs or set()
     L = ["# Verification reports", ""] + header_lines(doc) + [""]
     v = doc.get("meta", {}).get("versions", {})
@@ -107,7 +119,7 @@ def render_index(doc: dict, pdfs: set[str] | None = None) -> str:
         num = f"{info['number']} " if info["number"] else ""
         links = f"[md]({p}/report.md), [tex]({p}/report.tex)" + (f", [pdf]({p}/report.pdf)" if p in pdfs else "")
         L.append(f"| **{num}{p}** — {_cell(one_line(info['title'], 70))} | {n['claims']} ({n['statements']}) | "
-                 f"{bv['confirmed']}{_untested(n)} | {bv['refuted']}{': ' + class_counts_text(n['by_class']) if bv['refuted'] else ''} | "
+                 f"{bv['confirmed']}{_untested(n)} | {bv['refuted']}{': ' + _cell(class_counts_text(n['by_class'])) if bv['refuted'] else ''} | "
                  f"{bv['does not extend']} | {bv['inconclusive']} | {links} |")
         for k, v in n["by_class"].items():
             by_class[k] = by_class.get(k, 0) + v
@@ -118,7 +130,7 @@ def render_index(doc: dict, pdfs: set[str] | None = None) -> str:
             tot[k] += bv[k]
     by_class = dict(sorted(by_class.items(), key=lambda kv: rank(kv[0])))
     L.append(f"| **all** | {tot['claims']} ({tot['statements']}) | {tot['confirmed']}{_untested(tot)} | {tot['refuted']}"
-             f"{': ' + class_counts_text(by_class) if tot['refuted'] else ''} | "
+             f"{': ' + _cell(class_counts_text(by_class)) if tot['refuted'] else ''} | "
              f"{tot['does not extend']} | {tot['inconclusive']} | `results.json` |")
     L += ["", "The first pages of every report in one document: [summary.tex](summary.tex)"
           + (", [summary.pdf](summary.pdf)" if "summary" in pdfs else "") + "."]
@@ -132,6 +144,7 @@ def render_index(doc: dict, pdfs: set[str] | None = None) -> str:
 
 
 def render_paper(doc: dict, paper: str, figs: dict[str, list[str]]) -> str:
+    doc = inert(doc)
     info, n = source_info(doc, paper), counts(doc, paper)
     bv = n["by_verdict"]
     num = f"{info['number']} · " if info["number"] else ""
@@ -173,7 +186,7 @@ def render_paper(doc: dict, paper: str, figs: dict[str, list[str]]) -> str:
             ro = c.get("rules_out") or c.get("reason")
             dag = " †" if c.get("basis") == "derivation only" else ""
             L.append(f"| {_ref(c['id'])}{dag} | {_cell(one_line(c['source']['where'], 50))} | {_cell(one_line(ro))} "
-                     f"| {power_cell(c)} |")
+                     f"| {_cell(power_cell(c))} |")
         if any(c.get("basis") == "derivation only" for c in conf):
             L += ["", "† verdict from our derivation only (symbolic identities, searches over closed forms); no "
                   "simulation of the procedure entered it."]
@@ -223,7 +236,7 @@ def _errata(doc: dict, paper: str) -> list[str]:
                 corr = (corr or "see detail") if c.get("corrected") else "none derived"
                 if c.get("corrected"):
                     corr += f" ({corrected_verdict_word(c)})"
-                L.append(f"| {klass(c) or 'unclassified'} | {_ref(c['id'])}{other} · "
+                L.append(f"| {_cell(klass(c) or 'unclassified')} | {_ref(c['id'])}{_cell(other)} · "
                          f"{_cell(one_line(c['source']['where'], 45))} | {_cell(what_fails(c, 90))} | "
                          f"{_cell(witness_cell(c))} | {_cell(corr)} | {_cell(measured_cell(c))} |")
     if any(klass(c) not in DETAILED for g in groups for c in g["members"]):
