@@ -26,6 +26,8 @@ import textwrap
 from fractions import Fraction
 from pathlib import Path
 
+from .untrusted import inside
+
 #: at most this many series (group x role) share one axis; more are split into panels
 MAX_SERIES = 6
 #: a regenerated paper figure (``fig["like_source"]``) may keep the source's layout up to this many series,
@@ -552,7 +554,7 @@ def render_figures(doc: dict, folder: Path) -> dict[str, list[str]]:
             folder.mkdir(parents=True, exist_ok=True)
             name = f"{slug(c['id'])}_{k}.png"
             f = draw_figure(fig, c)
-            f.savefig(folder / name, bbox_inches="tight",
+            f.savefig(inside(folder, folder / name), bbox_inches="tight",   # slug(): a plain name, checked anyway
                       metadata={"Software": None})
             plt.close(f)
             out.setdefault(c["id"], []).append(f"figures/{name}")

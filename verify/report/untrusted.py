@@ -29,13 +29,13 @@ from pathlib import Path
 # ----------------------------------------------------------------------------------------------- paths
 
 def inside(out, path) -> Path:
-    """``path`` resolved (symlinks followed), if it lies strictly inside the folder ``out``; else ValueError.
+    """``path`` (absolute, or relative to the working directory like ``out`` itself, e.g. ``out / name``) resolved
+    with symlinks followed, if it lies strictly inside the folder ``out``; else ValueError.
 
     Every path the report writer writes, replaces or removes goes through here, so neither a name read from a
     file (``"../x"``, ``"/home/me"``) nor a symlink planted in the output folder can take a write outside it."""
     root = Path(out).resolve()
-    p = Path(path)
-    full = (p if p.is_absolute() else root / p).resolve()
+    full = Path(path).resolve()
     if root not in full.parents:
         raise ValueError(f"refusing to write or remove {path}: it is not inside the output folder {out}")
     return full
