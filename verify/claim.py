@@ -30,12 +30,15 @@ class Kind(str, Enum):
 class Verdict(str, Enum):
     """A claim's verdict.  ``DOES_NOT_EXTEND`` is the verdict of a claim that deliberately reads a statement beyond
     the context its source gives it (``tags=("extension",)``) and fails there: a finding about the reading, never
-    an erratum of the source (not counted as refuted; ``--fail-on-refuted`` ignores it)."""
+    an erratum of the source (not counted as refuted; ``--fail-on-refuted`` ignores it).  ``ERROR``: the claim's
+    check did not finish (it raised, its predicate was NaN at a point, or it ran over the per-claim time limit):
+    no evidence either way, a fault to fix; ``run`` exits with status 3 and no pinned verdict accepts it."""
 
     CONFIRMED = "confirmed"
     REFUTED = "refuted"
     DOES_NOT_EXTEND = "does not extend"
     INCONCLUSIVE = "inconclusive"
+    ERROR = "error"
 
 
 #: what part of a source a claim reads; the severity of a refutation is derived from it (verify.severity)
