@@ -393,6 +393,9 @@ class Claim:
     stated_limit: dict = field(default_factory=dict)
     unresolved_term: Any = None
     power: tuple = ()   # power witnesses (Alternative): plausible wrong statements the check must reject
+    #: optional ``cost(point, trials) -> (bytes, seconds)`` of the check at a user point (``--at``): what
+    #: :func:`verify.judge.point_cost` uses instead of its generic estimate to refuse or warn before simulating
+    cost: Any = None
 
     def __post_init__(self) -> None:
         from .context import PROFILES
