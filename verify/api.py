@@ -8,8 +8,13 @@ from __future__ import annotations
 
 import os
 import platform
+import signal
+import sys
+import sysconfig
+import threading
 import time
 import traceback
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
@@ -18,7 +23,7 @@ import torch
 
 from .claim import Claim, DomainError, Verdict
 from .context import PROFILES, Context
-from .evidence import Check, Evidence, decide, decide_corrected, finalize, rules_out
+from .evidence import Check, Evidence, decide, decide_corrected, error_text, finalize, rules_out
 from .stats import holm
 from .registry import select
 
@@ -62,10 +67,19 @@ class ClaimResult:
             "power": self.power if self.power is not None else _power_declared(c),
             "verdict": self.verdict.value,
             "reason": self.reason,
+            # a check that did not finish: what happened and where (verdict "error"); None otherwise
+            "error": _error_record(self.evidence),
             "rules_out": rules_out(self.evidence),
             "basis": self.evidence.details.get("basis"),
             "evidence": self.evidence.to_json(),
         }
+
+
+def _error_record(ev: Evidence) -> dict | None:
+    err = ev.details.get("error")
+    if not err:
+        return None
+    return {k: err.get(k) for k in ("type", "message", "where", "timed_out")}
 
 
 def _power_declared(c: Claim) -> dict:
@@ -199,22 +213,105 @@ def replicate_rejections(results: list[ClaimResult], ctx: Context, alpha: float,
             t.status = "not replicated"
 
 
-def _compute(c, ctx) -> tuple[Evidence, bool, float]:
-    """Run one claim's check: (raw evidence, whether it finished without error, seconds)."""
+class ClaimTimeout(BaseException):
+    """Raised into a check by the per-claim wall-clock limit (:func:`_time_limit`).  A BaseException, like
+    KeyboardInterrupt, so that a check's own ``except Exception`` (e.g. a predicate's point it cannot evaluate)
+    does not swallow it."""
+
+
+@contextmanager
+def _time_limit(seconds: float | None):
+    """Raise :class:`ClaimTimeout` in this thread after ``seconds`` of wall time (SIGALRM).  Only possible in
+    the main thread of a process with SIGALRM (the serial run, each ``--jobs`` worker process); elsewhere (a Dask
+    worker thread, Windows) no limit is set.  A real-time timer already set by the caller (e.g. pytest-timeout) is
+    restored afterwards with its remaining time.  Python signal handlers run between bytecodes: a single long
+    torch or BLAS call is interrupted only when it returns."""
+    if not seconds or not hasattr(signal, "SIGALRM") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def on_alarm(signum, frame):
+        raise ClaimTimeout(seconds)
+
+    t0 = time.monotonic()
+    outer = signal.getitimer(signal.ITIMER_REAL)
+    old = signal.signal(signal.SIGALRM, on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, float(seconds))
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+        if outer[0] > 0:
+            signal.setitimer(signal.ITIMER_REAL, max(outer[0] - (time.monotonic() - t0), 1e-3), outer[1])
+
+
+_LIBRARY_DIRS = tuple({os.path.realpath(sysconfig.get_paths()[k]) for k in ("stdlib", "platstdlib", "purelib",
+                                                                            "platlib")})
+
+
+def _claim_root(claim: Claim) -> str | None:
+    """The folder of the top-level package (or module) that declares the claim, if the registry knows it."""
+    from .registry import module_of
+
+    try:
+        top = sys.modules.get(module_of(claim.id).split(".")[0])
+    except (KeyError, LookupError):
+        return None
+    f = getattr(top, "__file__", None)
+    return os.path.realpath(os.path.dirname(f)) if f else None
+
+
+def error_site(exc: BaseException, claim: Claim) -> str:
+    """``file:line`` of the innermost frame of the raising traceback that is the claim's or the project's code
+    (the claim's package, or any file outside the standard library and site-packages); the innermost frame of
+    all when there is none.  ``exc.where`` (set by a raiser that knows better, e.g. a NaN predicate's own
+    definition) wins."""
+    if getattr(exc, "where", None):
+        return exc.where
+    frames = traceback.extract_tb(exc.__traceback__)
+    if isinstance(exc, ClaimTimeout):
+        frames = frames[:-1]   # the alarm handler's own frame: where the check was is the one before
+    if not frames:
+        return ""
+    root = _claim_root(claim)
+
+    def ours(fs) -> bool:
+        f = os.path.realpath(fs.filename)
+        if root and f.startswith(root + os.sep):
+            return True
+        return not f.startswith(_LIBRARY_DIRS) and "site-packages" not in f and not fs.filename.startswith("<")
+    best = next((fs for fs in reversed(frames) if ours(fs)), frames[-1])
+    return f"{best.filename}:{best.lineno}"
+
+
+def _compute(c, ctx, timeout: float | None = None) -> tuple[Evidence, bool, float]:
+    """Run one claim's check: (raw evidence, whether it finished without error, seconds).
+
+    A check that raises, or runs over ``timeout`` seconds of wall time (:func:`_time_limit`), leaves evidence
+    whose ``details['error']`` says what happened and where (:func:`error_site`); its verdict is
+    :attr:`Verdict.ERROR` (:func:`verify.evidence.decide`), never a verdict on evidence it did not finish."""
     t = time.time()
     ctx.draws = 0
     try:
-        ev = c.check.run(c, ctx)
+        with _time_limit(timeout):
+            ev = c.check.run(c, ctx)
         # the basis of the verdict: Monte Carlo tests or any random draw (a simulation, a random instance),
         # or none at all (our derivation only: symbolic identities, searches over closed forms)
         ev.details["basis"] = "simulation" if (ev.tests or ctx.draws) else "derivation only"
         return ev, True, time.time() - t
+    except ClaimTimeout as e:
+        err = {"type": "timeout", "timed_out": True, "where": error_site(e, c),
+               "message": f"timed out after {timeout:g} s (the per-claim limit, --claim-timeout)"}
     except (KeyboardInterrupt, DomainError):
         raise
-    except Exception as e:  # a broken check is reported, never silently passed
-        ev = Evidence(checks=[Check("check raised an error", None, f"{type(e).__name__}: {e}", refutes=False,
-                                    extra={"traceback": traceback.format_exc()})])
-        return ev, False, time.time() - t
+    except Exception as e:  # a broken check is reported as an error, never silently passed
+        msg = str(e).splitlines()[0] if str(e) else ""
+        err = {"type": type(e).__name__, "message": msg, "where": error_site(e, c), "timed_out": False}
+    err["traceback"] = traceback.format_exc()
+    ev = Evidence(checks=[Check("check raised an error", None, error_text(err), refutes=False,
+                                extra={"traceback": err["traceback"]})], details={"error": err})
+    return ev, False, time.time() - t
 
 
 def judge_alone(claim: Claim, ctx: Context, alpha: float = ALPHA, family: int | None = None,
@@ -258,17 +355,19 @@ def _die_with_parent(parent: int | None) -> None:
         os._exit(1)
 
 
-def _worker(claim_id: str, profile: str, seed: int, device: str, at) -> tuple[str, dict, bool, float]:
-    """One claim in a worker process; evidence travels back as JSON (exact for floats)."""
+def _worker(claim_id: str, profile: str, seed: int, device: str, at,
+            timeout: float | None = None) -> tuple[str, dict, bool, float]:
+    """One claim in a worker process; evidence travels back as JSON (exact for floats).  ``timeout``: the
+    per-claim limit (enforced in a worker process's main thread, not in a Dask worker's task thread)."""
     from .registry import all_claims
 
     c = next(c for c in all_claims() if c.id == claim_id)
     ctx = make_context(profile, seed, device, at, progress=False)
-    ev, ok, secs = _compute(c, ctx)
+    ev, ok, secs = _compute(c, ctx, timeout)
     return claim_id, ev.to_json(), ok, secs
 
 
-def _compute_parallel(todo, ctx, jobs: int, done) -> None:
+def _compute_parallel(todo, ctx, jobs: int, done, timeout: float | None = None) -> None:
     """Run the claims ``todo`` in ``jobs`` worker processes (spawned: no forked torch threads), each with
     ``cores // jobs`` torch threads; ``done(claim, evidence, ok, seconds)`` is called as each finishes.
     A claim's numbers do not depend on which process ran it or in which order: every random draw is
@@ -286,7 +385,7 @@ def _compute_parallel(todo, ctx, jobs: int, done) -> None:
     ex = ProcessPoolExecutor(max_workers=jobs, mp_context=mp.get_context("spawn"), initializer=_worker_init,
                              initargs=(threads, os.getpid(), sources()))
     try:
-        futs = {ex.submit(_worker, c.id, ctx.profile.name, ctx.seed, str(ctx.device), ctx.at) for c in todo}
+        futs = {ex.submit(_worker, c.id, ctx.profile.name, ctx.seed, str(ctx.device), ctx.at, timeout) for c in todo}
         while futs:
             fin, futs = wait(futs, return_when=FIRST_COMPLETED)
             for f in fin:
@@ -298,18 +397,94 @@ def _compute_parallel(todo, ctx, jobs: int, done) -> None:
     ex.shutdown(wait=True)
 
 
+def warn(text: str) -> None:
+    """One warning line on stderr (the run goes on)."""
+    print(f"warning: {text}", file=sys.stderr, flush=True)
+
+
+def check_grids(claims, profile: str) -> None:
+    """Every grid point of every claim at ``profile`` lies in the claim's own domain, or a one-line
+    :class:`DomainError` naming the claim and the point (before anything is simulated).
+
+    A grid point gives values to the parameters its check varies: each is checked against its
+    :class:`~verify.claim.Param` (bounds, openness, integrality); the joint constraints are checked on points that
+    give every parameter of the domain (a check that fixes some parameters itself gives only the others; keys that
+    are no parameter of the domain are settings of the check, e.g. a law's name).  A check whose grid deliberately
+    reaches outside the domain says so (``Custom(..., outside_domain="why")``) and is not checked."""
+    from .judge import grid_points, label_of
+
+    prof = PROFILES[profile]
+    for c in claims:
+        params = {p.name: p for p in c.domain.params}
+        for pt in grid_points(c.check, prof):
+            try:
+                vals = {k: params[k].validate(v) for k, v in pt.items() if k in params}
+                if len(vals) == len(params):
+                    for con in c.domain.constraints:
+                        if not con.test(vals):
+                            raise DomainError(con.message)
+            except DomainError as e:
+                raise DomainError(f"{c.id}: its {profile} grid point {label_of(pt)} is outside the claim's domain "
+                                  f"({e})") from None
+
+
+def check_cost(claims, at: list[dict], profile: str, memory: float | None = None, long: float = 600.0) -> None:
+    """Refuse a user point (``--at``) whose simulation cannot fit in this machine's memory, with the estimate; warn,
+    with the estimate, of one that will take longer than ``long`` seconds (:func:`verify.judge.point_cost`)."""
+    from .judge import label_of, point_cost
+
+    total = memory if memory is not None else _physical_memory()
+    for c in claims:
+        for p in at:
+            est = point_cost(c, c.domain.validate(p), PROFILES[profile])
+            if total and est["bytes"] > total:
+                raise DomainError(f"{c.id} at {label_of(p)} needs at least {_size(est['bytes'])} of memory "
+                                  f"({est['how']}); this machine has {_size(total)}: refused before simulating")
+            if est["seconds"] > long:
+                warn(f"{c.id} at {label_of(p)} will take about {_duration(est['seconds'])} ({est['how']}; "
+                     f"at least {_size(est['bytes'])} of memory)")
+
+
+def _physical_memory() -> float | None:
+    try:
+        return float(os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE"))
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def _size(b: float) -> str:
+    for unit in ("B", "KiB", "MiB", "GiB", "TiB", "PiB"):
+        if b < 1024 or unit == "PiB":
+            return f"{b:.3g} {unit}"
+        b /= 1024
+    return f"{b:.3g} PiB"
+
+
+def _duration(s: float) -> str:
+    return f"{s:.0f} s" if s < 120 else f"{s / 60:.0f} min" if s < 7200 else f"{s / 3600:.3g} h"
+
+
 def run(patterns=None, profile: str = "standard", seed: int = 0, device: str = "cpu", at=None,
         progress: bool = True, alpha: float = ALPHA, on_claim=None, cache_dir=None, resume: bool = False,
-        jobs: int = 1, claims=None, cluster=None) -> RunResult:
+        jobs: int = 1, claims=None, cluster=None, claim_timeout: float | None = None) -> RunResult:
     """Run the selected claims and return verdicts with their evidence.
 
     ``at`` (a list of parameter dicts) replaces every selected claim's grid and is
     validated against each claim's domain first (DomainError on bad input, before any
-    simulation).  Holm's correction is applied across every Monte Carlo test of the run.
+    simulation), and its cost estimated (:func:`check_cost`: refused if it cannot fit in memory).
+    Without ``at``, every grid point of the profile is validated against its claim's domain
+    (:func:`check_grids`).  Holm's correction is applied across every Monte Carlo test of the run.
 
     ``cache_dir``: each finished claim's raw evidence is stored there (:mod:`verify.cache`);
     with ``resume=True`` a claim whose entry matches (same id, code, profile, seed, points and
     versions) is read back instead of simulated.  Holm, replication and verdicts are redone.
+    A cache entry that cannot be written (a full disk, a folder made read-only) is one warning
+    line; the run goes on.
+
+    ``claim_timeout``: each claim's check is stopped after this many seconds of wall time and its verdict is
+    :attr:`Verdict.ERROR` ("timed out after N s"); None: the profile's default (:class:`verify.context.Profile`),
+    0: no limit.  Enforced in the serial run and in ``--jobs`` worker processes; not in Dask tasks (they run in a
+    worker's thread, where no alarm can interrupt them).
 
     ``on_claim(result)`` is called as each claim finishes (its evidence before the run's Holm correction and
     replication, ``verdict`` not yet set); if it has a ``begin(total, profile)`` method, that is called first
@@ -324,6 +499,9 @@ def run(patterns=None, profile: str = "standard", seed: int = 0, device: str = "
     # it collected); claims from outside verify/claims must be loadable by a worker (verify.registry.use)
     claims = list(claims) if claims is not None else select(patterns, exact=at is not None)
     ctx = make_context(profile, seed, device, at, progress)
+    if claim_timeout is not None and not (claim_timeout >= 0):
+        raise DomainError(f"--claim-timeout must be a number of seconds >= 0 (0: no limit), not {claim_timeout}")
+    timeout = ctx.profile.claim_timeout if claim_timeout is None else (float(claim_timeout) or None)
     if at is not None:
         from .judge import takes_points
 
@@ -336,6 +514,9 @@ def run(patterns=None, profile: str = "standard", seed: int = 0, device: str = "
                     c.domain.validate(p)
                 except DomainError as e:
                     raise DomainError(f"{c.id}: {e}") from None
+        check_cost(claims, at, profile)
+    else:
+        check_grids(claims, profile)
     t0, started = time.time(), datetime.now(timezone.utc).isoformat()
     results, resumed = [], []
     store = None
@@ -363,7 +544,11 @@ def run(patterns=None, profile: str = "standard", seed: int = 0, device: str = "
 
     def done(c, ev, ok, secs):
         if store is not None and ok:
-            store.put(c, keys[c.id], ev, secs)
+            try:
+                store.put(c, keys[c.id], ev, secs)
+            except OSError as e:  # a full disk, a folder made read-only: the finished claim is kept in this run
+                warn(f"{c.id}: could not write its resume-cache entry ({e.strerror or e}); the run goes on "
+                     "(a --resume would compute this claim again)")
         slots[c.id] = ClaimResult(c, ev, seconds=secs)
         if on_claim:
             on_claim(slots[c.id])
@@ -371,10 +556,10 @@ def run(patterns=None, profile: str = "standard", seed: int = 0, device: str = "
     if cluster is not None and todo:
         cluster.compute(todo, ctx, done)
     elif jobs > 1 and len(todo) > 1:
-        _compute_parallel(todo, ctx, min(jobs, len(todo)), done)
+        _compute_parallel(todo, ctx, min(jobs, len(todo)), done, timeout)
     else:
         for c in todo:
-            done(c, *_compute(c, ctx))
+            done(c, *_compute(c, ctx, timeout))
     results = [slots[c.id] for c in claims]  # the selection's order, whatever order they finished in
     finalize([r.evidence for r in results], alpha)
     replicate_rejections(results, ctx, alpha)
@@ -394,5 +579,6 @@ def run(patterns=None, profile: str = "standard", seed: int = 0, device: str = "
             "alpha_familywise": alpha, "multiple_testing": "Holm over all Monte Carlo tests of the run",
             "patterns": list(patterns or []), "at": at, "versions": versions(),
             "n_tests": sum(len(r.evidence.tests) for r in results)}
-    timing = {"started": started, "seconds": round(time.time() - t0, 2), "resumed_from_cache": resumed}
+    timing = {"started": started, "seconds": round(time.time() - t0, 2), "resumed_from_cache": resumed,
+              "claim_timeout": timeout}
     return RunResult(results, meta, timing)

@@ -30,12 +30,15 @@ class Kind(str, Enum):
 class Verdict(str, Enum):
     """A claim's verdict.  ``DOES_NOT_EXTEND`` is the verdict of a claim that deliberately reads a statement beyond
     the context its source gives it (``tags=("extension",)``) and fails there: a finding about the reading, never
-    an erratum of the source (not counted as refuted; ``--fail-on-refuted`` ignores it)."""
+    an erratum of the source (not counted as refuted; ``--fail-on-refuted`` ignores it).  ``ERROR``: the claim's
+    check did not finish (it raised, its predicate was NaN at a point, or it ran over the per-claim time limit):
+    no evidence either way, a fault to fix; ``run`` exits with status 3 and no pinned verdict accepts it."""
 
     CONFIRMED = "confirmed"
     REFUTED = "refuted"
     DOES_NOT_EXTEND = "does not extend"
     INCONCLUSIVE = "inconclusive"
+    ERROR = "error"
 
 
 #: what part of a source a claim reads; the severity of a refutation is derived from it (verify.severity)
@@ -390,6 +393,9 @@ class Claim:
     stated_limit: dict = field(default_factory=dict)
     unresolved_term: Any = None
     power: tuple = ()   # power witnesses (Alternative): plausible wrong statements the check must reject
+    #: optional ``cost(point, trials) -> (bytes, seconds)`` of the check at a user point (``--at``): what
+    #: :func:`verify.judge.point_cost` uses instead of its generic estimate to refuse or warn before simulating
+    cost: Any = None
 
     def __post_init__(self) -> None:
         from .context import PROFILES

@@ -2,8 +2,13 @@
 
 Exit status: 0 when the run completes; 1 with ``--fail-on-refuted`` when a claim is
 refuted; 2 with a one-line message on bad input (unknown id or pattern, invalid
-parameter, unwritable folder, an --out that is not a folder of its own or holds someone else's file where a
-report goes, another run writing into the same --out); 130 when interrupted (nothing half-written is left).
+parameter, a grid point outside its claim's domain, a ``--at`` point too large for this
+machine's memory, unwritable folder, an --out that is not a folder of its own or holds someone else's file
+where a report goes, another run writing into the same --out); 3 when ``run`` completed but a claim's check did not
+finish (it raised, its predicate was NaN, or it ran over ``--claim-timeout``): its verdict is
+"error", the console names the claim and the file:line, the reports are written (whatever
+``--fail-on-refuted`` says); 130 when interrupted, 143 on SIGTERM (nothing half-written is
+left; the claims finished so far are kept in OUT/.cache and ``--resume`` reuses them).
 """
 from __future__ import annotations
 
@@ -14,7 +19,44 @@ from pathlib import Path
 
 from .claim import DomainError
 
-EXIT_OK, EXIT_REFUTED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+EXIT_OK, EXIT_REFUTED, EXIT_USAGE, EXIT_ERROR, EXIT_INTERRUPTED, EXIT_TERMINATED = 0, 1, 2, 3, 130, 143
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM (a cluster's job limit, ``kill``): unwinds as an interrupt does (workers stopped, nothing
+    half-written), then exit status 143 with one line saying what was kept."""
+
+
+def _on_sigterm(signum, frame):
+    raise Terminated()
+
+
+def _cap_jobs(args) -> None:
+    """``--jobs N`` above the core count is capped at it (one warning line): more processes than cores only
+    share them, at the cost of each process's memory."""
+    import os
+
+    cores = os.cpu_count() or 1
+    if getattr(args, "jobs", 1) > cores:
+        print(f"warning: --jobs {args.jobs} is more than the {cores} cores of this machine; using --jobs {cores}",
+              file=sys.stderr)
+        args.jobs = cores
+
+
+class _Finished:
+    """Counts the claims a run finished (for the line printed when it is stopped), passing each on to ``inner``."""
+
+    def __init__(self, inner=None):
+        self.inner, self.n = inner, 0
+
+    def begin(self, total, profile="standard"):
+        if self.inner is not None and hasattr(self.inner, "begin"):
+            self.inner.begin(total, profile)
+
+    def __call__(self, result):
+        self.n += 1
+        if self.inner is not None:
+            self.inner(result)
 
 
 class UsageError(Exception):
@@ -121,6 +163,10 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--resume", action="store_true",
                    help="reuse the claims an earlier or interrupted run finished (cache in OUT/.cache), "
                         "unless their code, profile, seed, points or library versions changed")
+    r.add_argument("--claim-timeout", type=float, default=None, metavar="SECONDS",
+                   help="stop a claim's check after SECONDS of wall time (its verdict: error, 'timed out'); the run "
+                        "goes on. Default per profile: quick 900, standard 3600, full none; 0: no limit. Not "
+                        "enforced on Dask workers")
     _dask_flags(r)
     rp = sub.add_parser("report", help="re-render the reports from a saved results.json (no simulation)")
     rp.add_argument("--out", default=None, metavar="DIR",
@@ -266,6 +312,7 @@ def _cmd_stability(args) -> int:
         raise UsageError(f"--seeds must be at least 1, not {args.seeds}")
     if args.jobs < 1:
         raise UsageError(f"--jobs must be at least 1, not {args.jobs}")
+    _cap_jobs(args)
     select(args.patterns or None)  # an unknown pattern fails before any simulation
     check_writable(Path(args.out))
     with _cluster(args) as cluster:
@@ -281,6 +328,7 @@ def _cmd_mutants(args) -> int:
 
     if args.jobs < 1:
         raise UsageError(f"--jobs must be at least 1, not {args.jobs}")
+    _cap_jobs(args)
     select(args.patterns or None)  # an unknown pattern fails before any simulation
     check_writable(Path(args.out))
     with _cluster(args) as cluster:
@@ -319,22 +367,35 @@ def _cmd_run(args) -> int:
 
     out = _out(args)
     check_writable(out)  # fail before simulating: a folder of its own, writable
+    _cap_jobs(args)
     at = [parse_point(a) for a in args.at] if args.at else None
     bars = not args.no_progress and sys.stderr.isatty()
     # without a terminal (a log, CI, a cluster job): one line per finished claim instead of bars
-    lines = ClaimLines() if not args.no_progress and not sys.stdout.isatty() else None
+    lines = _Finished(ClaimLines() if not args.no_progress and not sys.stdout.isatty() else None)
     with locked(out):   # one run at a time into a folder, from before simulating until the reports are written
         prepare(out, sorted({c.source.paper for c in select(args.patterns or None)}), pdf=args.pdf)
-        with _cluster(args) as cluster:
-            result = api.run(args.patterns or None, profile=args.profile, seed=args.seed, device=args.device,
-                             at=at, progress=bars, cache_dir=out / ".cache", resume=args.resume, jobs=args.jobs,
-                             on_claim=lines, cluster=cluster)
+        try:
+            with _cluster(args) as cluster:
+                result = api.run(args.patterns or None, profile=args.profile, seed=args.seed, device=args.device,
+                                 at=at, progress=bars, cache_dir=out / ".cache", resume=args.resume, jobs=args.jobs,
+                                 on_claim=lines, cluster=cluster, claim_timeout=args.claim_timeout)
+        except KeyboardInterrupt as e:
+            e.kept = (f"{lines.n} finished claim(s) are kept in {out / '.cache'}; the same command with --resume "
+                      "reuses them")
+            raise
         doc = result.to_json()
         res = write_reports(doc, out, pdf=args.pdf)
     print_summary(doc)
     if doc["timing"].get("resumed_from_cache"):
         print(f"\nresumed {len(doc['timing']['resumed_from_cache'])} claim(s) from {out / '.cache'}")
     _wrote(out, res)
+    errors = [c for c in doc["claims"] if c["verdict"] == "error"]
+    for c in errors:  # after the table, so that the last lines of a log say it
+        print(f"error: {c['id']}: {c['reason']}", file=sys.stderr)
+    if errors:
+        print(f"error: {len(errors)} claim(s) did not finish (verdict 'error'; the traceback is in "
+              f"{out / 'results.json'}); exit status {EXIT_ERROR}", file=sys.stderr)
+        return EXIT_ERROR
     refuted = doc["meta"]["counts"]["refuted"]
     return EXIT_REFUTED if (args.fail_on_refuted and refuted) else EXIT_OK
 
@@ -383,6 +444,7 @@ def _cmd_calibrate(args) -> int:
         raise UsageError(f"--seeds must be at least 1, not {args.seeds}")
     if args.jobs < 1:
         raise UsageError(f"--jobs must be at least 1, not {args.jobs}")
+    _cap_jobs(args)
     if args.patterns:
         select(args.patterns)  # an unknown pattern fails before any simulation
     check_writable(Path(args.out))  # fail before an hour of simulation
@@ -399,8 +461,14 @@ def _cmd_calibrate(args) -> int:
 
 
 def main(argv=None) -> int:
+    import signal
+    import threading
+
     from .registry import UnknownClaim
 
+    old_term = None
+    if threading.current_thread() is threading.main_thread():
+        old_term = signal.signal(signal.SIGTERM, _on_sigterm)
     try:
         args = build_parser().parse_args(argv)
         if getattr(args, "claims", None):
@@ -414,9 +482,15 @@ def main(argv=None) -> int:
         msg = str(e).splitlines()[0] if str(e) else type(e).__name__
         print(f"error: {msg}", file=sys.stderr)
         return EXIT_USAGE
-    except KeyboardInterrupt:
-        print("interrupted: no report was written; earlier reports are untouched", file=sys.stderr)
-        return EXIT_INTERRUPTED
+    except KeyboardInterrupt as e:
+        kept = getattr(e, "kept", "")
+        what = "terminated (SIGTERM)" if isinstance(e, Terminated) else "interrupted"
+        print(f"{what}: no report was written; earlier reports are untouched" + (f"; {kept}" if kept else ""),
+              file=sys.stderr)
+        return EXIT_TERMINATED if isinstance(e, Terminated) else EXIT_INTERRUPTED
+    finally:
+        if old_term is not None:
+            signal.signal(signal.SIGTERM, old_term)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from .claim import DomainError
 
-VERDICTS = ("confirmed", "refuted", "does not extend", "inconclusive")
+VERDICTS = ("confirmed", "refuted", "does not extend", "inconclusive", "error")
 
 
 def load(path: str | Path) -> dict:

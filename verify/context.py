@@ -15,18 +15,24 @@ class Profile:
     ``trials`` is the default number of Monte Carlo trials per parameter point,
     ``scale`` multiplies the simulated sizes of literal-training checks, and
     ``examples`` is the number of hypothesis examples of a property search.
+    ``claim_timeout`` is the default wall-clock limit of one claim's check in seconds (``run --claim-timeout``;
+    None: no limit).  Generous on purpose: the slowest built-in claim took 877 s at standard
+    (tahir2024.relu.eq21, reports/results.json ``timing.claims``; 4x headroom), and the whole quick profile takes
+    about ten minutes; at full one claim (tahir2024.thm3.9) costs about 11 CPU hours (benchmarks/README.md §3), so
+    full has no default limit.
     """
 
     name: str
     trials: int
     scale: float
     examples: int
+    claim_timeout: float | None = None
 
 
 PROFILES: dict[str, Profile] = {
-    "quick": Profile("quick", trials=2_000, scale=0.5, examples=300),
-    "standard": Profile("standard", trials=20_000, scale=1.0, examples=2_000),
-    "full": Profile("full", trials=100_000, scale=2.0, examples=10_000),
+    "quick": Profile("quick", trials=2_000, scale=0.5, examples=300, claim_timeout=900.0),
+    "standard": Profile("standard", trials=20_000, scale=1.0, examples=2_000, claim_timeout=3600.0),
+    "full": Profile("full", trials=100_000, scale=2.0, examples=10_000, claim_timeout=None),
 }
 
 

@@ -26,6 +26,12 @@ Two things could still make the numbers differ, and both are handled:
   every source file the claim depends on) and the caller compares it with its own; a claim computed by
   different code (a worker that joined later) is made inconclusive with that recorded, never mixed in.
 
+The run's ``--claims`` sources travel with every task and are loaded on the worker before the claim is looked up,
+so a user's claims package gives the serial results here too (a path must be readable at the same place on the
+workers: a shared file system, or the same checkout).  The per-claim time limit (``--claim-timeout``) is not
+enforced on Dask workers: a task runs in a worker's thread, which no alarm can interrupt; a hung task holds its
+worker until the run is stopped (the resume cache keeps what finished).
+
 Failures: a worker that dies (killed, out of memory) loses its task, which the scheduler gives to another
 worker; a task that fails twice (two lost workers, or an exception outside the check, which is retried once)
 makes its claim inconclusive with the error recorded in its evidence, and the run goes on.  (A check that
@@ -171,6 +177,7 @@ class Cluster:
         from .api import _compute, versions
         from .cache import evidence_from_json, key
         from .per_point import join, split
+        from .registry import sources
 
         by_id = {c.id: c for c in todo}
         vers = versions()
@@ -185,7 +192,7 @@ class Cluster:
                 items.append(c.id)
         finished: set[str] = set()
         for it, res, err in self.each(_dispatch, items, self.task, self.point_task, ctx.profile.name, ctx.seed,
-                                      str(ctx.device), ctx.at):
+                                      str(ctx.device), ctx.at, sources()):
             cid, _, i = it.partition(SEP)
             c = by_id[cid]
             if cid in finished:  # another point of it failed already
@@ -223,8 +230,14 @@ class Cluster:
 SEP = "\0"
 
 
-def _dispatch(item: str, task: Callable, point_task: Callable, profile: str, seed: int, device: str, at):
-    """A claim's task, or one grid point's (``"<claim id>\\0<index>"``)."""
+def _dispatch(item: str, task: Callable, point_task: Callable, profile: str, seed: int, device: str, at,
+              srcs: tuple[str, ...] = ()):
+    """A claim's task, or one grid point's (``"<claim id>\\0<index>"``).  ``srcs``: the run's ``--claims`` sources
+    (:func:`verify.registry.sources`), loaded on the worker first (:func:`verify.registry.use`, once per worker
+    process) so that it finds the claims of a user's package as the calling process does."""
+    from .registry import use
+
+    use(srcs)
     cid, _, i = item.partition(SEP)
     return point_task(cid, int(i), profile, seed, device) if i else task(cid, profile, seed, device, at)
 

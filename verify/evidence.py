@@ -101,6 +101,9 @@ class Check:
         # a numpy bool (from a numpy comparison) is not ``False``: the verdict rule tests ``passed is False``, so a
         # failed check given as numpy.False_ would count as passed.  Made a Python bool here, once for every check.
         if self.passed is not None and not isinstance(self.passed, bool):
+            if isinstance(self.passed, float) and math.isnan(self.passed) or str(self.passed) == "nan":
+                # bool(nan) is True: a NaN outcome would count as a pass.  It is an error of the check.
+                raise ValueError(f"check {self.name!r}: its outcome is NaN, neither passed nor failed")
             self.passed = bool(self.passed)
 
 
@@ -188,8 +191,14 @@ def decide(ev: Evidence) -> tuple[Verdict, str]:
     confirmed     every check passed and every Monte Carlo test is equivalent (its CI
                   lies within the practical tolerance of the prediction);
     inconclusive  otherwise (too few trials, an undecidable check, or our own
-                  derivation disagreeing with the simulation).
+                  derivation disagreeing with the simulation);
+    error         before all of these: the check did not finish (``details['error']``, set by
+                  :func:`verify.api._compute`: it raised, or ran over the per-claim time limit),
+                  so whatever evidence it left is no evidence.
     """
+    err = ev.details.get("error")
+    if err:
+        return Verdict.ERROR, error_text(err)
     degenerate = [t for t in ev.tests if t.status == "degenerate"]
     if degenerate:
         ev = Evidence(tests=[t for t in ev.tests if t.status != "degenerate"], checks=ev.checks)
@@ -229,6 +238,14 @@ def decide(ev: Evidence) -> tuple[Verdict, str]:
     parts = [_count(len(ev.checks), "deterministic check") + " passed" if ev.checks else "",
              _count(len(ev.tests), "Monte Carlo test") + " within tolerance" if ev.tests else ""]
     return Verdict.CONFIRMED, ", ".join(p for p in parts if p)
+
+
+def error_text(err: dict) -> str:
+    """One line for a check that did not finish: what happened and where (the file:line of the raising frame)."""
+    where = f" at {err['where']}" if err.get("where") else ""
+    if err.get("timed_out"):
+        return f"{err.get('message', 'timed out')} (stopped{where})"
+    return f"the check raised {err.get('type', 'an error')}: {err.get('message', '')}{where}"
 
 
 def _count(k: int, noun: str) -> str:

@@ -108,8 +108,71 @@ def _points(grid, ctx: Context, claim) -> list[Point]:
     """The grid of a profile, or the user's points validated against the claim's domain."""
     if ctx.at is not None:
         return [claim.domain.validate(p) for p in ctx.at]
-    pts = grid(ctx.profile) if callable(grid) else pick(ctx.profile, grid) if isinstance(grid, Mapping) else grid
+    return _grid(grid, ctx.profile)
+
+
+def _grid(grid, profile) -> list[Point]:
+    """A grid declaration (a list of points, a per-profile dict of lists, or ``f(profile)``) at one profile."""
+    pts = grid(profile) if callable(grid) else pick(profile, grid) if isinstance(grid, Mapping) else grid
     return [dict(p) for p in pts]
+
+
+def _point_parts(check) -> list:
+    """The parts of a check that evaluate parameter points (:func:`takes_points`), :class:`AllOf` unfolded."""
+    if isinstance(check, AllOf):
+        return [q for part in check.parts for q in _point_parts(part)]
+    return [check] if takes_points(check) and getattr(check, "points", None) is not None else []
+
+
+def grid_points(check, profile) -> list[Point]:
+    """Every grid point a check evaluates at ``profile``: the points of its point-taking parts (what ``--at``
+    replaces), each once, in declaration order.  These are points of the claim's domain, so they are validated
+    against it before a run (:func:`verify.api.check_grids`).  (A :class:`FigureSweep`'s settings are not
+    judged and an :class:`Asymptotic`'s finite sizes are made from its points: neither is listed; nor is the grid
+    of a :class:`Custom` that declares ``outside_domain``.)"""
+    out: list[Point] = []
+    for part in _point_parts(check):
+        if getattr(part, "outside_domain", ""):
+            continue
+        for p in _grid(part.points, profile):
+            if p not in out:
+                out.append(p)
+    return out
+
+
+#: float64 operations per second assumed by :func:`point_cost`: about a third of the float64 GEMM rate measured on
+#: this project's 2-core machine when idle (65-87 GFLOP/s, benchmarks/README.md §1), about what the batched
+#: least-squares paths reach there (31-50 % of it)
+FLOP_RATE = 2e10
+
+
+def point_cost(claim, point: Point, profile) -> dict:
+    """A cost estimate of a claim at one parameter point (``--at``), before simulating it.
+
+    A claim may declare ``cost(point, trials) -> (bytes, seconds)``.  Otherwise the estimate is generic, from the
+    point's integer parameters (its sizes: n, d, m, ...) and the trials of the check's point-taking parts at the
+    profile: with a >= b the two largest sizes (b = 1 with one), **memory at least 8 a b bytes** (one float64
+    a x b matrix, the data of one trial: a lower bound, so a refusal on it is never wrong) and **time about
+    trials x a b^2 flops** (one Gram product or least-squares solve of that matrix per trial) at
+    :data:`FLOP_RATE`: a rough figure for a warning, not a bound (an iterative training run costs more, a
+    closed-form sampler less)."""
+    trials = []
+    for part in _point_parts(claim.check):
+        try:
+            trials.append(_trials(getattr(part, "trials", None), profile, dict(point)))
+        except Exception:  # noqa: BLE001 - a trials rule that needs the point's instance: the profile default
+            trials.append(profile.trials)
+    n_trials = max(trials or [profile.trials])
+    own = getattr(claim, "cost", None)
+    if own is not None:
+        nbytes, secs = own(dict(point), n_trials)
+        return {"bytes": float(nbytes), "seconds": float(secs), "trials": n_trials, "how": "the claim's own cost()"}
+    ints = {p.name for p in claim.domain.params if p.integer}
+    sizes = sorted((float(v) for k, v in point.items() if k in ints and float(v) > 1), reverse=True) + [1.0, 1.0]
+    a, b = sizes[0], sizes[1]
+    return {"bytes": 8.0 * a * b, "seconds": n_trials * a * b * b / FLOP_RATE, "trials": n_trials,
+            "how": f"one {a:.0f} x {b:.0f} float64 matrix per trial; {n_trials:,} trials x {a:.0f} x {b:.0f}^2 "
+                   f"flops at {FLOP_RATE:.0e} flop/s"}
 
 
 def monte_carlo(sampler: Sampler, params: Point, trials: int, ctx: Context, keys: tuple, chunk: int) -> tuple[np.ndarray, int]:
@@ -558,9 +621,21 @@ class PropertySearch:
         st = settings(max_examples=n, database=None, deadline=None, suppress_health_check=list(HealthCheck),
                       phases=tuple(p for p in Phase if p is not Phase.explain))  # explain costs ~4 s, adds nothing here
         points = self.strategy() if self.strategy is not None else claim.domain.strategy(self.bounds)
+        nan_at: list[Point] = []
+
+        def fails(p) -> bool:
+            v = self.holds(p)
+            if is_nan(v):          # NaN is no evidence either way: recorded, and the search goes on
+                nan_at.append(dict(p))
+                return False
+            return not v
         try:
-            cx = find(points, lambda p: not self.holds(p), settings=st, random=random.Random(seed))
+            cx = find(points, fails, settings=st, random=random.Random(seed))
         except NoSuchExample:
+            cx = None
+        if nan_at:
+            raise NaNPredicate(self.name, nan_at[0], self.holds)
+        if cx is None:
             return Evidence(checks=[Check(self.name, True, f"no counterexample in {n} hypothesis examples "
                                           f"over the stated domain", refutes=self.refutes)], seeds=[seed])
         shown = dict(cx)
@@ -588,8 +663,11 @@ class PropertySearch:
         failed, errors = [], 0
         for p in pts:
             try:
-                ok = bool(self.holds(p))
-            except Exception:   # a point the predicate cannot evaluate is not counted either way
+                v = self.holds(p)
+                if is_nan(v):
+                    raise NaNPredicate(self.name, p, self.holds)
+                ok = bool(v)
+            except Exception:   # a point the predicate cannot evaluate (or NaN there) is not counted either way
                 errors += 1
                 continue
             if not ok:
@@ -620,6 +698,31 @@ class PropertySearch:
             if margins:
                 draw["largest_margin"] = max(margins)
         return out
+
+
+def is_nan(v) -> bool:
+    """Whether a predicate's value is NaN (float, numpy, torch, mpmath or sympy): never a truth value.  (``not nan``
+    is False in Python, so a NaN predicate would otherwise count as holding.)"""
+    if isinstance(v, (bool, np.bool_)):
+        return False
+    if isinstance(v, sp.Basic):
+        return v is sp.nan or (v.is_number and v.has(sp.nan))
+    try:
+        return math.isnan(complex(v).real) or math.isnan(complex(v).imag)
+    except (TypeError, ValueError, OverflowError):
+        return False
+
+
+class NaNPredicate(ValueError):
+    """A search predicate was NaN at a point of the domain: an error of the check there (the formula evaluated
+    outside its real domain, or a 0/0), reported with the point; the claim's verdict is 'error', never
+    'confirmed'.  ``where`` points at the predicate's definition (what to fix)."""
+
+    def __init__(self, name: str, point: Point, fn=None):
+        super().__init__(f"{name}: the predicate is NaN at {label_of(point)} (NaN is no evidence either way)")
+        self.point = dict(point)
+        code = getattr(getattr(fn, "__wrapped__", fn), "__code__", None)
+        self.where = f"{code.co_filename}:{code.co_firstlineno}" if code is not None else None
 
 
 def _margin_of(margin, p) -> float:
@@ -761,11 +864,15 @@ class Custom:
       user's ``--at`` points validated against the claim's domain) and calls
       ``fn(claim, ctx, points) -> Evidence``.
     ``why_no_points`` completes the error message of a point-free check under ``--at``.
+    ``outside_domain``: why the grid deliberately holds points the claim's domain excludes (e.g. the edge where
+    the statement's condition fails, evaluated exactly to show that it fails there); without it every grid point
+    must lie in the domain (:func:`verify.api.check_grids`, before a run).
     """
 
     fn: Callable[..., Evidence]
     points: Any = None
     why_no_points: str = ""
+    outside_domain: str = ""
 
     @property
     def takes_points(self) -> bool:

@@ -18,7 +18,8 @@ claim's verdict with the pinned one and fails with the claim's reason and eviden
 Options: ``--ftverify-profile quick|standard|full`` (default: the ClaimSet's, ``quick``), ``--ftverify-seed``,
 ``--ftverify-jobs``, and ``--ftverify-write-expected``: write the verdicts of claims that have none pinned into the
 expected file (the first time; review them in the failure-free output and commit the file).  A pinned verdict that
-differs is never overwritten: it fails.
+differs is never overwritten: it fails.  A claim whose check did not finish (verdict ``error``: it raised, its
+predicate was NaN, it timed out) always fails, with the file:line and traceback, and is never pinned.
 """
 from __future__ import annotations
 
@@ -146,6 +147,12 @@ def evidence_lines(r, limit: int = 8) -> list[str]:
     return lines[:limit] + ([f"... and {more} more"] if more > 0 else [])
 
 
+def _traceback(r, limit: int = 30) -> str:
+    """The last lines of the traceback of a check that raised (empty for a timeout without one)."""
+    tb = (r.evidence.details.get("error") or {}).get("traceback") or ""
+    return "\n".join("    " + s for s in tb.rstrip().splitlines()[-limit:])
+
+
 class ClaimItem(pytest.Item):
     """One claim: passes when its verdict in the group's run equals the pinned verdict."""
 
@@ -158,6 +165,10 @@ class ClaimItem(pytest.Item):
         r = self.group.of(self.claim.id)
         got = r.verdict.value
         pinned = self.group.pinned_verdicts().get(self.claim.id)
+        if got == "error":   # a check that did not finish: never pinned, never accepted (even if "error" is pinned)
+            raise VerdictMismatch(self._message(r, got, pinned) + "\n  the check did not finish: an error is no "
+                                  "verdict, it is never pinned (fix the check; its traceback is below)\n"
+                                  + _traceback(r))
         if pinned is None and self.config.getoption("ftverify_write_expected"):
             self.group.new[self.claim.id] = got
             return

@@ -8,7 +8,9 @@
   folder of ``.py`` files and packages), or a dotted module name.
 
 Each module's paper must be declared by ``PAPER = Paper(...)`` in the module or a package above it
-(:mod:`verify.paper`); claim ids must be unique across all places.  Both are checked when the claims are
+(:mod:`verify.paper`); claim ids must be unique across all places.  An installed package (entry point) whose import
+raises is skipped with one warning line naming it: a colleague's broken package does not stop the built-in claims
+(a ``--claims`` source that fails to import stays an error).  Both are checked when the claims are
 loaded, before anything is simulated, with a one-line error (:class:`ClaimsError`).  Worker processes
 (``--jobs N``) call :func:`use` with :func:`sources` first, so they load exactly the same claims.
 """
@@ -151,6 +153,16 @@ def _declare_papers(mod) -> None:
             declare(m.PAPER, _place(m))
 
 
+_WARNED: set[str] = set()
+
+
+def _warn_once(text: str) -> None:
+    """One warning line on stderr per process (claims are loaded again after a :func:`use`)."""
+    if text not in _WARNED:
+        _WARNED.add(text)
+        print(f"warning: {text}", file=sys.stderr, flush=True)
+
+
 def entry_points() -> list:
     """The installed ``ftverify.claims`` entry points, sorted by name."""
     return sorted(importlib.metadata.entry_points(group=ENTRY_POINT_GROUP), key=lambda ep: (ep.name, ep.value))
@@ -171,9 +183,11 @@ def claims_from(srcs, entry_points_too: bool = False) -> tuple[Claim, ...]:
         try:
             mods = _modules_of(src)
         except ClaimsError as e:
-            if src == what:
+            if src == what:     # a source the user named (--claims, a ClaimSet): one-line error, exit 2
                 raise
-            raise ClaimsError(f"{what}: {e}") from None
+            # an installed package the user did not name for this command: it must not stop the built-in claims
+            _warn_once(f"skipped the installed claims package {what}: {e}")
+            continue
         for mod in mods:
             if mod.__name__ in seen:
                 continue

@@ -7,7 +7,8 @@ import time
 
 from .report.tables import ORDER, class_counts_text, counts, one_line, papers, summary_rows
 
-_MARK = {"confirmed": "✔ confirmed", "refuted": "✘ refuted", "does not extend": "↛ not extended", "inconclusive": "? inconclusive"}
+_MARK = {"confirmed": "✔ confirmed", "refuted": "✘ refuted", "does not extend": "↛ not extended", "inconclusive": "? inconclusive",
+         "error": "! error"}
 
 
 class ClaimLines:
@@ -64,6 +65,7 @@ def print_summary(doc: dict) -> None:
         bv = n["by_verdict"]
         print(f"{p:18s} {n['claims']:3d} claims: {bv['confirmed']} confirmed, {bv['refuted']} errata"
               + (f" ({class_counts_text(n['by_class'])})" if bv["refuted"] else "")
-              + f", {bv['does not extend']} do not extend, {bv['inconclusive']} inconclusive")
-    print(", ".join(f"{total.get(k, 0)} {k}" for k in ORDER) + f"  ({doc.get('timing', {}).get('seconds', '?')} s, "
+              + f", {bv['does not extend']} do not extend, {bv['inconclusive']} inconclusive"
+              + (f", {bv['error']} error(s)" if bv.get("error") else ""))
+    print(", ".join(f"{total.get(k, 0)} {k}" for k in ORDER if k != "error" or total.get(k)) + f"  ({doc.get('timing', {}).get('seconds', '?')} s, "
           f"profile {doc['meta'].get('profile')}, seed {doc['meta'].get('seed')})")

@@ -381,7 +381,7 @@ def load_results(out: Path) -> dict:
         bad = [k for k, t in need.items() if not isinstance(c, dict) or not isinstance(c.get(k), t)]
         if bad:
             raise ValueError(f"{p}: claim {i} lacks {', '.join(bad)}; not a results document of this tool")
-        if c["verdict"] not in ("confirmed", "refuted", "does not extend", "inconclusive"):
+        if c["verdict"] not in ("confirmed", "refuted", "does not extend", "inconclusive", "error"):
             raise ValueError(f"{p}: claim {c['id']} has an unknown verdict {c['verdict']!r}")
         for k in ("severity", "root_cause"):
             if c.get(k) is not None and not isinstance(c[k], (dict, str)):

@@ -110,8 +110,7 @@ def render_index(doc: dict, pdfs: set[str] | None = None) -> str:
     L += ["| source | claims (statements) | confirmed (untested power) | errata by severity | does not extend | "
           "inconclusive | report |",
           "|---|---|---|---|---|---|---|"]
-    tot = {k: 0 for k in ("claims", "statements", "confirmed", "refuted", "does not extend", "inconclusive",
-                          "untested_power")}
+    tot = {k: 0 for k in ("claims", "statements", "untested_power", *ORDER)}
     by_class: dict = {}
     for p in papers(doc):
         info, n = source_info(doc, p), counts(doc, p)

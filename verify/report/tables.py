@@ -12,7 +12,7 @@ import re
 from ..power import is_untested, power_cell
 from ..severity import CLASSES, rank
 
-ORDER = ["refuted", "does not extend", "inconclusive", "confirmed"]
+ORDER = ["error", "refuted", "does not extend", "inconclusive", "confirmed"]   # error: a check that did not finish
 ROLES = ("statement", "proof step", "remark", "caption", "table")
 
 # said on the first page of a source's report
