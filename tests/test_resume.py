@@ -109,3 +109,42 @@ def test_killed_parallel_run_leaves_no_workers(tmp_path):
     while time.time() < deadline and any(_alive(w) for w in workers):
         time.sleep(0.2)
     assert not any(_alive(w) for w in workers), "worker processes outlived the killed run"
+
+
+def test_an_entry_edited_to_stand_for_another_claim_is_refused(tmp_path):
+    """Issue 34: an entry is read back only for the claim id and the key it records itself."""
+    import json as _json
+    from types import SimpleNamespace
+
+    from verify.cache import Cache
+
+    store = Cache(tmp_path)
+    a, b = SimpleNamespace(id="p.a"), SimpleNamespace(id="p.b")
+    store.put_doc(a, "k1", {"id": "p.a", "x": 1})
+    assert store.get_doc(a, "k1")["x"] == 1
+    doc = _json.loads((tmp_path / "p.a.k1.json").read_text())
+    # the keys of two claims differ (the id is part of what is hashed): a's entry copied to b's key, its id edited
+    (tmp_path / "p.b.kb.json").write_text(_json.dumps({**doc, "id": "p.b"}))
+    assert store.get_doc(b, "kb") is None
+    (tmp_path / "p.a.k2.json").write_text(_json.dumps(doc))                      # renamed to another key
+    assert store.get_doc(a, "k2") is None
+
+
+def test_a_failed_cache_write_leaves_no_partial_file_and_keeps_the_earlier_entry(tmp_path, monkeypatch):
+    from types import SimpleNamespace
+
+    import verify.cache as cache_mod
+    from verify.cache import Cache
+
+    store = Cache(tmp_path)
+    a = SimpleNamespace(id="p.a")
+    store.put_doc(a, "k1", {"id": "p.a", "x": 1})
+
+    def full(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(cache_mod.json, "dump", full)
+    with pytest.raises(OSError):
+        store.put_doc(a, "k2", {"id": "p.a", "x": 2})
+    assert not list(tmp_path.glob(".partial-*"))
+    assert store.get_doc(a, "k1")["x"] == 1

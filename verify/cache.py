@@ -140,19 +140,27 @@ class Cache:
             doc = json.loads(self._path(claim, k).read_text())
         except (OSError, ValueError):
             return None
-        return doc if isinstance(doc, dict) and doc.get("id") == claim.id else None
+        # an entry answers for the claim and key its file is named by only if it says so itself (an entry copied
+        # or edited to stand for another claim, or written under another key, is refused)
+        ok = isinstance(doc, dict) and doc.get("id") == claim.id and doc.get("key") == k
+        return doc if ok else None
 
     def put_doc(self, claim, k: str, doc: dict) -> None:
         """Write the claim's entry whole (a temporary file renamed into place: a kill leaves every earlier entry
         whole) and remove its entries under other keys (one entry per claim: the newest code)."""
         self.folder.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=self.folder, prefix=".partial-", suffix=".json")
+        try:
+            with os.fdopen(fd, "w") as f:
+                json.dump({**doc, "key": k}, f, default=str)
+            os.replace(tmp, self._path(claim, k))
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)   # a failed write (disk full, folder made read-only) leaves nothing half-written
+            raise
+        # older entries of the claim go only once the new one is in place
         for old in self.folder.glob(f"{claim.id}.*.json"):
             if old.name != self._path(claim, k).name and old.name.count(".") == claim.id.count(".") + 2:
                 old.unlink(missing_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=self.folder, prefix=".partial-", suffix=".json")
-        with os.fdopen(fd, "w") as f:
-            json.dump(doc, f, default=str)
-        os.replace(tmp, self._path(claim, k))
 
 
 def _num(x):
