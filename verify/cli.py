@@ -372,13 +372,14 @@ def _cmd_run(args) -> int:
     bars = not args.no_progress and sys.stderr.isatty()
     # without a terminal (a log, CI, a cluster job): one line per finished claim instead of bars
     lines = _Finished(ClaimLines() if not args.no_progress and not sys.stdout.isatty() else None)
-    with locked(out):   # one run at a time into a folder, from before simulating until the reports are written
+    # the Dask flags are checked (and a cluster started) first; then one run at a time into a folder, from before
+    # simulating until the reports are written
+    with _cluster(args) as cluster, locked(out):
         prepare(out, sorted({c.source.paper for c in select(args.patterns or None)}), pdf=args.pdf)
         try:
-            with _cluster(args) as cluster:
-                result = api.run(args.patterns or None, profile=args.profile, seed=args.seed, device=args.device,
-                                 at=at, progress=bars, cache_dir=out / ".cache", resume=args.resume, jobs=args.jobs,
-                                 on_claim=lines, cluster=cluster, claim_timeout=args.claim_timeout)
+            result = api.run(args.patterns or None, profile=args.profile, seed=args.seed, device=args.device,
+                             at=at, progress=bars, cache_dir=out / ".cache", resume=args.resume, jobs=args.jobs,
+                             on_claim=lines, cluster=cluster, claim_timeout=args.claim_timeout)
         except KeyboardInterrupt as e:
             e.kept = (f"{lines.n} finished claim(s) are kept in {out / '.cache'}; the same command with --resume "
                       "reuses them")
