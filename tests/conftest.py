@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from verify import registry
 from verify.plugin import ClaimSet
 
 QUICK_SEED = 0
@@ -26,3 +27,14 @@ SUITE = ClaimSet("verify.claims", expected=Path(__file__).parent / "expected_ver
 @pytest.fixture(scope="session")
 def quick_run(request):
     return SUITE.result(request.config)
+
+
+@pytest.fixture(autouse=True)
+def _restore_registry():
+    """A test that adds ``--claims`` sources (``registry.use``, also through ``cli.main``) leaves the registry as it
+    found it, so later tests see the built-in claims only (the claims are reloaded only when the sources changed)."""
+    before = list(registry._EXTRA)
+    yield
+    if registry._EXTRA != before:
+        registry._EXTRA[:] = before
+        registry.all_claims.cache_clear()

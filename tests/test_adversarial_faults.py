@@ -78,13 +78,6 @@ CLAIMS = [
 '''
 
 
-@pytest.fixture(autouse=True)
-def _restore_registry():
-    before = list(registry._EXTRA)
-    yield
-    registry._EXTRA[:] = before
-    registry.all_claims.cache_clear()
-
 
 @pytest.fixture
 def pkg(tmp_path) -> SimpleNamespace:

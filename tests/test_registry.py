@@ -38,13 +38,6 @@ def _module(folder: Path, key=None, label="sq", declare=True, predicate="mp.mpf(
     return f, key
 
 
-@pytest.fixture(autouse=True)
-def _restore_registry():
-    before = list(registry._EXTRA)
-    yield
-    registry._EXTRA[:] = before
-    registry.all_claims.cache_clear()
-
 
 def _run(capsys, *argv):
     code = main(list(argv))
