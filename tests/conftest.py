@@ -15,9 +15,17 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from verify import registry
 from verify.plugin import ClaimSet
+
+# The tests' own property tests draw the same examples on every run (CI's result does not depend on luck);
+# HYPOTHESIS_PROFILE=explore draws new ones.  The claims' PropertySearch checks are seeded by the run, whatever
+# profile is loaded here.
+settings.register_profile("ci", derandomize=True, database=None)
+settings.register_profile("explore", max_examples=1000)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 QUICK_SEED = 0
 SUITE = ClaimSet("verify.claims", expected=Path(__file__).parent / "expected_verdicts.json", profile="quick",

@@ -618,7 +618,9 @@ class PropertySearch:
 
         n = pick(ctx.profile, self.examples) if self.examples else ctx.profile.examples
         seed = ctx.seed_for(claim.id, self.name)
-        st = settings(max_examples=n, database=None, deadline=None, suppress_health_check=list(HealthCheck),
+        # from hypothesis' own defaults, not the caller's loaded profile: a verdict does not depend on the pytest set-up
+        st = settings(settings.get_profile("default"), max_examples=n, database=None, deadline=None,
+                      suppress_health_check=list(HealthCheck),
                       phases=tuple(p for p in Phase if p is not Phase.explain))  # explain costs ~4 s, adds nothing here
         points = self.strategy() if self.strategy is not None else claim.domain.strategy(self.bounds)
         nan_at: list[Point] = []

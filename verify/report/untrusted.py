@@ -95,7 +95,7 @@ _WORD = re.compile(r"\\([A-Za-z]+)|\\(.)", re.S)
 
 def math_ok(m: str) -> bool:
     """Whether ``m`` may be typeset as LaTeX math: only whitelisted control words (:data:`MATH_WORDS`), an
-    environment only of :data:`MATH_ENVS`, balanced braces, and none of ``^^`` (TeX's character-code notation,
+    environment only of :data:`MATH_ENVS`, control symbols only of ASCII characters, balanced braces, and none of ``^^`` (TeX's character-code notation,
     which can spell any control word), ``#``, ``%``, ``$``."""
     m = strip_controls(m)
     if "^^" in m or any(ch in m for ch in "#%$"):
@@ -107,8 +107,10 @@ def math_ok(m: str) -> bool:
             return False
     if depth:
         return False
-    for word, _ in _WORD.findall(m):
+    for word, symbol in _WORD.findall(m):
         if word and word not in MATH_WORDS:
+            return False
+        if symbol and not symbol.isascii():   # "\\À": pdflatex reads the first byte of a letter as a control symbol
             return False
     return all(env in MATH_ENVS for env in re.findall(r"\\(?:begin|end)\s*\{([^{}]*)\}", m)) and \
         len(re.findall(r"\\(?:begin|end)\b", m)) == len(re.findall(r"\\(?:begin|end)\s*\{", m))
