@@ -13,6 +13,7 @@ import pytest
 
 from verify import api
 from verify.cache import Cache, key
+from verify.evidence import Check, Evidence
 from verify.registry import select
 
 FAST, SLOW = "tahir2024.thm3.6.stieltjes", "tahir2024.thm3.6.finite"
@@ -109,3 +110,37 @@ def test_killed_parallel_run_leaves_no_workers(tmp_path):
     while time.time() < deadline and any(_alive(w) for w in workers):
         time.sleep(0.2)
     assert not any(_alive(w) for w in workers), "worker processes outlived the killed run"
+
+
+def test_an_entry_is_read_only_for_its_own_claim_and_key(tmp_path):
+    """The entry holds its claim's id and key: another claim's entry copied under this claim's file name is
+    refused, with its id as written or edited to this claim's."""
+    a, b = select([FAST])[0], select([SLOW])[0]
+    store = Cache(tmp_path)
+    store.put(a, "ka", Evidence(checks=[Check("c", True)]), 1.0)
+    assert store.get(a, "ka") is not None
+    doc = json.loads((tmp_path / f"{a.id}.ka.json").read_text())
+    assert (doc["id"], doc["key"]) == (a.id, "ka")
+    (tmp_path / f"{b.id}.kb.json").write_text(json.dumps(doc))
+    assert store.get(b, "kb") is None                 # a's id
+    (tmp_path / f"{b.id}.kb.json").write_text(json.dumps({**doc, "id": b.id}))
+    assert store.get(b, "kb") is None                 # the id edited: the key is still a's
+    (tmp_path / f"{b.id}.kb.json").write_text(json.dumps({**doc, "id": b.id, "key": "kb"}))
+    assert store.get(b, "kb") is not None             # control: an entry consistent with its file is read
+
+
+def test_a_failed_write_leaves_no_partial_file_and_keeps_earlier_entries(tmp_path, monkeypatch):
+    import verify.cache as cache_mod
+
+    c = select([FAST])[0]
+    ev = Evidence(checks=[Check("c", True)])
+    store = Cache(tmp_path)
+    store.put(c, "old", ev, 1.0)
+
+    def full(*a, **k):
+        raise OSError(28, "No space left on device")
+    monkeypatch.setattr(cache_mod.os, "replace", full)
+    with pytest.raises(OSError):
+        store.put(c, "new", ev, 1.0)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [f"{c.id}.old.json"]
+    assert store.get(c, "old") is not None
