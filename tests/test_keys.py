@@ -106,15 +106,15 @@ def test_a_function_imported_inside_a_function_is_reached(tmp_path):
     assert _key(tmp_path, files, forms="use") != base
 
 
-def test_a_memo_its_module_writes_into_is_state_not_code(tmp_path):
-    memo = FORMS + '\n\n_MEMO: dict = {}\n\n\ndef cached(x):\n    if x not in _MEMO:\n        _MEMO[x] = double(x)\n' \
-                   '    return _MEMO[x]\n'
+def test_a_memo_or_a_lazy_global_its_module_writes_is_state_not_code(tmp_path):
+    memo = FORMS + '\n\n_MEMO: dict = {}\n_POOL = None\n\n\ndef cached(x):\n    global _POOL\n    _POOL = _POOL or [1]\n' \
+                   '    if x not in _MEMO:\n        _MEMO[x] = double(x)\n    return _MEMO[x]\n'
     files = {"forms": memo, "use": "from .forms import make\nfrom .forms import cached as double\n"}
     before = _key(tmp_path, files, forms="use")
     mod = importlib.import_module(f"tinykeys{_COUNT[0]}.forms")
     mod.cached(1.0)   # the memo fills, as a run fills it
     reach._LOCAL.clear()   # as in a fresh process
-    assert mod._MEMO and claim_code(importlib.import_module(f"tinykeys{_COUNT[0]}.claims").CLAIM) == before
+    assert mod._MEMO and mod._POOL and claim_code(importlib.import_module(f"tinykeys{_COUNT[0]}.claims").CLAIM) == before
 
 
 _ALL_KEYS = """

@@ -233,26 +233,27 @@ def _written(co: types.CodeType) -> set[str]:
 
 
 _STATE: dict[int, tuple] = {}
+_STORE_GLOBAL = dis.opmap["STORE_GLOBAL"]   # wordcode: every even byte of co_code is an opcode
 
 
 def _state_names(g: dict) -> set[str]:
-    """The names of a module namespace that its own code writes into at run time (memo dicts such as
-    ``_CACHE: dict = {}``, a set grown by a check): state, not code, hashed by type only (their contents
-    depend on what ran before in the process)."""
+    """The names of a module namespace that its own code writes into at run time: memo dicts such as
+    ``_CACHE: dict = {}``, a set grown by a check, a global rebound lazily (``global _POOL; _POOL = ...``).
+    State, not code: hashed by type only (their contents depend on what ran before in the process)."""
     hit = _STATE.get(id(g))
     if hit is not None and hit[0] is g:
         return hit[1]
     out: set[str] = set()
     containers = {n for n, v in g.items() if type(v) in (dict, list, set) and not n.startswith("__")}
-    for v in list(g.values()) if containers else ():
+    for v in list(g.values()):
         fns = [v] if isinstance(v, types.FunctionType) else (
             [f for a in vars(v).values() for f in (getattr(a, "__func__", a), getattr(a, "fget", None))]
             if isinstance(v, type) else [])
         for f in fns:
             if isinstance(f, types.FunctionType) and f.__globals__ is g and any(
-                    containers.intersection(co.co_names) for co in _codes(f.__code__)):
+                    containers.intersection(co.co_names) or _STORE_GLOBAL in co.co_code[0::2]
+                    for co in _codes(f.__code__)):
                 out |= _written(f.__code__)
-    out &= containers
     _STATE[id(g)] = (g, out)
     return out
 
@@ -384,7 +385,7 @@ def _local(node) -> tuple[str, list]:
         state = _state_names(g)
         for n in loaded:
             if n in state:
-                parts.append(f"global {n}=state:{type(g[n]).__name__}")
+                parts.append(f"global {n}=state")
             elif n in g and n not in _DUNDER_GLOBALS:
                 parts.append(f"global {n}=" + _global(w, g[n], _uses(node, n, _GLOBAL_LOADS), names, found))
         for n, v in _imports(node):
