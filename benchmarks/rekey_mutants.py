@@ -13,6 +13,7 @@ and numerics code is the present code: only the key functions changed since), so
 not count as a code change.
 
     PYTHONPATH=$PWD python benchmarks/rekey_mutants.py [--old-rev cb43862] [--dry-run] [FILE ...]
+    PYTHONPATH=$PWD python benchmarks/rekey_mutants.py --check   # power_of now vs the committed reports
 """
 from __future__ import annotations
 
@@ -122,13 +123,35 @@ def rekey(path: Path, rev: str, dry_run: bool = False) -> tuple[list[str], list[
     return done, stale
 
 
+def check(profile: str = "standard") -> int:
+    """Compare :func:`verify.power.power_of` now with ``claims[].power.status`` of the committed
+    ``reports/results.json``; print the counts and every claim that differs; 1 if any does."""
+    from collections import Counter
+
+    from verify.power import power_of, versions_line
+    from verify.registry import all_claims
+
+    committed = {c["id"]: (c.get("power") or {}).get("status") for c in
+                 json.loads((ROOT / "reports" / "results.json").read_text())["claims"]}
+    now = {c.id: power_of(c, profile) for c in all_claims()}
+    differ = sorted(k for k in committed if now.get(k, {}).get("status") != committed[k])
+    print(f"committed: {dict(Counter(committed.values()))}; now: {dict(Counter(r['status'] for r in now.values()))}; "
+          f"{len(committed) - len(differ)} of {len(committed)} the same" + (f"; differ: {', '.join(differ)}" if differ else ""))
+    if line := versions_line(list(now.values())):
+        print(line)
+    return 1 if differ else 0
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("files", nargs="*", type=Path,
                     default=sorted((ROOT / "benchmarks" / "results").glob("mutants_*.json")))
     ap.add_argument("--old-rev", default="cb43862", help="the commit whose files the old keys were computed on")
     ap.add_argument("--dry-run", action="store_true")
+    ap.add_argument("--check", action="store_true", help="compare power_of with the committed reports, change nothing")
     a = ap.parse_args(argv)
+    if a.check:
+        return check()
     for f in a.files:
         done, stale = rekey(f, a.old_rev, a.dry_run)
         print(f"{f.name}: {len(done)} re-keyed, {len(stale)} stale" + (f": {', '.join(stale)}" if stale else ""))

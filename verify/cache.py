@@ -30,6 +30,8 @@ from .reach import also_ours, reached_key
 ROOT = Path(__file__).resolve().parents[1]
 #: the project's own top-level packages (verify.distributed compares their source with a worker's)
 PACKAGES = ("derivations", "numerics", "verify")
+for _p in PACKAGES:   # our code even when installed into site-packages (pip install ., not -e)
+    also_ours(_p)
 #: libraries whose version can change a number, a generated example or a simplification: torch (kernels, RNG),
 #: numpy and scipy (linear algebra, special functions, distributions), sympy (simplification, lambdify),
 #: mpmath (multiprecision), hypothesis (the examples a property search draws).  Python counts by its minor

@@ -1002,6 +1002,8 @@ def mutation_power(patterns=None, profile: str = "quick", seed: int = 0, out: Pa
     per = {}
     chosen = select(patterns)
     store = Path(out) / ".mutants_cache" if out is not None else None
+    # the keys before anything is judged: a run's state (memos filled, workers started) never enters them
+    pkeys = {c.id: power_key(c, ctx) for c in chosen}
     keys = {c.id: _store_key(c, ctx, family) for c in chosen} if store is not None else {}
     if resume and store is not None:
         for c in chosen:
@@ -1030,7 +1032,7 @@ def mutation_power(patterns=None, profile: str = "quick", seed: int = 0, out: Pa
                                                  f"not covered ({r['why']})") + f"  {r['seconds']} s", flush=True)
     per = {c.id: per[c.id] for c in chosen}   # the selection's order, however they finished
     for c in chosen:   # a run reads this claim's power only while its code and the mutants' judge are the same
-        per[c.id]["key"] = power_key(c, ctx)
+        per[c.id]["key"] = pkeys[c.id]
     covered = {k: v for k, v in per.items() if v["covered"]}
     # a claim whose stated form is itself refuted (an erratum) says nothing about power: listed, not counted
     # nor does a claim refuted by another part of its check (its reviewed verdict, tests/expected_verdicts.json,
