@@ -136,3 +136,20 @@ def test_every_claim_has_a_key_the_same_in_every_process():
     a, b = keys("1"), keys("2")
     assert len(a) >= 277 and a == b
     assert len(set(a.values())) == len(a)
+
+
+def test_a_closure_memo_is_state_and_a_closure_constant_is_code():
+    def make(scale):
+        memo = {}
+
+        def f(x):
+            if x not in memo:
+                memo[x] = scale * x
+            return memo[x]
+        return f
+
+    f = make(2)
+    before = reach.reached_key(f)
+    f(1.0)
+    reach._LOCAL.clear()
+    assert reach.reached_key(f) == before and reach.reached_key(make(3)) != before

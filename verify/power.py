@@ -105,6 +105,9 @@ def power_of(claim, profile: str) -> dict:
         rec["status"] = "not measured"
         rec["why"] = (f"no `verify mutants --profile {profile}` result for this claim's present code "
                       f"(benchmarks/results/mutants_{profile}.json)")
+        py = _versions_differ(doc or {}).get("python")
+        if r is not None and py:   # bytecode differs between Python minors: the code cannot be matched
+            rec["why"] += f"; measured with Python {py[0]}, this environment has Python {py[1]}"
     return rec
 
 

@@ -195,9 +195,9 @@ _MUTATORS = frozenset({"setdefault", "update", "append", "add", "pop", "popitem"
                        "discard", "remove", "__setitem__"})
 
 
-def _container_load(ins: list, j: int) -> str | None:
-    """The global loaded as the container of the subscript store at ``ins[j]`` (``X[key] = v``), or None: walks
-    back over the key expression by stack effects."""
+def _container_load(ins: list, j: int, loads: tuple) -> str | None:
+    """The name loaded (by one of ``loads``) as the container of the subscript store at ``ins[j]``
+    (``X[key] = v``), or None: walks back over the key expression by stack effects."""
     k, need = j - 1, 1          # the key expression leaves one value, then the container one more
     for _ in range(2):
         while k >= 0 and need > 0:
@@ -211,22 +211,23 @@ def _container_load(ins: list, j: int) -> str | None:
             return None
         need = 1
     last = ins[k + 1]
-    return last.argval if last.opname == "LOAD_GLOBAL" else None
+    return last.argval if last.opname in loads else None
 
 
-def _written(co: types.CodeType) -> set[str]:
-    """Globals a code object writes into: rebinds (``global X; X = ...``), stores into (``X[k] = v``) or changes
-    by a method (``X.setdefault(...)``, ``X.add(...)``)."""
+def _written(co: types.CodeType, loads: tuple = ("LOAD_GLOBAL",)) -> set[str]:
+    """Names a code object writes into, loaded by one of ``loads`` (globals; ``LOAD_DEREF``: closure cells):
+    rebinds (``global X; X = ...``), stores into (``X[k] = v``) or changes by a method (``X.setdefault(...)``,
+    ``X.add(...)``)."""
     out: set[str] = set()
     for c in _codes(co):
         ins = _ins(c)
         for j, x in enumerate(ins):
-            if x.opname in ("STORE_GLOBAL", "DELETE_GLOBAL"):
+            if x.opname in ("STORE_GLOBAL", "DELETE_GLOBAL") and "LOAD_GLOBAL" in loads:
                 out.add(x.argval)
             elif x.opname in ("STORE_SUBSCR", "DELETE_SUBSCR"):
-                if (n := _container_load(ins, j)) is not None:
+                if (n := _container_load(ins, j, loads)) is not None:
                     out.add(n)
-            elif x.opname == "LOAD_GLOBAL" and j + 1 < len(ins) and ins[j + 1].opname in ("LOAD_METHOD", "LOAD_ATTR") \
+            elif x.opname in loads and j + 1 < len(ins) and ins[j + 1].opname in ("LOAD_METHOD", "LOAD_ATTR") \
                     and ins[j + 1].argval in _MUTATORS:
                 out.add(x.argval)
     return out
@@ -377,7 +378,7 @@ def _local(node) -> tuple[str, list]:
     w, found = _Walk(), []
     if isinstance(node, types.FunctionType):
         parts = ["fn", _code(node.__code__), w.data(node.__defaults__, found), w.data(node.__kwdefaults__, found),
-                 w.data([_cell(c) for c in node.__closure__ or ()], found),
+                 w.data(_cells(node), found),
                  w.data({k: v for k, v in vars(node).items() if k not in ("__doc__",)}, found)]
         names = sorted({n for co in _codes(node.__code__) for n in co.co_names})
         loaded = sorted({x.argval for co in _codes(node.__code__) for x in _ins(co) if x.opname in _GLOBAL_LOADS})
@@ -398,6 +399,16 @@ def _local(node) -> tuple[str, list]:
     d = _h(*parts)
     _LOCAL[id(node)] = (node, d, found)
     return d, found
+
+
+def _cells(fn: types.FunctionType) -> list:
+    """A function's closure values; a container the function writes into (a memo, the running-set of a
+    dataclass ``__repr__``) is state and counts by its type only."""
+    if not fn.__closure__:
+        return []
+    written = _written(fn.__code__, ("LOAD_DEREF",))
+    return [f"state:{type(v).__name__}" if n in written and type(v) in (dict, list, set) else v
+            for n, v in zip(fn.__code__.co_freevars, map(_cell, fn.__closure__))]
 
 
 def _cell(c):
