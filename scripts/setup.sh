@@ -9,5 +9,7 @@ fi
 . .venv/bin/activate
 python -m pip install -q --upgrade pip
 # the CPU build of torch 2.13.0 first: an unpinned resolution may pull a multi-GB CUDA build
-python -m pip install -q "torch==2.13.0"
-python -m pip install -q -e ".[test]"
+python -m pip install -q -c constraints.txt "torch==2.13.0"
+# constraints.txt: the versions the committed results were made with (the reference environment), so that a
+# fresh clone reads the committed power records as measured
+python -m pip install -q -c constraints.txt -e ".[test]"

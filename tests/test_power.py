@@ -104,3 +104,33 @@ def test_mutants_in_two_processes_equal_serial_and_resume_reads_back(tmp_path, m
     monkeypatch.setattr(M, "_power_or_error", fail)
     again = M.mutation_power(pats, "quick", 0, tmp_path / "ser", resume=True)
     assert strip(again) == strip(ser)
+
+
+def test_power_measured_with_other_library_versions_is_given_with_one_line(monkeypatch):
+    """Same code, another hypothesis: the stored record is still read, with a versions_differ note, and a run
+    says it in one line instead of losing the power column; other code: not measured."""
+    from verify import power
+    from verify.api import make_context
+    from verify.cache import numeric_versions
+    from verify.mutants import power_key
+    from verify.registry import select
+
+    c = select(["hermite.dual"])[0]
+    here = numeric_versions()
+    then = {**here, "hypothesis": "6.170.17" if here["hypothesis"] != "6.170.17" else "6.170.27",
+            "platform": "elsewhere"}
+    rec = {"covered": True, "judged": 3, "refuted": 2, "detected": 0, "power": 2 / 3, "mutants": [],
+           "key": power_key(c, make_context("quick", 0, progress=False))}
+    monkeypatch.setattr(power, "_doc", lambda profile: {"seed": 0, "versions": then, "claims": {c.id: rec}})
+    p = power.power_of(c, "quick")
+    assert p["status"] == "shown" and p["versions_differ"] == {"hypothesis": [then["hypothesis"], here["hypothesis"]]}
+    line = power.versions_line([{"power": p}, {"power": {"status": "untested"}}])
+    assert line == (f"power measured with hypothesis {then['hypothesis']}, this environment has "
+                    f"{here['hypothesis']}; 1 claims' power read from that run")
+    monkeypatch.setattr(power, "_doc", lambda profile: {"seed": 0, "versions": {**here, "python": here["python"] + ".9"},
+                                                         "claims": {c.id: rec}})
+    p = power.power_of(c, "quick")
+    assert "versions_differ" not in p and power.versions_line([{"power": p}]) is None   # a patch release of Python
+    monkeypatch.setattr(power, "_doc", lambda profile: {"seed": 0, "versions": then,
+                                                         "claims": {c.id: {**rec, "key": "0" * 32}}})
+    assert power.power_of(c, "quick")["status"] == "not measured"

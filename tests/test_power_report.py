@@ -7,8 +7,8 @@ import json
 import pytest
 
 from verify import power
-from verify.api import make_context, versions
-from verify.cache import key
+from verify.api import make_context
+from verify.mutants import power_key
 from verify.registry import all_claims
 
 CLAIMS = {c.id: c for c in all_claims()}
@@ -16,7 +16,7 @@ CLAIMS = {c.id: c for c in all_claims()}
 
 def _doc(cid: str, **r) -> dict:
     c = CLAIMS[cid]
-    k = key(c, make_context("quick", 0, progress=False), versions())
+    k = power_key(c, make_context("quick", 0, progress=False))
     return {"seed": 0, "claims": {cid: {"covered": True, "judged": 3, "refuted": 0, "detected": 0, "power": 0.0,
                                         "mutants": [], "key": k, **r}}}
 

@@ -13,6 +13,7 @@ import pytest
 
 from verify import api
 from verify.cache import Cache, key
+from verify.evidence import Check, Evidence
 from verify.registry import select
 
 FAST, SLOW = "tahir2024.thm3.6.stieltjes", "tahir2024.thm3.6.finite"
@@ -111,40 +112,35 @@ def test_killed_parallel_run_leaves_no_workers(tmp_path):
     assert not any(_alive(w) for w in workers), "worker processes outlived the killed run"
 
 
-def test_an_entry_edited_to_stand_for_another_claim_is_refused(tmp_path):
-    """Issue 34: an entry is read back only for the claim id and the key it records itself."""
-    import json as _json
-    from types import SimpleNamespace
-
-    from verify.cache import Cache
-
+def test_an_entry_is_read_only_for_its_own_claim_and_key(tmp_path):
+    """The entry holds its claim's id and key: another claim's entry copied under this claim's file name is
+    refused, with its id as written or edited to this claim's."""
+    a, b = select([FAST])[0], select([SLOW])[0]
     store = Cache(tmp_path)
-    a, b = SimpleNamespace(id="p.a"), SimpleNamespace(id="p.b")
-    store.put_doc(a, "k1", {"id": "p.a", "x": 1})
-    assert store.get_doc(a, "k1")["x"] == 1
-    doc = _json.loads((tmp_path / "p.a.k1.json").read_text())
-    # the keys of two claims differ (the id is part of what is hashed): a's entry copied to b's key, its id edited
-    (tmp_path / "p.b.kb.json").write_text(_json.dumps({**doc, "id": "p.b"}))
-    assert store.get_doc(b, "kb") is None
-    (tmp_path / "p.a.k2.json").write_text(_json.dumps(doc))                      # renamed to another key
-    assert store.get_doc(a, "k2") is None
+    store.put(a, "ka", Evidence(checks=[Check("c", True)]), 1.0)
+    assert store.get(a, "ka") is not None
+    doc = json.loads((tmp_path / f"{a.id}.ka.json").read_text())
+    assert (doc["id"], doc["key"]) == (a.id, "ka")
+    (tmp_path / f"{b.id}.kb.json").write_text(json.dumps(doc))
+    assert store.get(b, "kb") is None                 # a's id
+    (tmp_path / f"{b.id}.kb.json").write_text(json.dumps({**doc, "id": b.id}))
+    assert store.get(b, "kb") is None                 # the id edited: the key is still a's
+    (tmp_path / f"{b.id}.kb.json").write_text(json.dumps({**doc, "id": b.id, "key": "kb"}))
+    assert store.get(b, "kb") is not None             # control: an entry consistent with its file is read
 
 
-def test_a_failed_cache_write_leaves_no_partial_file_and_keeps_the_earlier_entry(tmp_path, monkeypatch):
-    from types import SimpleNamespace
-
+def test_a_failed_write_leaves_no_partial_file_and_keeps_earlier_entries(tmp_path, monkeypatch):
     import verify.cache as cache_mod
-    from verify.cache import Cache
 
+    c = select([FAST])[0]
+    ev = Evidence(checks=[Check("c", True)])
     store = Cache(tmp_path)
-    a = SimpleNamespace(id="p.a")
-    store.put_doc(a, "k1", {"id": "p.a", "x": 1})
+    store.put(c, "old", ev, 1.0)
 
-    def full(*args, **kwargs):
+    def full(*a, **k):
         raise OSError(28, "No space left on device")
-
-    monkeypatch.setattr(cache_mod.json, "dump", full)
+    monkeypatch.setattr(cache_mod.os, "replace", full)
     with pytest.raises(OSError):
-        store.put_doc(a, "k2", {"id": "p.a", "x": 2})
-    assert not list(tmp_path.glob(".partial-*"))
-    assert store.get_doc(a, "k1")["x"] == 1
+        store.put(c, "new", ev, 1.0)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [f"{c.id}.old.json"]
+    assert store.get(c, "old") is not None

@@ -1,117 +1,93 @@
 """The resume cache: finished claims of an earlier or interrupted run, reused by ``run --resume``.
 
-A claim's entry is keyed by its id, the profile, the seed, the ``--at`` points, the library
-versions and a hash of the source code the claim depends on: its own module and every module of
-``derivations/``, ``numerics/`` and ``verify/`` (and, for a claim from outside the project, of its own
-top-level package) it imports, transitively (found by reading the
-import statements), plus the judge itself.  A changed claim, sampler, closed form or judge is
-therefore recomputed; an unchanged one is read back.
+A claim's entry is keyed by what its raw evidence depends on (:func:`key`): the claim's id, the profile, the
+seed, the ``--at`` points, the device and dtype, the versions of the libraries that change numbers
+(:data:`NUMERIC_LIBRARIES`), and the code the claim reaches (:func:`claim_code`): its check, samplers, closed
+forms and everything they call, hashed without layout by :mod:`verify.reach`.  Moving a function to another
+module, renaming a module or editing code the claim does not reach keeps the entry; a change to code it
+reaches (a function, a constant it reads, a default argument, a closure value) recomputes it.
 
-What is cached is the claim's raw evidence, before the run-wide steps (Holm's correction, the
-replication of rejections, the verdict), which are always redone over the whole run.  Each entry
-is written to a temporary file and renamed into place, so a kill at any moment leaves every
-earlier entry whole (and a half-written one never exists).
+What is cached is the claim's raw evidence, before the run-wide steps (Holm's correction, the replication of
+rejections, the verdict), which are always redone over the whole run: the code of those steps is not part of
+the key.  Each entry is written to a temporary file and renamed into place, so a kill at any moment leaves
+every earlier entry whole; a write that fails removes its temporary and raises :class:`OSError` (the caller
+decides whether the run goes on).  An entry holds its claim's id and key, and is read back only when both
+match (an entry renamed or edited for another claim is refused).
 """
 from __future__ import annotations
 
-import ast
+import dataclasses
 import hashlib
 import json
 import os
-import sys
+import platform
 import tempfile
-from functools import lru_cache
 from pathlib import Path
 
 from .evidence import Check, Evidence, StatTest
+from .reach import also_ours, reached_key
 
 ROOT = Path(__file__).resolve().parents[1]
+#: the project's own top-level packages (verify.distributed compares their source with a worker's)
 PACKAGES = ("derivations", "numerics", "verify")
-#: the judge's own modules: every verdict depends on them
-CORE = ("verify/judge.py", "verify/evidence.py", "verify/stats.py", "verify/context.py", "verify/claim.py",
-        "verify/budget.py", "verify/kit.py")
+for _p in PACKAGES:   # our code even when installed into site-packages (pip install ., not -e)
+    also_ours(_p)
+#: libraries whose version can change a number, a generated example or a simplification: torch (kernels, RNG),
+#: numpy and scipy (linear algebra, special functions, distributions), sympy (simplification, lambdify),
+#: mpmath (multiprecision), hypothesis (the examples a property search draws).  Python counts by its minor
+#: version (its bytecode, which the code hash reads, changes between minors; a patch release does not change
+#: numbers); the platform, matplotlib (figures only), tqdm and the test tools do not count.
+NUMERIC_LIBRARIES = ("torch", "numpy", "scipy", "sympy", "mpmath", "hypothesis")
+#: fields of a claim that are prose for the reader (no check reads them): editing them keeps stored results
+PROSE = ("statement", "assumptions", "notes", "source", "corrected")
 
 
-def _module_file(name: str, external: str | None = None) -> Path | None:
-    """The source file of one of our modules or, when ``external`` names the top-level package of a claims
-    module outside this project (``--claims``, an entry point), of a module of that package."""
-    top = name.split(".")[0]
-    if external is not None and top == external and top not in PACKAGES:
-        mod = sys.modules.get(name)
-        f = getattr(mod, "__file__", None)
-        if f is None:
-            try:
-                import importlib.util
+def numeric_versions(versions: dict | None = None) -> dict:
+    """The versions that enter the keys, from ``versions`` (:func:`verify.api.versions`) or this environment."""
+    if versions is None:
+        import hypothesis
+        import mpmath
+        import numpy
+        import scipy
+        import sympy
+        import torch
 
-                spec = importlib.util.find_spec(name)
-            except (ImportError, ValueError, AttributeError):
-                return None
-            f = getattr(spec, "origin", None) if spec is not None else None
-        return Path(f) if f and f.endswith(".py") and Path(f).exists() else None
-    if top not in PACKAGES:
-        return None
-    base = ROOT.joinpath(*name.split("."))
-    for p in (base.with_suffix(".py"), base / "__init__.py"):
-        if p.exists():
-            return p
-    return None
-
-
-def _imports(path: Path, package: str) -> set[str]:
-    out = set()
-    for node in ast.walk(ast.parse(path.read_text())):
-        if isinstance(node, ast.Import):
-            out |= {a.name for a in node.names}
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                parts = package.split(".")[: len(package.split(".")) - node.level + 1]
-                mod = ".".join(parts + ([node.module] if node.module else []))
-            else:
-                mod = node.module or ""
-            out.add(mod)
-            out |= {f"{mod}.{a.name}" for a in node.names}  # `from pkg import module`
+        versions = {"python": platform.python_version(), "torch": torch.__version__, "numpy": numpy.__version__,
+                    "scipy": scipy.__version__, "sympy": sympy.__version__, "mpmath": mpmath.__version__,
+                    "hypothesis": hypothesis.__version__}
+    out = {k: versions.get(k) for k in NUMERIC_LIBRARIES}
+    out["python"] = ".".join(str(versions.get("python", "")).split(".")[:2])
     return out
 
 
-@lru_cache(maxsize=None)
-def dependency_files(module: str) -> tuple[str, ...]:
-    """Our source files a module depends on, transitively (sorted, relative to the project root).  For a claims
-    module outside the project (``--claims``, an entry point), its own package's files count too (absolute
-    paths): editing a user's claim recomputes it on ``--resume``."""
-    seen: dict[str, Path] = {}
-    todo = [module]
-    external = module.split(".")[0] if module.split(".")[0] not in PACKAGES else None
-    while todo:
-        name = todo.pop()
-        f = _module_file(name, external)
-        if f is None or name in seen:
-            continue
-        seen[name] = f
-        pkg = name if f.name == "__init__.py" else name.rsplit(".", 1)[0]
-        todo += sorted(_imports(f, pkg))
-    files = {str(p.relative_to(ROOT)) if p.is_relative_to(ROOT) else str(p) for p in seen.values()} | set(CORE)
-    return tuple(sorted(files))
+def claim_code(claim) -> str:
+    """The hash of the code and data a claim reaches (its non-prose fields, its class), without layout."""
+    try:
+        from .registry import module_of
+
+        also_ours(module_of(claim.id).split(".")[0])   # an installed claims package is our code too
+    except Exception:  # noqa: BLE001 - a claim built outside the registry (tests, a notebook)
+        pass
+    fields = {f.name: getattr(claim, f.name) for f in dataclasses.fields(claim) if f.name not in PROSE}
+    return reached_key(type(claim), fields)
 
 
-def code_hash(module: str) -> str:
-    h = hashlib.sha256()
-    for rel in dependency_files(module):
-        h.update(rel.encode() + b"\0" + (ROOT / rel).read_bytes() + b"\0")
-    return h.hexdigest()
+def claim_key(claim, ctx) -> str:
+    """What a claim's result depends on except library versions: its code, the profile, seed, points, device
+    and dtype (the key a stored power record is compared with; versions are compared apart, so that a
+    difference is reported instead of silently losing the record)."""
+    parts = {"id": claim.id, "profile": ctx.profile.name, "seed": ctx.seed, "at": ctx.at, "device": str(ctx.device),
+             "dtype": str(ctx.dtype), "code": claim_code(claim)}
+    return _digest(parts)
 
 
 def key(claim, ctx, versions: dict) -> str:
-    parts = {"id": claim.id, "profile": ctx.profile.name, "seed": ctx.seed, "at": ctx.at, "device": str(ctx.device),
-             "dtype": str(ctx.dtype), "versions": {k: v for k, v in versions.items() if k != "platform"},
-             "code": code_hash(_claim_module(claim))}
+    """The resume cache's key of one claim: :func:`claim_key` and the :func:`numeric_versions`."""
+    return _digest({"claim": claim_key(claim, ctx), "versions": numeric_versions(versions)})
+
+
+def _digest(parts: dict) -> str:
     return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()[:32]
-
-
-def _claim_module(claim) -> str:
-    """The module that declares the claim (where its CLAIMS list lives)."""
-    from .registry import module_of
-
-    return module_of(claim.id)
 
 
 class Cache:
@@ -131,33 +107,31 @@ class Cache:
             return None
 
     def put(self, claim, k: str, ev: Evidence, seconds: float) -> None:
-        self.put_doc(claim, k, {"id": claim.id, "seconds": seconds, "evidence": ev.to_json()})
+        self.put_doc(claim, k, {"seconds": seconds, "evidence": ev.to_json()})
 
     def get_doc(self, claim, k: str) -> dict | None:
-        """The claim's entry under key ``k`` as written by :meth:`put_doc`, or None (missing, unreadable, another
-        claim's)."""
+        """The claim's entry under key ``k`` as written by :meth:`put_doc`, or None: missing, unreadable, or not
+        this claim's entry under this key (its recorded id and key must both match the file's)."""
         try:
             doc = json.loads(self._path(claim, k).read_text())
         except (OSError, ValueError):
             return None
-        # an entry answers for the claim and key its file is named by only if it says so itself (an entry copied
-        # or edited to stand for another claim, or written under another key, is refused)
-        ok = isinstance(doc, dict) and doc.get("id") == claim.id and doc.get("key") == k
-        return doc if ok else None
+        return doc if isinstance(doc, dict) and doc.get("id") == claim.id and doc.get("key") == k else None
 
     def put_doc(self, claim, k: str, doc: dict) -> None:
-        """Write the claim's entry whole (a temporary file renamed into place: a kill leaves every earlier entry
-        whole) and remove its entries under other keys (one entry per claim: the newest code)."""
+        """Write the claim's entry whole, with its id and key (a temporary file renamed into place: a kill leaves
+        every earlier entry whole), then remove its entries under other keys (one entry per claim: the newest
+        code).  A failed write (disk full, a read-only folder) removes its temporary and raises :class:`OSError`;
+        the entries already written stay."""
         self.folder.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=self.folder, prefix=".partial-", suffix=".json")
         try:
             with os.fdopen(fd, "w") as f:
-                json.dump({**doc, "key": k}, f, default=str)
+                json.dump({**doc, "id": claim.id, "key": k}, f, default=str)
             os.replace(tmp, self._path(claim, k))
         except BaseException:
-            Path(tmp).unlink(missing_ok=True)   # a failed write (disk full, folder made read-only) leaves nothing half-written
+            Path(tmp).unlink(missing_ok=True)
             raise
-        # older entries of the claim go only once the new one is in place
         for old in self.folder.glob(f"{claim.id}.*.json"):
             if old.name != self._path(claim, k).name and old.name.count(".") == claim.id.count(".") + 2:
                 old.unlink(missing_ok=True)

@@ -62,6 +62,7 @@ cannot see that perturbation).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import itertools
 import json
 import math
@@ -901,23 +902,37 @@ def _power_or_error(c, ctx, family: int) -> dict:
     return r
 
 
-def _judge_source() -> str:
-    """This module's source down to the storage and tabulation code: what judges a mutant (a change to it
-    invalidates every stored result; a change to how results are stored or tabulated does not)."""
-    text = Path(__file__).read_text()
-    return text[:text.index("def _judge_source(")]
+@functools.lru_cache(maxsize=None)
+def judge_code() -> str:
+    """The hash of the code that generates and judges a claim's mutants: everything :func:`claim_mutation_power`
+    reaches (:mod:`verify.reach`), wherever it lives.  A change to it invalidates every stored result; a change
+    to how results are stored or tabulated, a move of these functions to other modules, or a docstring does
+    not."""
+    from .reach import reached_key
+
+    return reached_key(claim_mutation_power)
 
 
-def _store_key(claim, ctx) -> str:
-    """The resume key of one claim's mutation power: the run cache's key (id, profile, seed, versions, the code the
-    claim depends on) plus the source of the judging code above, so that a changed claim or a changed judge of
-    mutants is recomputed."""
+def power_key(claim, ctx) -> str:
+    """The key a claim's measured power is stored under (``mutants_P.json`` ``claims[id].key``) and read back by
+    :func:`verify.power.power_of`: the claim's own key without library versions (:func:`verify.cache.claim_key`)
+    and :func:`judge_code`.  Versions are recorded once per file and compared apart."""
     import hashlib
 
-    from .cache import key
+    from .cache import claim_key
 
-    h = hashlib.sha256((key(claim, ctx, api.versions()) + _judge_source()).encode())
-    return h.hexdigest()[:32]
+    return hashlib.sha256((claim_key(claim, ctx) + judge_code()).encode()).hexdigest()[:32]
+
+
+def _store_key(claim, ctx, family: int = FAMILY) -> str:
+    """The resume key of one claim's mutation power (``mutants --resume``): :func:`power_key`, the library
+    versions that change numbers and the size of the Holm family."""
+    import hashlib
+
+    from .cache import numeric_versions
+
+    parts = json.dumps([power_key(claim, ctx), numeric_versions(api.versions()), family], sort_keys=True)
+    return hashlib.sha256(parts.encode()).hexdigest()[:32]
 
 
 def _store_get(folder: Path, claim, k: str) -> dict | None:
@@ -987,7 +1002,9 @@ def mutation_power(patterns=None, profile: str = "quick", seed: int = 0, out: Pa
     per = {}
     chosen = select(patterns)
     store = Path(out) / ".mutants_cache" if out is not None else None
-    keys = {c.id: _store_key(c, ctx) for c in chosen} if store is not None else {}
+    # the keys before anything is judged: a run's state (memos filled, workers started) never enters them
+    pkeys = {c.id: power_key(c, ctx) for c in chosen}
+    keys = {c.id: _store_key(c, ctx, family) for c in chosen} if store is not None else {}
     if resume and store is not None:
         for c in chosen:
             if (r := _store_get(store, c, keys[c.id])) is not None:
@@ -1014,11 +1031,8 @@ def mutation_power(patterns=None, profile: str = "quick", seed: int = 0, out: Pa
                                                  if r["covered"] else
                                                  f"not covered ({r['why']})") + f"  {r['seconds']} s", flush=True)
     per = {c.id: per[c.id] for c in chosen}   # the selection's order, however they finished
-    from .cache import key as run_key
-
-    vers = api.versions()
-    for c in chosen:   # the claim's code key: a run reads this claim's power only while its code is the same
-        per[c.id]["key"] = run_key(c, ctx, vers)
+    for c in chosen:   # a run reads this claim's power only while its code and the mutants' judge are the same
+        per[c.id]["key"] = pkeys[c.id]
     covered = {k: v for k, v in per.items() if v["covered"]}
     # a claim whose stated form is itself refuted (an erratum) says nothing about power: listed, not counted
     # nor does a claim refuted by another part of its check (its reviewed verdict, tests/expected_verdicts.json,

@@ -5,12 +5,19 @@ form and its declared power witnesses (:mod:`verify.mutants`) and writes ``bench
 at profile P reads that file and gives every claim a ``power`` record (``results.json`` ``claims[].power``):
 
 * ``shown``: at least one alternative (a sympy mutant or a witness) was rejected by the claim's own check at this
-  profile (or, for a check whose tests cannot refute, detected: the check turns inconclusive on it), measured on the same code (the claim's code key, as the resume cache computes it, matches the one the
-  mutants run recorded);
+  profile (or, for a check whose tests cannot refute, detected: the check turns inconclusive on it), measured on the
+  same code: the claim's power key (:func:`verify.mutants.power_key`: the code the claim reaches and the code that
+  judges its mutants, hashed without layout) matches the one the mutants run recorded;
 * ``untested``: the claim has nothing to mutate (no sympy form its check judges, no witness), or the mutants run
   judged its alternatives and rejected none.  A confirmed claim with untested power is reported as "confirmed,
   untested power", with what would give it power (its notes' "untested power: ..." sentence, else the reason);
 * ``not measured``: the claim has alternatives, but no mutants run at this profile exists for its present code.
+
+The library versions are compared apart from the code: a record whose code matches but whose mutants run had other
+versions of the libraries that change numbers (:data:`verify.cache.NUMERIC_LIBRARIES`) is still given, with a
+``versions_differ`` note (library -> [measured with, here]); :func:`versions_line` says it once for a whole run
+("power measured with hypothesis 6.170.17, this environment has 6.170.27; 204 claims' power read from that run")
+instead of the power column silently turning "not measured".
 
 Nothing here runs a simulation: a claim's power is measured by ``verify mutants`` (slow, once per commit and
 profile); a run only reads it.
@@ -38,14 +45,25 @@ def _doc(profile: str) -> dict | None:
 
 
 def _code_key(claim, profile: str, seed: int) -> str | None:
-    """The claim's run-cache key at the mutants run's profile and seed: equal keys, same code and versions."""
-    from . import api
-    from .cache import key
+    """The claim's power key at the mutants run's profile and seed (:func:`verify.mutants.power_key`, on the CPU
+    in float64 as ``verify mutants`` runs): equal keys, same code."""
+    from .context import PROFILES, Context
+    from .mutants import power_key
 
     try:
-        return key(claim, api.make_context(profile, seed, progress=False), api.versions())
-    except Exception:  # noqa: BLE001 - a claim from outside the project may have no findable module
+        return power_key(claim, Context(profile=PROFILES[profile], seed=int(seed), progress=False))
+    except Exception:  # noqa: BLE001 - a claim whose objects cannot be hashed is "not measured", not a crash
         return None
+
+
+def _versions_differ(doc: dict) -> dict:
+    """Library -> [version of the mutants run, version here], for the libraries that change numbers."""
+    from .cache import numeric_versions
+
+    if not doc.get("versions"):   # not recorded: nothing to compare
+        return {}
+    then, now = numeric_versions(doc["versions"]), numeric_versions()
+    return {k: [then[k], now[k]] for k in now if then.get(k) != now[k]}
 
 
 def untested_note(claim) -> str:
@@ -71,6 +89,8 @@ def power_of(claim, profile: str) -> dict:
         rec["measured"].update(profile=profile, seed=doc.get("seed"), file=f"benchmarks/results/mutants_{profile}.json",
                                survivors=[m["mutant"] for m in r.get("mutants", [])
                                           if str(m.get("status", "")).startswith("survived")])
+        if differ := _versions_differ(doc):
+            rec["versions_differ"] = differ
         # a detection counts: a check whose tests cannot refute (target 'derived') shows its power by turning
         # inconclusive on the wrong statement
         shown = bool(r.get("covered")) and (r.get("refuted") or 0) + (r.get("detected") or 0) > 0
@@ -85,7 +105,23 @@ def power_of(claim, profile: str) -> dict:
         rec["status"] = "not measured"
         rec["why"] = (f"no `verify mutants --profile {profile}` result for this claim's present code "
                       f"(benchmarks/results/mutants_{profile}.json)")
+        py = _versions_differ(doc or {}).get("python")
+        if r is not None and py:   # bytecode differs between Python minors: the code cannot be matched
+            rec["why"] += f"; measured with Python {py[0]}, this environment has Python {py[1]}"
     return rec
+
+
+def versions_line(claims: list[dict]) -> str | None:
+    """One line for a run or a report whose power records were measured with other library versions than this
+    environment's (``claims``: claim records of ``results.json``, or their ``power`` records), or None."""
+    recs = [c.get("power", c) or {} for c in claims]
+    differ = [r["versions_differ"] for r in recs if r.get("versions_differ")]
+    if not differ:
+        return None
+    libs = {k: v for d in differ for k, v in d.items()}
+    then = ", ".join(f"{k} {v[0]}" for k, v in sorted(libs.items()))
+    now = ", ".join(f"{v[1]}" for _, v in sorted(libs.items()))
+    return f"power measured with {then}, this environment has {now}; {len(differ)} claims' power read from that run"
 
 
 def power_cell(c: dict) -> str:
@@ -105,4 +141,4 @@ def is_untested(c: dict) -> bool:
     return (c.get("power") or {}).get("status") == "untested"
 
 
-__all__ = ["power_of", "power_cell", "is_untested", "untested_note"]
+__all__ = ["power_of", "power_cell", "is_untested", "untested_note", "versions_line"]
