@@ -1,7 +1,7 @@
 """Figures a referee can read (issue 26): small multiples, the legend outside the data and clear of every axis
 label, labels on every axis, the source's notation instead of internal flags, fitted slopes on rate figures.
 
-The synthetic figure dicts below have the shapes the checks produce (``verify.judge.figure_data``,
+The synthetic figure dicts below have the shapes the checks produce (``verify.judge.strategies.figure_data``,
 ``asymptotic_figure`` and the hand-built ones of the claim modules); the last test draws every figure of the
 committed quick report.
 """
@@ -134,7 +134,7 @@ def test_slope_annotation_of_the_order_tests():
     """A bound test stores -slope; the figure shows the slope itself beside the stated exponent."""
     import numpy as np
 
-    from verify.orders import slope_annotation, slope_bound_test, slope_test_paired
+    from verify.judge.orders import slope_annotation, slope_bound_test, slope_test_paired
 
     xs = [0.01, 0.03, 0.1]
     rng = np.random.default_rng(0)

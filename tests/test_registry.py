@@ -10,7 +10,7 @@ from types import SimpleNamespace
 
 import pytest
 
-import verify.registry as registry
+import verify.run.registry as registry
 from verify.cli import main
 
 _names = itertools.count()
@@ -53,7 +53,7 @@ def _run(capsys, *argv):
 
 
 def test_builtin_papers_declare_themselves():
-    from verify.paper import paper_of
+    from verify.model.paper import paper_of
 
     assert paper_of("tahir2024").file == "001_759117b8232d72ac.txt"
     c = next(c for c in registry.builtin_claims() if c.id == "tahir2024.thm3.6.finite")
@@ -136,7 +136,7 @@ def test_external_claims_run_in_workers_and_cache(tmp_path):
     """--jobs 2: the worker processes load the same --claims file; --resume reuses the entry until the file
     changes (the code hash covers the external module)."""
     from verify import api
-    from verify.cache import dependency_files
+    from verify.run.cache import dependency_files
 
     f, key = _module(tmp_path, label="sq")
     text = f.read_text()

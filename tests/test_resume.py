@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from verify import api
-from verify.cache import Cache, key
-from verify.registry import select
+from verify.run.cache import Cache, key
+from verify.run.registry import select
 
 FAST, SLOW = "tahir2024.thm3.6.stieltjes", "tahir2024.thm3.6.finite"
 ROOT = Path(__file__).resolve().parents[1]

@@ -24,10 +24,10 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from .figures import render_figures
-from .latex import render_paper as render_paper_latex, render_summary
-from .markdown import render_index, render_paper as render_paper_markdown
-from .tables import papers
+from verify.report.figures import render_figures
+from verify.report.latex import render_paper as render_paper_latex, render_summary
+from verify.report.markdown import render_index, render_paper as render_paper_markdown
+from verify.report.tables import papers
 
 DEFAULT_OUT = "ftverify-out"
 TEX_INSTALL = "apt-get install texlive-latex-base texlive-latex-recommended"
@@ -46,7 +46,7 @@ def check_writable(out: Path) -> None:
 
 
 def _subdoc(doc: dict, paper: str) -> dict:
-    from .tables import paper_of
+    from verify.report.tables import paper_of
 
     return {**doc, "claims": [c for c in doc["claims"] if paper_of(c) == paper]}
 

@@ -1,7 +1,7 @@
 """Could the confirmation have failed?  Each claim's measured power, as the reports show it.
 
 ``python -m verify mutants --profile P --out benchmarks/results`` judges, per claim, the mutants of its stated sympy
-form and its declared power witnesses (:mod:`verify.mutants`) and writes ``benchmarks/results/mutants_P.json``.  A run
+form and its declared power witnesses (:mod:`verify.audit.mutants`) and writes ``benchmarks/results/mutants_P.json``.  A run
 at profile P reads that file and gives every claim a ``power`` record (``results.json`` ``claims[].power``):
 
 * ``shown``: at least one alternative (a sympy mutant or a witness) was rejected by the claim's own check at this
@@ -24,7 +24,7 @@ from pathlib import Path
 
 import sympy as sp
 
-from .cache import ROOT
+from verify.run.cache import ROOT
 
 RESULTS = ROOT / "benchmarks" / "results"
 
@@ -39,8 +39,8 @@ def _doc(profile: str) -> dict | None:
 
 def _code_key(claim, profile: str, seed: int) -> str | None:
     """The claim's run-cache key at the mutants run's profile and seed: equal keys, same code and versions."""
-    from . import api
-    from .cache import key
+    from verify.run import runner as api
+    from verify.run.cache import key
 
     try:
         return key(claim, api.make_context(profile, seed, progress=False), api.versions())

@@ -4,7 +4,7 @@ A :class:`Claim` is a small declaration.  It names its source (file, theorem,
 equation), the statement as the source writes it (LaTeX), the assumptions and the
 parameter :class:`Domain` they allow, its :class:`Kind`, the stated closed form
 (sympy), our own derived form where we have one, notes on how a garbled source was
-read, and a *check*: one of the judge strategies of :mod:`verify.judge`, wired to
+read, and a *check*: one of the judge strategies of :mod:`verify.judge.strategies`, wired to
 estimators from :mod:`numerics` and forms from :mod:`derivations`.
 """
 from __future__ import annotations
@@ -38,7 +38,7 @@ class Verdict(str, Enum):
     INCONCLUSIVE = "inconclusive"
 
 
-#: what part of a source a claim reads; the severity of a refutation is derived from it (verify.severity)
+#: what part of a source a claim reads; the severity of a refutation is derived from it (verify.judge.severity)
 ROLES = ("statement", "proof step", "remark", "caption", "table")
 
 
@@ -89,15 +89,15 @@ class Source:
 
     @property
     def file(self) -> str:
-        """The source file (or citation) its paper declares (``PAPER = Paper(...)``, :mod:`verify.paper`)."""
-        from .paper import paper_of
+        """The source file (or citation) its paper declares (``PAPER = Paper(...)``, :mod:`verify.model.paper`)."""
+        from verify.model.paper import paper_of
 
         return paper_of(self.paper).file
 
     @property
     def title(self) -> str:
         """The paper's title as its package declares it."""
-        from .paper import paper_of
+        from verify.model.paper import paper_of
 
         return paper_of(self.paper).title
 
@@ -317,7 +317,7 @@ class Claim:
     statement:   the statement as stated, in LaTeX.
     assumptions: the assumptions in words.
     domain:      the parameter domain the assumptions allow.
-    check:       a judge strategy from :mod:`verify.judge` (has ``run(claim, ctx)``).
+    check:       a judge strategy from :mod:`verify.judge.strategies` (has ``run(claim, ctx)``).
     stated:      the stated closed form (sympy), if there is one.
     derived:     our own derived form (sympy), if we have one.
     corrected:   the corrected form (LaTeX) when our derivation finds one; it is a claim of ours and
@@ -330,7 +330,7 @@ class Claim:
                  equation or result stated as such), ``"proof step"`` (a displayed step or witness of a proof),
                  ``"remark"`` (a sentence of the running text, the abstract or a discussion), ``"caption"`` (a
                  figure and its caption) or ``"table"``.  The severity of a refutation is derived from it
-                 (:mod:`verify.severity`).
+                 (:mod:`verify.judge.severity`).
     holds_by:    for a proof step: the ids of the claims that show the stated result itself holds (a failing
                  step of a true result is a proof-step erratum, and the report names them beside it).
     root_cause:  a :class:`RootCause` shared by the claims refuted for one reason (across papers too):
@@ -392,7 +392,7 @@ class Claim:
     power: tuple = ()   # power witnesses (Alternative): plausible wrong statements the check must reject
 
     def __post_init__(self) -> None:
-        from .context import PROFILES
+        from verify.model.context import PROFILES
 
         if self.stated_bound not in (None, "upper", "lower"):
             raise ValueError(f"claim {self.id!r}: stated_bound must be 'upper', 'lower' or None, not {self.stated_bound!r}")

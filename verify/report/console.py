@@ -5,7 +5,7 @@ import copy
 import sys
 import time
 
-from .report.tables import ORDER, class_counts_text, counts, one_line, papers, summary_rows
+from verify.report.tables import ORDER, class_counts_text, counts, one_line, papers, summary_rows
 
 _MARK = {"confirmed": "✔ confirmed", "refuted": "✘ refuted", "does not extend": "↛ not extended", "inconclusive": "? inconclusive"}
 
@@ -34,8 +34,8 @@ class ClaimLines:
 def preliminary_verdict(result, profile: str) -> str:
     """The claim's verdict on its own evidence (Holm among its own tests, no replication): what the final verdict
     will be unless the run's correction over every test or the replication overturns a rejection."""
-    from .api import ALPHA, verdict_of
-    from .evidence import finalize
+    from verify.run.runner import ALPHA, verdict_of
+    from verify.model.evidence import finalize
 
     try:
         ev = copy.deepcopy(result.evidence)

@@ -9,7 +9,7 @@ many are refuted.
 Which claims: those whose ``stated`` is a sympy expression and whose check judges that expression itself.
 
 * **The whole check** (preferred), when the check reads the stated form through
-  :func:`verify.stated.stated_value` (``Expectation(predicted=STATED)``, ``Asymptotic(stated=STATED)``, or a
+  :func:`verify.judge.stated.stated_value` (``Expectation(predicted=STATED)``, ``Asymptotic(stated=STATED)``, or a
   custom check calling ``stated_value(claim)``), which the control run records: the claim's own check, whatever
   its strategies, is run once per mutant with the mutant as the claim's stated form, judged exactly as ``verify
   run`` judges it (Holm, replication of every rejection), and the mutant counts as refuted when the claim's
@@ -71,11 +71,11 @@ from typing import Any
 
 import sympy as sp
 
-from . import api
-from .claim import Verdict
-from .judge import AllOf, Asymptotic, Expectation, Identity, _points, point_tests, stat_test
-from .stated import ALIASES, function_of, mp_function_of, reads
-from .stats import holm, student_q, two_sided_p
+from verify.run import runner as api
+from verify.model.claim import Verdict
+from verify.judge.strategies import AllOf, Asymptotic, Expectation, Identity, _points, point_tests, stat_test
+from verify.judge.stated import ALIASES, function_of, mp_function_of, reads
+from verify.model.stats import holm, student_q, two_sided_p
 
 FAMILY = 550     # about the number of Monte Carlo tests of a full quick run
 MAX_MUTANTS = 40
@@ -188,7 +188,7 @@ def _bare(e, x, new):
 
 
 # ------------------------------------------------------------------ judging
-_fn = function_of   # a form as f(point) -> float (verify.stated: the same evaluation every check uses)
+_fn = function_of   # a form as f(point) -> float (verify.judge.stated: the same evaluation every check uses)
 
 
 def _finite(x) -> bool:
@@ -222,8 +222,8 @@ def _limits(asym: Asymptotic, claim, ctx) -> list[dict]:
 
 def _asym_tests(asym: Asymptotic, limits: list[dict], f) -> list:
     """The tests Asymptotic makes of its stated limit, with ``f`` as the stated limit (same test and tolerance)."""
-    from .evidence import StatTest
-    from .judge import label_of
+    from verify.model.evidence import StatTest
+    from verify.judge.strategies import label_of
 
     q = student_q(0.95, None)
     out = []
@@ -247,7 +247,7 @@ def _judge_asymptotic(asym: Asymptotic, claim, ctx, forms: dict, family: int, al
     need = {t.label: t.params for rs in first.values() for t in rs}
     rep_lims = []
     if need:
-        from .context import derive_seed
+        from verify.model.context import derive_seed
 
         rctx = dataclasses.replace(ctx, seed=derive_seed(ctx.seed, "replication"), at=list(need.values()),
                                    progress=False)
@@ -303,7 +303,7 @@ def _judge(exp: Expectation, claim, ctx, forms: dict, family: int, alpha: float)
     need = {t.label for rs in first.values() for t in rs}
     reps = []
     if need:
-        from .context import derive_seed
+        from verify.model.context import derive_seed
 
         pts = [p for lab, p, *_ in recs if lab in need]
         rctx = dataclasses.replace(ctx, seed=derive_seed(ctx.seed, "replication"), at=pts, progress=False)
@@ -530,7 +530,7 @@ def _holds_on_the_data(ev, ev0, sign: int) -> bool:
     the bound's side of the mutant's value (no tolerance used); and every deterministic check that differs is a
     passed comparison with every recorded value (``Check.extra[EVERY_VALUE]``).  A test whose estimate the mutant
     changes in any other way (an excess over the bound whose slope is tested, say) is not direct evidence."""
-    from .evidence import EVERY_VALUE
+    from verify.model.evidence import EVERY_VALUE
 
     if len(ev.tests) != len(ev0.tests) or len(ev.checks) != len(ev0.checks):
         return False
@@ -601,7 +601,7 @@ class _Part:
 def _whole_claim_power(claim, ctx, family: int, alpha: float) -> dict | None:
     """The claim's own check, whatever its strategies (custom code included), run once per mutant with the mutant
     as the claim's stated form.  Only for checks that read the stated form through
-    :func:`verify.stated.stated_value` (seen on the control run); the Monte Carlo draws are memoised, so every
+    :func:`verify.judge.stated.stated_value` (seen on the control run); the Monte Carlo draws are memoised, so every
     mutant is judged on the control's draws (and the replication's).  None when the check does not read it."""
     mctx = dataclasses.replace(ctx, memo={}, progress=False)
     read_at: list[dict] = []
@@ -754,7 +754,7 @@ def claim_mutation_power(claim, ctx, family: int = FAMILY, alpha: float = api.AL
 
 
 def _power_witnesses(claim, ctx, family: int, alpha: float) -> tuple[list[dict], Any, bool]:
-    """Judge each declared :class:`~verify.claim.Alternative` as a run would judge the claim with that check (the
+    """Judge each declared :class:`~verify.model.claim.Alternative` as a run would judge the claim with that check (the
     draws memoised, so alternatives that simulate the same points meet the same samples)."""
     mctx = dataclasses.replace(ctx, memo={}, progress=False)
     v0, _, ok0 = api.judge_alone(claim, mctx, alpha, family)
@@ -885,7 +885,7 @@ def _short(status: str) -> str:
 
 def _claim_power_task(claim_id: str, profile: str, seed: int, family: int) -> dict:
     """One claim's mutation power, on a Dask worker (``mutants --workers``): as computed in :func:`mutation_power`."""
-    from .registry import select
+    from verify.run.registry import select
 
     c = select([claim_id], exact=True)[0]
     return _power_or_error(c, api.make_context(profile, seed, progress=False), family)
@@ -914,23 +914,23 @@ def _store_key(claim, ctx) -> str:
     mutants is recomputed."""
     import hashlib
 
-    from .cache import key
+    from verify.run.cache import key
 
     h = hashlib.sha256((key(claim, ctx, api.versions()) + _judge_source()).encode())
     return h.hexdigest()[:32]
 
 
 def _store_get(folder: Path, claim, k: str) -> dict | None:
-    from .cache import Cache
+    from verify.run.cache import Cache
 
     doc = Cache(folder).get_doc(claim, k)
     return doc.get("power") if doc else None
 
 
 def _store_put(folder: Path, claim, k: str, r: dict) -> None:
-    """One claim's result, written whole (:meth:`verify.cache.Cache.put_doc`): a killed run loses at most the claims
+    """One claim's result, written whole (:meth:`verify.run.cache.Cache.put_doc`): a killed run loses at most the claims
     it was computing."""
-    from .cache import Cache
+    from verify.run.cache import Cache
 
     Cache(folder).put_doc(claim, k, {"id": claim.id, "power": r})
 
@@ -938,7 +938,7 @@ def _store_put(folder: Path, claim, k: str, r: dict) -> None:
 def _expected_seconds() -> dict[str, float]:
     """Each claim's time in the committed standard run (``reports/results.json``), to start the heaviest first."""
     try:
-        from .cache import ROOT
+        from verify.run.cache import ROOT
 
         doc = json.loads((ROOT / "reports" / "results.json").read_text())
         return {k: float(v) for k, v in doc["timing"]["claims"].items()}
@@ -953,7 +953,7 @@ def _compute_local(todo, profile: str, seed: int, family: int, jobs: int):
     import os
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
-    from .registry import sources
+    from verify.run.registry import sources
 
     cost = _expected_seconds()
     order = sorted(todo, key=lambda c: -cost.get(c.id, 0.0))
@@ -976,11 +976,11 @@ def _compute_local(todo, profile: str, seed: int, family: int, jobs: int):
 def mutation_power(patterns=None, profile: str = "quick", seed: int = 0, out: Path | None = None,
                    family: int = FAMILY, cluster=None, jobs: int = 1, resume: bool = False) -> dict:
     """Mutation power of every selected claim (``python -m verify mutants``): a per-claim table and survivors.
-    ``cluster`` (:class:`verify.distributed.Cluster`): the claims are judged on its workers (each claim's mutants
+    ``cluster`` (:class:`verify.run.distributed.Cluster`): the claims are judged on its workers (each claim's mutants
     in one task, on the same seeds as here), then tabulated in the selection's order. ``jobs``: that many local
     processes instead. Each finished claim is stored under ``out/.mutants_cache``; ``resume`` reads back the
     claims whose entry matches (same claim code, judge, profile, seed and versions) instead of judging them."""
-    from .registry import select
+    from verify.run.registry import select
 
     ctx = api.make_context(profile, seed, progress=False)
     t0 = time.time()
@@ -1014,7 +1014,7 @@ def mutation_power(patterns=None, profile: str = "quick", seed: int = 0, out: Pa
                                                  if r["covered"] else
                                                  f"not covered ({r['why']})") + f"  {r['seconds']} s", flush=True)
     per = {c.id: per[c.id] for c in chosen}   # the selection's order, however they finished
-    from .cache import key as run_key
+    from verify.run.cache import key as run_key
 
     vers = api.versions()
     for c in chosen:   # the claim's code key: a run reads this claim's power only while its code is the same
@@ -1023,7 +1023,7 @@ def mutation_power(patterns=None, profile: str = "quick", seed: int = 0, out: Pa
     # a claim whose stated form is itself refuted (an erratum) says nothing about power: listed, not counted
     # nor does a claim refuted by another part of its check (its reviewed verdict, tests/expected_verdicts.json,
     # is 'refuted' although the part judging the stated form passes, e.g. a correct proof step of a wrong theorem)
-    from .calibration import reviewed_verdicts
+    from verify.audit.calibration import reviewed_verdicts
 
     reviewed = reviewed_verdicts()
     for k, v in covered.items():
@@ -1080,7 +1080,7 @@ def mutation_power(patterns=None, profile: str = "quick", seed: int = 0, out: Pa
 def _untested_power(chosen, per: dict, reviewed: dict) -> dict:
     """The selected claims no alternative was shown able to fail (not covered, or none of their mutants and
     witnesses refuted or detected), with their pinned verdict and what would give them power (their notes)."""
-    from .power import untested_note
+    from verify.run.power import untested_note
 
     out = {}
     for c in chosen:

@@ -1,7 +1,7 @@
 """Judge strategies: how each kind of claim is checked.
 
 Every strategy has ``run(claim, ctx) -> Evidence``; the run-wide Holm correction and
-the verdict rule live in :mod:`verify.evidence`.
+the verdict rule live in :mod:`verify.model.evidence`.
 
 =====================  ===============================================================
 strategy               used for
@@ -38,11 +38,11 @@ import torch
 
 from numerics import NotConverged
 
-from .claim import DomainError
-from .context import Context, pick
-from .evidence import Check, Evidence, StatTest
-from .stated import STATED, reads, resolve
-from .stats import extrapolate_inverse_size, mean_estimate, student_q, two_sided_p
+from verify.model.claim import DomainError
+from verify.model.context import Context, pick
+from verify.model.evidence import Check, Evidence, StatTest
+from verify.judge.stated import STATED, reads, resolve
+from verify.model.stats import extrapolate_inverse_size, mean_estimate, student_q, two_sided_p
 
 Point = dict
 Sampler = Callable[[Point, int, torch.Generator, Context], torch.Tensor]
@@ -514,7 +514,7 @@ class PropertySearch:
     """A statement 'for all points of the domain, holds(point)': hypothesis looks for a
     point where it fails and shrinks it to a minimal counterexample.
 
-    By default the points come from the claim's own :class:`~verify.claim.Domain`
+    By default the points come from the claim's own :class:`~verify.model.claim.Domain`
     (``claim.domain.strategy(bounds)``: closed endpoints tried, open ones excluded, constraints
     as filters), so the search covers exactly the stated domain; ``bounds`` gives a finite search
     range to parameters with an infinite end.  An explicit ``strategy`` (a function returning a
@@ -523,14 +523,14 @@ class PropertySearch:
     rounding.
 
     When a counterexample is found, the search also measures how much of the domain fails: ``sweep``
-    points drawn uniformly from the domain (:meth:`~verify.claim.Domain.uniform`, the same ``bounds`` box;
+    points drawn uniformly from the domain (:meth:`~verify.model.claim.Domain.uniform`, the same ``bounds`` box;
     per profile by default 200 / 1000 / 4000; 0 turns it off for an expensive predicate) are evaluated, and
     the fraction that fails is recorded with its Clopper-Pearson interval (``extra['domain_draw']``).  Beside
     the shrunk (minimal, often degenerate) counterexample, the *strongest witness* is recorded
     (``extra['witness']``): the failing draw with the largest ``margin`` (a function of the point giving the
     size of the violation in units of the stated value, > 0 where it fails) or, without one, the failing draw
-    deepest inside the domain (:meth:`~verify.claim.Domain.depth`).  A failure found only at an endpoint or
-    an exact tie shows as a zero fraction: a boundary erratum (:mod:`verify.severity`).
+    deepest inside the domain (:meth:`~verify.model.claim.Domain.depth`).  A failure found only at an endpoint or
+    an exact tie shows as a zero fraction: a boundary erratum (:mod:`verify.judge.severity`).
     """
 
     name: str
@@ -576,7 +576,7 @@ class PropertySearch:
 
     def domain_draw(self, claim, ctx: Context) -> dict:
         """The fraction of a uniform draw over the stated domain that fails, and the strongest witness."""
-        from .stats import clopper_pearson
+        from verify.model.stats import clopper_pearson
 
         if self.strategy is not None:
             return {"domain_draw": {"skipped": "the search uses its own strategy (not the stated domain)"}}

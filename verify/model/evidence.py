@@ -12,8 +12,8 @@ import math
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from .claim import Verdict
-from .stats import holm, trials_to_decide
+from verify.model.claim import Verdict
+from verify.model.stats import holm, trials_to_decide
 
 
 @dataclass

@@ -1,13 +1,13 @@
 """The stated form of a claim as a number: one function every check calls to compare a simulation with it.
 
 A check that compares simulated values with the closed form the source states reads that form from the claim
-(:attr:`verify.claim.Claim.stated`, a sympy expression) through :func:`stated_value`, never from a numeric copy
+(:attr:`verify.model.claim.Claim.stated`, a sympy expression) through :func:`stated_value`, never from a numeric copy
 of its own.  Then the number the check tests *is* the encoded statement, and ``python -m verify mutants`` can
 substitute a perturbed form (``dataclasses.replace(claim, stated=mutant)``) and run the claim's own check,
 whatever strategy or custom code it uses, to measure whether that check could have failed.
 
 >>> import sympy as sp
->>> from verify.claim import Claim
+>>> from verify.model.claim import Claim
 >>> n, theta = sp.symbols("n theta", positive=True)
 >>> f = stated_value(type("C", (), {"id": "demo", "stated": sp.sin(theta) ** 2 + 1 / (n - 2)})())
 >>> round(f({"n": 12, "theta": 0.0, "sigma": 1.0}), 12)
@@ -78,7 +78,7 @@ def mp_function_of(expr: sp.Expr) -> Callable[[dict], Any]:
 
 def stated_value(claim, precise: bool = False) -> Callable[..., Any]:
     """The claim's stated sympy form as ``f(point, *instance) -> float`` (extra arguments are ignored, so it can
-    be an :class:`~verify.judge.Expectation`'s ``predicted``); ``precise=True``: an mpmath number at the working
+    be an :class:`~verify.judge.strategies.Expectation`'s ``predicted``); ``precise=True``: an mpmath number at the working
     precision (:func:`mp_function_of`).  Calling it records that the check read the stated form, which is how
     ``verify mutants`` knows the claim's whole check judges it."""
     if not isinstance(claim.stated, sp.Expr):
@@ -128,14 +128,14 @@ STATED = _Stated()
 
 @dataclasses.dataclass
 class StatedSearch:
-    """A :class:`~verify.judge.PropertySearch` whose predicate reads the claim's stated form: ``holds(stated, p)``
+    """A :class:`~verify.judge.strategies.PropertySearch` whose predicate reads the claim's stated form: ``holds(stated, p)``
     (and ``show(stated, p)``) with ``stated = stated_value(claim, precise=True)`` (mpmath at the working precision:
     a search that compares at 1e-35 cannot use a double; ``precise=False`` for one that compares doubles), so that
     ``verify mutants`` can substitute a perturbed form.
     The search itself (name and so seed, examples, strategy, bounds) is the PropertySearch's, so the evidence is the
     same as with a numeric copy of the form; calibration counts it as a PropertySearch (``judged_as``)."""
 
-    judged_as = "PropertySearch"   # the strategy it runs (verify.calibration.strategies_of)
+    judged_as = "PropertySearch"   # the strategy it runs (verify.audit.calibration.strategies_of)
     name: str
     holds: Callable[[Callable, dict], bool]
     strategy: Callable[[], Any] | None = None
@@ -148,7 +148,7 @@ class StatedSearch:
     sweep: Any = None
 
     def run(self, claim, ctx):
-        from .judge import PropertySearch   # judge imports this module
+        from verify.judge.strategies import PropertySearch   # judge imports this module
 
         f = stated_value(claim, precise=self.precise)
         show, margin = self.show, self.margin

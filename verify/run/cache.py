@@ -23,13 +23,13 @@ import tempfile
 from functools import lru_cache
 from pathlib import Path
 
-from .evidence import Check, Evidence, StatTest
+from verify.model.evidence import Check, Evidence, StatTest
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("derivations", "numerics", "verify")
 #: the judge's own modules: every verdict depends on them
-CORE = ("verify/judge.py", "verify/evidence.py", "verify/stats.py", "verify/context.py", "verify/claim.py",
-        "verify/budget.py", "verify/kit.py")
+CORE = ("verify/judge/strategies.py", "verify/model/evidence.py", "verify/model/stats.py", "verify/model/context.py", "verify/model/claim.py",
+        "verify/judge/budget.py", "verify/kit.py")
 
 
 def _module_file(name: str, external: str | None = None) -> Path | None:
@@ -109,7 +109,7 @@ def key(claim, ctx, versions: dict) -> str:
 
 def _claim_module(claim) -> str:
     """The module that declares the claim (where its CLAIMS list lives)."""
-    from .registry import module_of
+    from verify.run.registry import module_of
 
     return module_of(claim.id)
 
