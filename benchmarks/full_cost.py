@@ -92,7 +92,8 @@ def _error(ev) -> str | None:
 
 def full_grid(claim, ctx) -> list[dict]:
     """The ``full`` grid points of a claim's point-taking checks (empty if it takes none)."""
-    from verify.judge.strategies import _points, takes_points
+    from verify.judge import takes_points
+    from verify.judge.points import _points
 
     parts = getattr(claim.check, "parts", [claim.check])
     pts: list[dict] = []
@@ -109,7 +110,8 @@ def draw_groups(claim, ctx) -> int:
     :func:`measure` times) makes its whole group's draws.  A claim's cost therefore scales with its groups, not
     its points; a point alone does a little less than its group (one value of the shared parameter instead of
     all), so an extrapolation by groups is a floor."""
-    from verify.judge.strategies import _points, takes_points
+    from verify.judge import takes_points
+    from verify.judge.points import _points
 
     keys: set[tuple] = set()
     for part in getattr(claim.check, "parts", [claim.check]):

@@ -279,7 +279,7 @@ def test_prop1_trials_sized_from_the_instance_pilot():
     from verify.run.runner import make_context
     from verify.claims.dayi2024 import prop1 as P
     from verify.model.context import PROFILES
-    from verify.judge.strategies import _trials
+    from verify.judge.points import _trials
     from verify.kit import label_of, pick
 
     p = P._S[-1]                                              # ReLU, k = 6, xi = 2.45, m = 0.8

@@ -1,7 +1,7 @@
 """Figures a referee can read (issue 26): small multiples, the legend outside the data and clear of every axis
 label, labels on every axis, the source's notation instead of internal flags, fitted slopes on rate figures.
 
-The synthetic figure dicts below have the shapes the checks produce (``verify.judge.strategies.figure_data``,
+The synthetic figure dicts below have the shapes the checks produce (``verify.judge.figure_data``,
 ``asymptotic_figure`` and the hand-built ones of the claim modules); the last test draws every figure of the
 committed quick report.
 """

@@ -48,7 +48,7 @@ def test_identity_and_asymptotic_parts_judge_mutants():
     mean whose limit is the stated form) refutes them on the extrapolated intercepts, not the stated form."""
     import torch
 
-    from verify.judge.strategies import Asymptotic, Identity, Tol
+    from verify.judge import Asymptotic, Identity, Tol
 
     g = sp.Symbol("g", positive=True)
     stated = (1 + g) ** 2 / (1 - g)
@@ -128,7 +128,7 @@ def test_memoised_draws_equal_fresh_draws_and_stateful_samplers_are_not_memoised
 
     import torch
 
-    from verify.judge.strategies import monte_carlo
+    from verify.judge import monte_carlo
 
     ctx = api.make_context("quick", 3, progress=False)
     f = lambda p, B, gen, ctx: torch.randn(B, generator=gen, dtype=torch.float64)  # noqa: E731
@@ -166,7 +166,7 @@ def test_draws_that_read_the_stated_form_are_not_memoised_and_instance_samplers_
 
     import torch
 
-    from verify.judge.strategies import monte_carlo
+    from verify.judge import monte_carlo
     from verify.judge.stated import reads, stated_value
 
     claim, _ = _mean_check(True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from verify.judge.strategies import Tol, stat_test
+from verify.judge import Tol, stat_test
 from verify.judge.orders import (ordering_test, per_trial_slopes, slope_band_test, slope_bound_test, slope_of_means,
                            slope_test_means, slope_test_paired, slope_upper_test)
 

@@ -4,7 +4,7 @@ from types import SimpleNamespace
 
 from verify import api
 from verify.model.evidence import Check, Evidence
-from verify.judge.strategies import Custom
+from verify.judge import Custom
 from verify.judge.per_point import PerPoint, join, split
 
 
@@ -59,7 +59,7 @@ def _toy_sampler(p, trials, gen, ctx):
 
 
 def _toy_asymptotic(points):
-    from verify.judge.strategies import Asymptotic
+    from verify.judge import Asymptotic
 
     return Asymptotic(points=points, sizes={"quick": (8, 16, 32), "standard": (8, 16, 32)},
                       finite_params=lambda p, N: {**p, "d": N}, stated=lambda p: p["t"], sampler=_toy_sampler,

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from verify.run.runner import make_context
 from verify.model.claim import Alternative, Claim, Domain, Kind, Param, Source
-from verify.judge.strategies import PropertySearch
+from verify.judge import PropertySearch
 from verify.audit.mutants import claim_mutation_power
 
 CTX = make_context("quick", 0, progress=False)

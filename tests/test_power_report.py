@@ -47,7 +47,7 @@ def test_power_is_shown_only_when_an_alternative_was_rejected_on_the_same_code(f
 
 def test_a_claim_with_nothing_to_mutate_is_untested_and_says_what_would_give_it_power(fake_mutants):
     from verify.model.claim import Claim, Domain, Kind, Param, Source
-    from verify.judge.strategies import PropertySearch
+    from verify.judge import PropertySearch
 
     fake_mutants(None)
     c = Claim(id="hermite.test.untested", kind=Kind.BOUND, source=Source("hermite", "test"), statement="x^2 <= 1",

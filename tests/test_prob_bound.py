@@ -21,7 +21,7 @@ from scipy import stats as sps
 from verify import api
 from verify.model.claim import Claim, Domain, Kind, Param, Source, Verdict
 from verify.model.evidence import decide, finalize
-from verify.judge.strategies import ProbabilityBound, binomial_test, Tol
+from verify.judge import ProbabilityBound, binomial_test, Tol
 
 DOMAIN = Domain((Param("m", 1, math.inf, integer=True), Param("t", 0, math.inf, lower_open=True)))
 

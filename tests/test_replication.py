@@ -6,7 +6,7 @@ import torch
 from verify.run.runner import ClaimResult, make_context, replicate_rejections
 from verify.model.claim import Claim, Domain, Kind, Param, Source, Verdict
 from verify.model.evidence import decide, finalize
-from verify.judge.strategies import Expectation
+from verify.judge import Expectation
 
 DOM = Domain((Param("mu", -10, 10),))
 

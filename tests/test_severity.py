@@ -10,7 +10,7 @@ import sympy as sp
 from verify.run.runner import ClaimResult, make_context, verdict_of
 from verify.model.claim import Claim, Constraint, Domain, Kind, Param, Source, Verdict
 from verify.model.evidence import Check, Evidence, StatTest, finalize
-from verify.judge.strategies import PropertySearch
+from verify.judge import PropertySearch
 from verify.judge.severity import CLASSES, assess, one_change, rank
 
 CTX = make_context("quick", 0, progress=False)

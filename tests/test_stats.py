@@ -90,7 +90,7 @@ def test_degenerate_tests_are_set_aside_and_corrected_forms_judged():
 
     from verify.model.claim import Verdict
     from verify.model.evidence import Check, Evidence, decide, decide_corrected, finalize
-    from verify.judge.strategies import Tol, stat_test
+    from verify.judge import Tol, stat_test
 
     zero = stat_test("zero", {}, 0.0, np.zeros(100), Tol(), "stated", 1)
     real = stat_test("real", {}, 1.0, np.random.default_rng(0).normal(1.0, 0.01, 1000), Tol(), "derived", 2)

@@ -313,7 +313,8 @@ def _wrote(out: Path, res: dict) -> None:
 def _cmd_run(args) -> int:
     from verify.run import runner as api
     from verify.report import check_writable, write_reports
-    from verify.report.console import ClaimLines, print_summary
+    from verify.report.console import print_summary
+    from verify.run.progress import ClaimLines
 
     out = _out(args)
     check_writable(out)  # fail before simulating

@@ -10,7 +10,7 @@ judge strategies and helpers from here — never from judge or evidence internal
 
 The names are grouped as the judge groups them (cf. ``neural_tangents.stax``).  ``__all__`` is
 the contract: ``tests/test_kit.py`` checks it is complete (every public judge strategy is here)
-and that no claims module imports from ``verify.judge.strategies`` / ``verify.model.evidence`` directly.
+and that no claims module imports from ``verify.judge`` / ``verify.model`` directly (tests/test_layers.py).
 """
 from __future__ import annotations
 
@@ -23,13 +23,15 @@ from verify.model.evidence import EVERY_VALUE, Check, Evidence, StatTest
 # --- run context: profile, seeds, per-profile values, compute budgets
 from verify.model.context import Context, Profile, derive_seed, pick
 from verify.judge.budget import chunk_for, per_profile, raised, trials_for_budget, trials_to_decide_at
-# --- judge strategies
-from verify.judge.strategies import (AllOf, Asymptotic, Custom, Expectation, FigureSweep, Identity, ProbabilityBound,
-                    PropertySearch)
+# --- judge strategies (verify.judge), and checks a distributed run may split by point or by group of points
+from verify.judge import (STRATEGIES, AllOf, Asymptotic, Custom, Expectation, FigureSweep, Identity, PerGroup, PerPoint,
+                          ProbabilityBound, PropertySearch, StatedSearch)
 # --- options of the strategies and helpers for custom checks
-from verify.judge.strategies import Figure, Tol, label_of, point_tests, stat_test
+from verify.judge import Figure, Tol, label_of, point_tests, stat_test
 # --- the claim's stated sympy form as the number a check tests (so mutants can be substituted: verify.audit.mutants)
-from verify.judge.stated import STATED, StatedSearch, stated_slope, stated_value
+from verify.judge.stated import STATED, stated_slope, stated_value
+# --- a verdict over a range of a setting the source leaves open (a step size, a budget, a dimension)
+from verify.judge.open_settings import over_open_setting
 # --- tests of orderings (E[a] < E[b]) and of orders (log-log slopes), for custom checks
 from verify.judge.orders import (ordering_test, per_trial_slopes, slope_annotation, slope_band_test, slope_bound_test,
                      slope_of_means, slope_test_means, slope_test_paired, slope_upper_test)
@@ -47,7 +49,7 @@ __all__ = [
     "trials_to_decide_at", "raised",
     # strategies
     "AllOf", "Asymptotic", "Custom", "Expectation", "FigureSweep", "Identity", "ProbabilityBound",
-    "PropertySearch",
+    "PropertySearch", "PerPoint", "PerGroup", "over_open_setting",
     # strategy options and custom-check helpers
     "Figure", "Tol", "label_of", "point_tests", "stat_test",
     # the stated form as a number
@@ -66,7 +68,3 @@ CONSTANTS = {
     "EVERY_VALUE": "Check.extra key: the check compared an inequality with every recorded value (verify mutants)",
     "STATED": "predicted=STATED / stated=STATED: the number tested is the claim's own stated sympy form",
 }
-
-#: the judge strategies (each has ``run(claim, ctx) -> Evidence``); tests/test_kit.py checks that
-#: every strategy class defined in verify.judge.strategies is listed here
-STRATEGIES = (AllOf, Asymptotic, Custom, Expectation, FigureSweep, Identity, ProbabilityBound, PropertySearch)

@@ -73,7 +73,7 @@ def strategies_of(claim) -> list[str]:
     """The judge strategies a claim's check is built from (AllOf unpacked), e.g. ['Expectation', 'Identity']; a
     claims package's subclass of a strategy counts as that strategy, and so does a wrapper that says which one it
     runs (class attribute ``judged_as``, e.g. verify.kit.StatedSearch: 'PropertySearch')."""
-    from verify.kit import STRATEGIES
+    from verify.judge import STRATEGIES
 
     def name(p):
         return getattr(p, "judged_as", None) or next((c.__name__ for c in type(p).__mro__ if c in STRATEGIES),
@@ -184,7 +184,7 @@ def verdict_stability(patterns, profile: str = "quick", seeds: int = 20, first_s
         # no terminal (a log, CI, a cluster job): one line per finished claim, tagged with the seed
         lines = None
         if not sys.stdout.isatty():
-            from verify.report.console import ClaimLines
+            from verify.run.progress import ClaimLines
 
             lines = ClaimLines(prefix=f"seed {k} ({k - first_seed + 1}/{seeds})")
         res = api.run(patterns, profile=profile, seed=k, progress=False, jobs=jobs, on_claim=lines,
@@ -309,8 +309,12 @@ def _with_predicted(claim, predicted):
 
 
 def _with_stated_limit(claim, stated_expr):
-    from verify.claims.tahir2024.scratch import limit_checks_for
+    import sys
 
+    from verify.run.registry import module_of
+
+    # the claim's own module (loaded by the registry) builds its limit checks for any stated form
+    limit_checks_for = sys.modules[module_of(claim.id)].limit_checks_for
     return dataclasses.replace(claim, check=dataclasses.replace(
         claim.check, limit_checks=lambda: limit_checks_for(stated_expr)))
 

@@ -73,7 +73,8 @@ import sympy as sp
 
 from verify.run import runner as api
 from verify.model.claim import Verdict
-from verify.judge.strategies import AllOf, Asymptotic, Expectation, Identity, _points, point_tests, stat_test
+from verify.judge import AllOf, Asymptotic, Expectation, Identity, point_tests, stat_test
+from verify.judge.points import _points
 from verify.judge.stated import ALIASES, function_of, mp_function_of, reads
 from verify.model.stats import holm, student_q, two_sided_p
 
@@ -223,7 +224,7 @@ def _limits(asym: Asymptotic, claim, ctx) -> list[dict]:
 def _asym_tests(asym: Asymptotic, limits: list[dict], f) -> list:
     """The tests Asymptotic makes of its stated limit, with ``f`` as the stated limit (same test and tolerance)."""
     from verify.model.evidence import StatTest
-    from verify.judge.strategies import label_of
+    from verify.judge import label_of
 
     q = student_q(0.95, None)
     out = []

@@ -32,7 +32,7 @@ import numpy as np
 from scipy import stats as sps
 
 from verify.model.evidence import StatTest
-from verify.judge.strategies import Tol
+from verify.judge import Tol
 from verify.model.stats import mean_estimate, student_q
 
 __all__ = ["ordering_test", "per_trial_slopes", "slope_test_paired", "slope_test_means", "slope_bound_test",
@@ -54,7 +54,7 @@ def ordering_test(label: str, params: dict, a, b=None, seed=None, *, paired: boo
     of E[a - b] is below 0.  The estimate shown is E[a - b] (E[a] when b is None); ``extra`` says so and
     holds the two means.
 
-    ``resolution`` (absolute, default :attr:`Tol.resolution`, as :func:`verify.judge.strategies.stat_test` with
+    ``resolution`` (absolute, default :attr:`Tol.resolution`, as :func:`verify.judge.stat_test` with
     predicted 0) is added in quadrature to the standard error: an exact tie, or a difference that is a
     float rounding error, never counts as agreement.  The spread is reported as ``std_of_difference``
     (``std_of_a``, ``std_a``/``std_b``), not ``std``: a zero-spread tie is evidence against a strict

@@ -2,7 +2,7 @@
 by construction, their evidence on each group joined in grid order: the unit a distributed run gives one worker.
 
 A Monte Carlo check that simulates points differing only in one parameter on common random numbers (the
-``vector`` of :class:`verify.judge.strategies.Asymptotic` and :class:`verify.judge.strategies.Expectation`: one draw per trial serves
+``vector`` of :class:`verify.judge.Asymptotic` and :class:`verify.judge.Expectation`: one draw per trial serves
 every angle theta, say) cannot be split by grid point without repeating its draws once per point: a point run
 alone makes its whole group's draws.  ``PerGroup(fn, points=grid, shared="theta")`` is
 ``Custom(fn, points=grid)`` for a ``fn(claim, ctx, points) -> Evidence`` that treats groups independently (each
@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from verify.model.context import Context
 from verify.model.evidence import Evidence
-from verify.judge.strategies import _points
+from verify.judge.points import _points
 from verify.judge.per_point import PerPoint, join
 
 

@@ -9,7 +9,7 @@ the distributed path does with the points' evidence coming back from the workers
 same by construction, not by the author's promise.  A claim that compares points with each other (a slope over
 sizes, an ordering over a range) keeps ``Custom``; it stays one task.
 
-(Its own module, imported by the claims that use it, rather than a strategy of :mod:`verify.judge.strategies`: judge and kit
+(Its own module, imported by the claims that use it, rather than a strategy of :mod:`verify.judge`: judge and kit
 are part of every claim's resume-cache and mutants key.)
 """
 from __future__ import annotations
@@ -19,7 +19,8 @@ from typing import Any, Callable
 
 from verify.model.context import Context
 from verify.model.evidence import Evidence
-from verify.judge.strategies import _points, label_of
+from verify.judge import label_of
+from verify.judge.points import _points
 
 
 @dataclass

@@ -78,7 +78,7 @@ def mp_function_of(expr: sp.Expr) -> Callable[[dict], Any]:
 
 def stated_value(claim, precise: bool = False) -> Callable[..., Any]:
     """The claim's stated sympy form as ``f(point, *instance) -> float`` (extra arguments are ignored, so it can
-    be an :class:`~verify.judge.strategies.Expectation`'s ``predicted``); ``precise=True``: an mpmath number at the working
+    be an :class:`~verify.judge.Expectation`'s ``predicted``); ``precise=True``: an mpmath number at the working
     precision (:func:`mp_function_of`).  Calling it records that the check read the stated form, which is how
     ``verify mutants`` knows the claim's whole check judges it."""
     if not isinstance(claim.stated, sp.Expr):
@@ -126,39 +126,6 @@ class _Stated:
 STATED = _Stated()
 
 
-@dataclasses.dataclass
-class StatedSearch:
-    """A :class:`~verify.judge.strategies.PropertySearch` whose predicate reads the claim's stated form: ``holds(stated, p)``
-    (and ``show(stated, p)``) with ``stated = stated_value(claim, precise=True)`` (mpmath at the working precision:
-    a search that compares at 1e-35 cannot use a double; ``precise=False`` for one that compares doubles), so that
-    ``verify mutants`` can substitute a perturbed form.
-    The search itself (name and so seed, examples, strategy, bounds) is the PropertySearch's, so the evidence is the
-    same as with a numeric copy of the form; calibration counts it as a PropertySearch (``judged_as``)."""
-
-    judged_as = "PropertySearch"   # the strategy it runs (verify.audit.calibration.strategies_of)
-    name: str
-    holds: Callable[[Callable, dict], bool]
-    strategy: Callable[[], Any] | None = None
-    show: Callable[[Callable, dict], dict] | None = None
-    bounds: Any = None
-    examples: Any = None
-    refutes: bool = True
-    precise: bool = True   # False: the stated form in double precision (a predicate that compares doubles)
-    margin: Callable[[Callable, dict], float] | None = None   # margin(stated, p): see PropertySearch.margin
-    sweep: Any = None
-
-    def run(self, claim, ctx):
-        from verify.judge.strategies import PropertySearch   # judge imports this module
-
-        f = stated_value(claim, precise=self.precise)
-        show, margin = self.show, self.margin
-        return PropertySearch(self.name, strategy=self.strategy, holds=lambda p: self.holds(f, p),
-                              show=None if show is None else (lambda p: show(f, p)), bounds=self.bounds,
-                              examples=self.examples, refutes=self.refutes,
-                              margin=None if margin is None else (lambda p: margin(f, p)),
-                              sweep=self.sweep).run(claim, ctx)
-
-
 def resolve(f, claim):
     """``f`` itself, or the claim's stated form where ``f`` is :data:`STATED`."""
     return stated_value(claim) if f is STATED else f
@@ -187,5 +154,5 @@ class reads:
             outer.points += self._rec.points
 
 
-__all__ = ["STATED", "StatedSearch", "stated_value", "stated_slope", "function_of", "mp_function_of", "resolve", "reads",
+__all__ = ["STATED", "stated_value", "stated_slope", "function_of", "mp_function_of", "resolve", "reads",
            "ALIASES"]

@@ -4,7 +4,7 @@ A :class:`Claim` is a small declaration.  It names its source (file, theorem,
 equation), the statement as the source writes it (LaTeX), the assumptions and the
 parameter :class:`Domain` they allow, its :class:`Kind`, the stated closed form
 (sympy), our own derived form where we have one, notes on how a garbled source was
-read, and a *check*: one of the judge strategies of :mod:`verify.judge.strategies`, wired to
+read, and a *check*: one of the judge strategies of :mod:`verify.judge`, wired to
 estimators from :mod:`numerics` and forms from :mod:`derivations`.
 """
 from __future__ import annotations
@@ -317,7 +317,7 @@ class Claim:
     statement:   the statement as stated, in LaTeX.
     assumptions: the assumptions in words.
     domain:      the parameter domain the assumptions allow.
-    check:       a judge strategy from :mod:`verify.judge.strategies` (has ``run(claim, ctx)``).
+    check:       a judge strategy from :mod:`verify.judge` (has ``run(claim, ctx)``).
     stated:      the stated closed form (sympy), if there is one.
     derived:     our own derived form (sympy), if we have one.
     corrected:   the corrected form (LaTeX) when our derivation finds one; it is a claim of ours and

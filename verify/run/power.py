@@ -39,7 +39,7 @@ def _doc(profile: str) -> dict | None:
 
 def _code_key(claim, profile: str, seed: int) -> str | None:
     """The claim's run-cache key at the mutants run's profile and seed: equal keys, same code and versions."""
-    from verify.run import runner as api
+    from verify.run import environment as api
     from verify.run.cache import key
 
     try:

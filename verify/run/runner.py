@@ -20,6 +20,7 @@ from verify.model.claim import Claim, DomainError, Verdict
 from verify.model.context import PROFILES, Context
 from verify.model.evidence import Check, Evidence, decide, decide_corrected, finalize, rules_out
 from verify.model.stats import holm
+from verify.run.environment import make_context, versions
 from verify.run.registry import select
 
 ALPHA = 0.05  # family-wise error rate of a run (Holm over every Monte Carlo test)
@@ -107,29 +108,6 @@ class RunResult:
                 "timing": timing}
 
 
-def versions() -> dict:
-    import hypothesis
-    import mpmath
-    import numpy
-    import scipy
-
-    return {"python": platform.python_version(), "torch": torch.__version__, "sympy": sp.__version__,
-            "mpmath": mpmath.__version__, "numpy": numpy.__version__, "scipy": scipy.__version__,
-            "hypothesis": hypothesis.__version__, "platform": platform.platform()}
-
-
-def make_context(profile: str = "standard", seed: int = 0, device: str = "cpu", at=None,
-                 progress: bool = True) -> Context:
-    if profile not in PROFILES:
-        raise DomainError(f"unknown profile {profile!r}; choose one of {', '.join(PROFILES)}")
-    try:
-        dev = torch.device(device)
-        torch.empty(1, device=dev)
-    except (RuntimeError, AssertionError) as e:
-        raise DomainError(f"device {device!r} is not available here ({str(e).splitlines()[0]})") from None
-    return Context(profile=PROFILES[profile], seed=int(seed), device=dev, at=at, progress=progress)
-
-
 def verdict_of(claim: Claim, ev: Evidence, profile: str) -> tuple[Verdict, str]:
     """:func:`verify.model.evidence.decide`; a refuted extension (a reading beyond the source) 'does not extend'; then the
     claim's ``decided_at``: below that profile a confirmation
@@ -161,7 +139,7 @@ def replicate_rejections(results: list[ClaimResult], ctx: Context, alpha: float,
     from dataclasses import replace
 
     from verify.model.context import derive_seed
-    from verify.judge.strategies import takes_points
+    from verify.judge import takes_points
 
     pending = []  # (test, replication test or None)
     for r in results:
@@ -313,7 +291,7 @@ def run(patterns=None, profile: str = "standard", seed: int = 0, device: str = "
 
     ``on_claim(result)`` is called as each claim finishes (its evidence before the run's Holm correction and
     replication, ``verdict`` not yet set); if it has a ``begin(total, profile)`` method, that is called first
-    with the number of selected claims (:class:`verify.report.console.ClaimLines` prints one line per claim).
+    with the number of selected claims (:class:`verify.run.progress.ClaimLines` prints one line per claim).
 
     ``claims``: run exactly these claims (e.g. those a pytest session collected) instead of ``patterns``.
 
@@ -325,7 +303,7 @@ def run(patterns=None, profile: str = "standard", seed: int = 0, device: str = "
     claims = list(claims) if claims is not None else select(patterns, exact=at is not None)
     ctx = make_context(profile, seed, device, at, progress)
     if at is not None:
-        from verify.judge.strategies import takes_points
+        from verify.judge import takes_points
 
         for c in claims:
             if not takes_points(c.check):

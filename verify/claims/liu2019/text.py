@@ -326,7 +326,7 @@ def _fine_grained(claim, ctx, points, reverse: bool = False):
                                          tol=0.0, pvalue=float(sps.t.sf(-mean / max(se, 1e-15), B - 1)),
                                          target="stated", seed=seed, ci=(-mean - q * se, -mean + q * se), sided="upper",
                                          df=B - 1, extra={"mean relative change": mean, "std": float(diff.std())}))
-    from verify.judge.open_settings import over_open_setting
+    from verify.kit import over_open_setting
     tests, checks = over_open_setting("the size (n_Q, d) of the task", by_size)
     ev.tests += tests
     ev.checks += checks
