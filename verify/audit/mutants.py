@@ -58,11 +58,11 @@ smallest p-value).  A mutant counts as refuted only if some test rejects it and 
 it.  A mutant that is symbolically equal to the stated form (sympy) is "equivalent" and not counted; one that
 differs symbolically but agrees at every grid point to 1e-12 is a survivor flagged "equal on the grid" (the grid
 cannot see that perturbation).
-"""
 
 The code: :mod:`verify.audit.mutant_forms` generates the mutants, :mod:`verify.audit.mutant_judge` judges them with
 the claim's check, :mod:`verify.audit.mutant_status` says why one that was not refuted is set aside; this module runs
 the claims (locally, in processes or on Dask), stores each claim's result and writes ``mutants_<profile>.json``.
+"""
 from __future__ import annotations
 
 import json
