@@ -84,7 +84,7 @@ def strategies_of(claim) -> list[str]:
 
 def reviewed_verdicts() -> dict[str, str]:
     """The reviewed quick verdicts pinned in tests/expected_verdicts.json (empty if the file is absent)."""
-    path = Path(__file__).resolve().parent.parent / "tests" / "expected_verdicts.json"
+    path = Path(__file__).resolve().parents[2] / "tests" / "expected_verdicts.json"
     try:
         return dict(json.loads(path.read_text()))
     except (OSError, ValueError):

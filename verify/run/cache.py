@@ -25,10 +25,11 @@ from pathlib import Path
 
 from verify.model.evidence import Check, Evidence, StatTest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("derivations", "numerics", "verify")
 #: the judge's own modules: every verdict depends on them
-CORE = ("verify/judge/strategies.py", "verify/model/evidence.py", "verify/model/stats.py", "verify/model/context.py", "verify/model/claim.py",
+CORE = ("verify/judge/base.py", "verify/judge/points.py", "verify/judge/figures.py", "verify/judge/expectation.py",
+        "verify/judge/asymptotic.py", "verify/judge/search.py", "verify/judge/composite.py", "verify/model/evidence.py", "verify/model/stats.py", "verify/model/context.py", "verify/model/claim.py",
         "verify/judge/budget.py", "verify/kit.py")
 
 
