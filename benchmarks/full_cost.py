@@ -176,7 +176,7 @@ def _floor(row: dict, budget: float) -> dict:
 def grid_sizes(claims, seed: int = 0) -> dict[str, int]:
     """The number of tasks a distributed run makes of each claim's ``full`` grid (:func:`verify.judge.per_point.split`:
     the grid's size for a PerPoint check, 0 = one task); nothing is simulated."""
-    from verify import api
+    from verify.run import runner as api
     from verify.judge.per_point import split
 
     ctx = api.make_context("full", seed, progress=False)
@@ -238,7 +238,7 @@ def measure(claim, seed: int, budget: float, k: int, point_budget: float) -> dic
     """The full-profile CPU cost of one claim (see the module docstring)."""
     from dataclasses import replace
 
-    from verify import api
+    from verify.run import runner as api
     from verify.model.claim import DomainError
 
     ctx = api.make_context("full", seed, progress=False)
@@ -282,7 +282,7 @@ def measure(claim, seed: int, budget: float, k: int, point_budget: float) -> dic
 def main(argv=None) -> dict:
     import torch
 
-    from verify import api
+    from verify.run import runner as api
     from verify.run.registry import select
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])

@@ -8,7 +8,8 @@ import sys
 
 import pytest
 
-from verify import api, cli
+from verify import cli
+from verify.run import runner as api
 from verify.judge.per_group import PerGroup
 from verify.judge.per_point import PerPoint
 

@@ -2,7 +2,7 @@
 distributed run may split by grid point; the Dask path itself is tested in tests/test_distributed.py)."""
 from types import SimpleNamespace
 
-from verify import api
+from verify.run import runner as api
 from verify.model.evidence import Check, Evidence
 from verify.judge import Custom
 from verify.judge.per_point import PerPoint, join, split
