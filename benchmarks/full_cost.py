@@ -21,8 +21,8 @@ claim instead of exhausting a shared machine; such a claim is reported "over mem
 From the costs, the expected wall time on N one-thread workers (claim granularity, as ``--workers N`` schedules):
 at least max(sum / N, longest claim) -- the longest claim is the run's critical path -- and at most
 sum / N + longest claim (greedy list scheduling, Graham's bound); both for N = 1, 8, 64, 512, and again with the
-claims whose check is a :class:`verify.per_point.PerPoint` split by grid point (a
-:class:`verify.per_group.PerGroup` by group of shared draws), as ``--workers`` splits them.
+claims whose check is a :class:`verify.judge.per_point.PerPoint` split by grid point (a
+:class:`verify.judge.per_group.PerGroup` by group of shared draws), as ``--workers`` splits them.
 Where some costs are lower bounds, so are both columns (the "at most" column is then no upper bound).
 
 Claims that share a simulation through a module cache (liu2019's transfer sweep, shachaf2021's freeze runs,
@@ -92,7 +92,8 @@ def _error(ev) -> str | None:
 
 def full_grid(claim, ctx) -> list[dict]:
     """The ``full`` grid points of a claim's point-taking checks (empty if it takes none)."""
-    from verify.judge import _points, takes_points
+    from verify.judge import takes_points
+    from verify.judge.points import _points
 
     parts = getattr(claim.check, "parts", [claim.check])
     pts: list[dict] = []
@@ -105,11 +106,12 @@ def full_grid(claim, ctx) -> list[dict]:
 def draw_groups(claim, ctx) -> int:
     """The number of simulations behind a claim's ``full`` grid: points that differ only in a part's shared
     parameter (the ``vector`` of an Asymptotic or Expectation, the ``shared`` of a
-    :class:`verify.per_group.PerGroup`) are simulated on the same draws, and a point run alone (what
+    :class:`verify.judge.per_group.PerGroup`) are simulated on the same draws, and a point run alone (what
     :func:`measure` times) makes its whole group's draws.  A claim's cost therefore scales with its groups, not
     its points; a point alone does a little less than its group (one value of the shared parameter instead of
     all), so an extrapolation by groups is a floor."""
-    from verify.judge import _points, takes_points
+    from verify.judge import takes_points
+    from verify.judge.points import _points
 
     keys: set[tuple] = set()
     for part in getattr(claim.check, "parts", [claim.check]):
@@ -139,7 +141,7 @@ def sample_points(pts: list[dict], k: int, seed: int = 0) -> list[dict]:
 def table(costs: dict[str, float], ns=(1, 8, 64, 512), points: dict[str, int] | None = None) -> list[str]:
     """The expected wall time on N one-thread workers, in hours: at least max(sum/N, longest task), at most
     sum/N + longest task (greedy list scheduling, Graham's bound).  Tasks are claims; with ``points`` (the number
-    of tasks a distributed run makes of each claim: its grid size for a :class:`verify.per_point.PerPoint` check,
+    of tasks a distributed run makes of each claim: its grid size for a :class:`verify.judge.per_point.PerPoint` check,
     :func:`grid_sizes`), a second pair of columns splits those claims by grid point as ``--workers N`` does, a
     claim's cost spread evenly over its points."""
     total, longest = sum(costs.values()), max(costs.values(), default=0.0)
@@ -172,10 +174,10 @@ def _floor(row: dict, budget: float) -> dict:
 
 
 def grid_sizes(claims, seed: int = 0) -> dict[str, int]:
-    """The number of tasks a distributed run makes of each claim's ``full`` grid (:func:`verify.per_point.split`:
+    """The number of tasks a distributed run makes of each claim's ``full`` grid (:func:`verify.judge.per_point.split`:
     the grid's size for a PerPoint check, 0 = one task); nothing is simulated."""
-    from verify import api
-    from verify.per_point import split
+    from verify.run import runner as api
+    from verify.judge.per_point import split
 
     ctx = api.make_context("full", seed, progress=False)
     return {c.id: split(c, ctx) for c in claims}
@@ -236,8 +238,8 @@ def measure(claim, seed: int, budget: float, k: int, point_budget: float) -> dic
     """The full-profile CPU cost of one claim (see the module docstring)."""
     from dataclasses import replace
 
-    from verify import api
-    from verify.claim import DomainError
+    from verify.run import runner as api
+    from verify.model.claim import DomainError
 
     ctx = api.make_context("full", seed, progress=False)
 
@@ -280,8 +282,8 @@ def measure(claim, seed: int, budget: float, k: int, point_budget: float) -> dic
 def main(argv=None) -> dict:
     import torch
 
-    from verify import api
-    from verify.registry import select
+    from verify.run import runner as api
+    from verify.run.registry import select
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("patterns", nargs="*")

@@ -2,7 +2,7 @@
 
 The claims are picked from the ``timing`` block of a finished run's ``results.json`` (default: the
 committed reference run, ``reports/results.json``), heaviest first, or named with ``--claims``.  Each
-is run by ``verify.api.run([id], profile="standard", seed=0)`` in this process on one torch thread
+is run by ``verify.run.runner.run([id], profile="standard", seed=0)`` in this process on one torch thread
 (what each of the two workers of ``--jobs 2`` gets), under cProfile, and its time is split by
 function into classes:
 
@@ -113,7 +113,7 @@ def main(argv=None):
     ref = {k: (v if isinstance(v, (int, float)) else v.get("seconds", 0.0)) for k, v in timing.items()}
     ids = a.claims or sorted(ref, key=lambda k: -ref[k])[:a.top]
     torch.set_num_threads(a.threads)
-    from verify.registry import all_claims
+    from verify.run.registry import all_claims
 
     known = {c.id for c in all_claims()}  # imports every claims module before any profile starts
     unknown = [c for c in ids if c not in known]

@@ -86,7 +86,7 @@ def old_code_hash(rev: str, module: str) -> str:
 
 def old_key(claim, ctx, versions: dict, rev: str) -> str:
     """``verify.cache.key`` before issue 35."""
-    from verify.registry import module_of
+    from verify.run.registry import module_of
 
     parts = {"id": claim.id, "profile": ctx.profile.name, "seed": ctx.seed, "at": ctx.at, "device": str(ctx.device),
              "dtype": str(ctx.dtype), "versions": {k: v for k, v in versions.items() if k != "platform"},
@@ -97,8 +97,8 @@ def old_key(claim, ctx, versions: dict, rev: str) -> str:
 def rekey(path: Path, rev: str, dry_run: bool = False) -> tuple[list[str], list[str]]:
     """Re-key one mutants file in place; (re-keyed ids, stale ids)."""
     from verify import api
-    from verify.mutants import power_key
-    from verify.registry import all_claims
+    from verify.audit.mutants import power_key
+    from verify.run.registry import all_claims
 
     doc = json.loads(path.read_text())
     here = {k: v for k, v in api.versions().items() if k != "platform"}
@@ -128,8 +128,8 @@ def check(profile: str = "standard") -> int:
     ``reports/results.json``; print the counts and every claim that differs; 1 if any does."""
     from collections import Counter
 
-    from verify.power import power_of, versions_line
-    from verify.registry import all_claims
+    from verify.run.power import power_of, versions_line
+    from verify.run.registry import all_claims
 
     committed = {c["id"]: (c.get("power") or {}).get("status") for c in
                  json.loads((ROOT / "reports" / "results.json").read_text())["claims"]}

@@ -363,7 +363,7 @@ def ntk_relu_gram(X: torch.Tensor, Y: torch.Tensor | None = None) -> torch.Tenso
 def cosine_form_gram(f, X: torch.Tensor, Y: torch.Tensor | None = None) -> torch.Tensor:
     """The Gram matrix [f(u_ij)] of a kernel given as a function of the cosine u_ij = x_i.y_j/(|x_i||y_j|) (clamped to
     [-1, 1]), evaluated entry by entry as ``f({"u": u_ij})``: e.g. a claim's stated form of H^inf(u) read through
-    :func:`verify.stated.stated_value`, so that a check compares its Monte Carlo Gram with the stated closed form
+    :func:`verify.judge.stated.stated_value`, so that a check compares its Monte Carlo Gram with the stated closed form
     itself.  On unit inputs with f = :data:`NTK_RELU_STATED` it equals :func:`ntk_relu_gram` to rounding.
     X (n, d), Y (m, d) (default X) -> (n, m)."""
     Y = X if Y is None else Y

@@ -56,7 +56,7 @@ __all__ = [
     "linear_transfer_f_statistic_derived", "linear_transfer_f_statistic", "saddle_limits_stated",
     "saddle_limits_stated_by_equation",
     "richardson_mp", "transferability_numerator_at",
-    # issue 13: stated forms the claims' checks read (verify.stated)
+    # issue 13: stated forms the claims' checks read (verify.judge.stated)
     "under_threshold_stated",
 ]
 
@@ -322,7 +322,7 @@ def chi2_expectation_mp(f, m, dps: int = 30):
 def chi2_expectation(f, m, rel: float = 1e-12) -> float:
     """E f(u), u ~ chi^2_m, in double precision: scipy's adaptive quadrature of f against the chi-square density
     (written on the log scale) on [0, m] and [m, inf).  For a float-valued f that is costly to evaluate (a
-    claim's stated form read point by point, :func:`verify.stated.stated_value`): a few hundred evaluations,
+    claim's stated form read point by point, :func:`verify.judge.stated.stated_value`): a few hundred evaluations,
     agreeing with :func:`chi2_expectation_mp` to about 1e-14 on the ridge integrand of (128).
 
     >>> round(chi2_expectation(lambda x: 1 / x, 7), 12)   # E 1/chi^2_7 = 1/(7-2)

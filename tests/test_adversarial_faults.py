@@ -19,9 +19,9 @@ from types import SimpleNamespace
 
 import pytest
 
-import verify.registry as registry
+import verify.run.registry as registry
 from verify import api
-from verify.claim import DomainError
+from verify.model.claim import DomainError
 from verify.cli import _cap_jobs, main
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -169,7 +169,7 @@ def test_a_bad_claim_timeout_is_one_line(capsys, pkg):
 
 
 def test_every_profile_declares_a_claim_timeout():
-    from verify.context import PROFILES
+    from verify.model.context import PROFILES
 
     assert PROFILES["quick"].claim_timeout and PROFILES["standard"].claim_timeout
     assert PROFILES["quick"].claim_timeout <= PROFILES["standard"].claim_timeout
@@ -216,7 +216,7 @@ def test_nan_is_recognised_in_every_number_type():
     import sympy as sp
     import torch
 
-    from verify.evidence import Check
+    from verify.model.evidence import Check
     from verify.judge import is_nan
 
     assert all(is_nan(v) for v in (math.nan, np.float64("nan"), mpmath.mpf("nan"), sp.nan, torch.tensor(math.nan)))
@@ -261,7 +261,7 @@ def test_an_installed_package_that_fails_to_import_is_skipped(capsys, tmp_path, 
 def test_dask_workers_load_the_claims_package(pkg):
     """--workers 2 --claims PKG: the workers load the package; results.json is the serial one."""
     pytest.importorskip("distributed")
-    from verify.distributed import Cluster
+    from verify.run.distributed import Cluster
 
     registry.use([str(pkg.path)])
     pats = [f"{pkg.key}.b_mean", f"{pkg.key}.c_fast"]

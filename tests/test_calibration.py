@@ -1,11 +1,11 @@
-"""Per-strategy calibration bookkeeping (verify.calibration.strategy_calibration) and Clopper-Pearson."""
+"""Per-strategy calibration bookkeeping (verify.audit.calibration.strategy_calibration) and Clopper-Pearson."""
 from __future__ import annotations
 
 import pytest
 from scipy.stats import binomtest
 
-from verify.calibration import strategy_calibration
-from verify.stats import clopper_pearson
+from verify.audit.calibration import strategy_calibration
+from verify.model.stats import clopper_pearson
 
 
 @pytest.mark.parametrize("k,n", [(0, 1), (0, 30), (1, 30), (7, 20), (20, 20)])
@@ -32,8 +32,8 @@ def test_strategy_calibration_counts_false_refutations_of_confirmed_claims_only(
 def test_run_wide_bound_through_the_first_stage_rate():
     """Seeds with a first-stage rejection of a confirmed claim's test (replicated or not) bound the run-wide
     false-refutation rate at (CP upper end of their rate) x alpha; a rejection of an erratum does not count."""
-    from verify.calibration import calibration_table
-    from verify.stats import clopper_pearson
+    from verify.audit.calibration import calibration_table
+    from verify.model.stats import clopper_pearson
 
     per_seed = [{"seed": k, "verdicts": {"a": "confirmed", "b": "refuted"},
                  "first_stage_rejections": (["a", "b"] if k == 3 else ["b"])} for k in range(40)]
@@ -45,8 +45,8 @@ def test_run_wide_bound_through_the_first_stage_rate():
 
 
 def test_a_claims_package_subclass_of_a_strategy_counts_as_that_strategy():
-    from verify.calibration import strategies_of
-    from verify.registry import select
+    from verify.audit.calibration import strategies_of
+    from verify.run.registry import select
 
     assert strategies_of(select(["linearization2025.thm7.eta_le_1"])[0]) == ["PropertySearch"]
 
@@ -57,7 +57,7 @@ def test_stability_runs_merge_into_one_document(tmp_path):
     one-line error."""
     import json
 
-    from verify.calibration import merge_stability, stability_doc
+    from verify.audit.calibration import merge_stability, stability_doc
 
     strategies = {"a": ["Expectation"], "b": ["Custom"]}
     runs = [{"seed": k, "verdicts": {"a": "confirmed", "b": "refuted" if k == 3 else "confirmed"},

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from conftest import SUITE
-from verify.registry import builtin_claims
+from verify.run.registry import builtin_claims
 
 pytestmark = pytest.mark.claims
 

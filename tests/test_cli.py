@@ -118,6 +118,6 @@ def test_report_pdf_rerenders_without_simulation(capsys, tmp_path, monkeypatch):
     out = tmp_path / "rep"
     assert _run(capsys, "run", "tahir2024.eq13.roots", "--profile", "quick", "--out", str(out), "--no-progress")[0] == 0
     monkeypatch.setattr(R, "pdflatex", lambda: None)
-    monkeypatch.setattr("verify.api.run", lambda *a, **k: pytest.fail("report must not simulate"))
+    monkeypatch.setattr("verify.run.runner.run", lambda *a, **k: pytest.fail("report must not simulate"))
     code, stdout, _ = _run(capsys, "report", "--pdf", "--out", str(out))
     assert code == 0 and "apt-get install texlive-latex-base" in stdout

@@ -14,8 +14,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import verify.calibration
-import verify.registry
+import verify.audit.calibration
+import verify.run.registry
 from verify import api
 from verify.cli import main
 from verify.report import write_reports
@@ -47,10 +47,10 @@ def _snapshot(d: Path) -> dict:
 @given(argv=st.lists(TOKENS | st.text(max_size=8), max_size=7), broken=st.sampled_from(["", "{", "[]", '{"claims": 5}',
                                                                                         '{"claims": [{"id": 1}]}']))
 def test_cli_never_tracebacks(base, argv, broken, monkeypatch, capsys):
-    cheap = tuple(c for c in verify.registry.all_claims() if c.id in CHEAP)
-    monkeypatch.setattr(verify.registry, "all_claims", lambda: cheap)
-    monkeypatch.setattr(verify.calibration, "calibrate", lambda **kw: 0)
-    monkeypatch.setattr(verify.calibration, "verdict_stability", lambda *a, **kw: {})
+    cheap = tuple(c for c in verify.run.registry.all_claims() if c.id in CHEAP)
+    monkeypatch.setattr(verify.run.registry, "all_claims", lambda: cheap)
+    monkeypatch.setattr(verify.audit.calibration, "calibrate", lambda **kw: 0)
+    monkeypatch.setattr(verify.audit.calibration, "verdict_stability", lambda *a, **kw: {})
     work = base / "work"
     shutil.rmtree(work, ignore_errors=True)
     shutil.copytree(base / "good", work)

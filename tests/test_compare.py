@@ -1,8 +1,8 @@
-"""``python -m verify compare``: two runs' verdicts side by side (verify/compare.py)."""
+"""``python -m verify compare``: two runs' verdicts side by side (verify/report/compare.py)."""
 import json
 
 from verify.cli import main
-from verify.compare import compare, load, markdown
+from verify.report.compare import compare, load, markdown
 
 
 def _doc(profile, verdicts, classes=None):

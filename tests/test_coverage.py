@@ -8,7 +8,7 @@ import pytest
 
 from verify import coverage as cov
 from verify.cli import main
-from verify.registry import all_claims
+from verify.run.registry import all_claims
 
 PAPERS = list(cov.PAPERS)
 HAVE = [p for p in PAPERS if (cov.SEEDS / cov.PAPERS[p]).exists()]

@@ -205,7 +205,7 @@ def test_km_quantile():
 
 # ------------------------------------------------------------------ the stated forms the checks read (issue 13)
 def _stated_fn(expr):
-    from verify.stated import function_of
+    from verify.judge.stated import function_of
     return function_of(expr)
 
 
@@ -247,7 +247,7 @@ def test_remark3_stated_form_is_prop1_at_the_glm_limit():
 def test_new_stated_forms_equal_the_numeric_copies():
     """The stated forms added for coverage (issue 13) give the numbers the checks used before (1e-12): the ReLU K'
     (prop1.relu), the Prop. 6 and Thm 9 bounds (ReLU), and the order d of the SGD theorems (log-log slope 1)."""
-    from verify.stated import stated_slope
+    from verify.judge.stated import stated_slope
     f_k = _stated_fn(LR.relu_kprime_stated())
     f_6 = _stated_fn(LR.prop6_bound_stated())
     f_9 = _stated_fn(LR.thm9_bound_stated())
@@ -276,10 +276,10 @@ def test_prop1_trials_sized_from_the_instance_pilot():
     instance (two-stage design) so the 2 % tolerance sits 5 standard errors from the prediction; the count never
     goes below the profile's base nor above the cap; quick keeps its fixed count and draws no pilot.  The
     kit passes the instance to a three-argument trials function and not to a two-argument one."""
-    from verify.api import make_context
+    from verify.run.runner import make_context
     from verify.claims.dayi2024 import prop1 as P
-    from verify.context import PROFILES
-    from verify.judge import _trials
+    from verify.model.context import PROFILES
+    from verify.judge.points import _trials
     from verify.kit import label_of, pick
 
     p = P._S[-1]                                              # ReLU, k = 6, xi = 2.45, m = 0.8
@@ -302,7 +302,7 @@ def test_prop1_trials_sized_from_the_instance_pilot():
 
 def test_every_dayi_claim_says_its_form_is_our_reconstruction():
     """issue 22: the formulas of 003 are lost in the seed; every claim's notes say that what it tests is ours."""
-    from verify.registry import all_claims
+    from verify.run.registry import all_claims
 
     claims = [c for c in all_claims() if c.paper == "dayi2024"]
     assert claims
@@ -314,9 +314,9 @@ def test_figures_over_steps_is_an_intersection_union_over_the_open_step():
     """issue 24: a figure's ordering run over the step factors (figures._over_steps) is rejected only if it fails at
     every factor; failing at some factor makes it undecided, with the factors named, never refuted; a refuting check
     that fails at some factors only is undecided too, and the base factor keeps its detail keys."""
-    from verify.api import make_context
+    from verify.run.runner import make_context
     from verify.claims.dayi2024 import figures as F
-    from verify.evidence import Check, Evidence, StatTest
+    from verify.model.evidence import Check, Evidence, StatTest
 
     ctx = make_context("quick", 0, progress=False)
     factors = F.pick(ctx.profile, F.ETA_FACTORS)
@@ -346,9 +346,9 @@ def test_figures_over_steps_is_an_intersection_union_over_the_open_step():
 def test_figures_over_steps_counts_a_zero_width_tie_as_not_shown():
     """issue 24: a factor at which the ordering test is an exact tie of zero width (e.g. every run of both arms
     censored) does not show the ordering: the claim is undecided over the range, not confirmed by the tie."""
-    from verify.api import make_context
+    from verify.run.runner import make_context
     from verify.claims.dayi2024 import figures as F
-    from verify.evidence import Evidence, StatTest
+    from verify.model.evidence import Evidence, StatTest
 
     ctx = make_context("quick", 0, progress=False)
 
@@ -364,9 +364,9 @@ def test_figures_over_steps_counts_a_zero_width_tie_as_not_shown():
 def test_figures_over_steps_counts_a_complete_separation_as_shown():
     """A zero-width interval away from the prediction (theta = 1: every run of one arm beyond every run of the
     other, as dayi2024.fig2 at the doubled step) is the strongest evidence of the ordering, not a tie."""
-    from verify.api import make_context
+    from verify.run.runner import make_context
     from verify.claims.dayi2024 import figures as F
-    from verify.evidence import Evidence, StatTest
+    from verify.model.evidence import Evidence, StatTest
 
     ctx = make_context("quick", 0, progress=False)
 

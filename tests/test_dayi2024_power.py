@@ -8,9 +8,9 @@ import math
 import numpy as np
 import pytest
 
-from verify.api import _power_declared, make_context
+from verify.run.runner import _power_declared, make_context
 from verify.claims.dayi2024 import appendix as AP
-from verify.mutants import claim_mutation_power
+from verify.audit.mutants import claim_mutation_power
 
 CTX = make_context("quick", 0, progress=False)
 CLAIMS = {c.id: c for c in AP.CLAIMS}

@@ -79,8 +79,8 @@ def test_run_tuned_small_runs_and_shapes():
 
 
 def test_every_confirmable_dayi2024_claim_declares_power_or_says_why_not():
-    from verify.api import _power_declared
-    from verify.registry import all_claims
+    from verify.run.runner import _power_declared
+    from verify.run.registry import all_claims
 
     for c in all_claims():
         if not c.id.startswith("dayi2024."):

@@ -105,7 +105,7 @@ def test_generators_follow_the_run_device():
     """Context.generator makes its generator on the run's device (the samplers draw on it)."""
     import torch
 
-    from verify import api
+    from verify.run import runner as api
 
     ctx = api.make_context("quick", 0, "cpu", progress=False)
     g, _ = ctx.generator("x")

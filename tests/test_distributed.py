@@ -1,4 +1,4 @@
-"""Claims on Dask workers (``--workers N``, :mod:`verify.distributed`): the serial run's results.json, a lost
+"""Claims on Dask workers (``--workers N``, :mod:`verify.run.distributed`): the serial run's results.json, a lost
 worker's claim inconclusive with the error recorded, and a one-line error without the optional dependency."""
 from __future__ import annotations
 
@@ -8,9 +8,10 @@ import sys
 
 import pytest
 
-from verify import api, cli
-from verify.per_group import PerGroup
-from verify.per_point import PerPoint
+from verify import cli
+from verify.run import runner as api
+from verify.judge.per_group import PerGroup
+from verify.judge.per_point import PerPoint
 
 # cheap at quick, one of each strategy: Identity + Custom, PropertySearch, Expectation, Monte Carlo with figures
 PATS = ["tahir2024.thm3.6.stieltjes", "tahir2024.thm3.8.monotone", "hermite.parseval.relu",
@@ -20,7 +21,7 @@ PATS = ["tahir2024.thm3.6.stieltjes", "tahir2024.thm3.8.monotone", "hermite.pars
 @pytest.fixture(scope="module")
 def cluster():
     pytest.importorskip("distributed")
-    from verify.distributed import Cluster
+    from verify.run.distributed import Cluster
 
     with Cluster(workers=2) as cl:
         yield cl
@@ -41,7 +42,7 @@ def test_two_workers_give_the_serial_document(cluster):
 
 def test_an_existing_scheduler(cluster):
     """``--scheduler ADDRESS``: connect to a running scheduler (here the fixture's), check its workers, same document."""
-    from verify.distributed import Cluster
+    from verify.run.distributed import Cluster
 
     pats = PATS[:2]
     with Cluster(scheduler=cluster.client.scheduler_info()["address"]) as remote:
@@ -83,7 +84,7 @@ def _raises(claim_id, i, profile, seed, device):  # a grid point whose check rai
 
 
 def _key(claim_id, profile, seed, device):
-    from verify.cache import key
+    from verify.run.cache import key
 
     c = api.select([claim_id])[0]
     return key(c, api.make_context(profile, seed, device, None, progress=False), api.versions())
@@ -109,7 +110,7 @@ def test_a_point_that_raises_gives_the_serial_error_record(cluster):
 
 def test_an_unreachable_scheduler_is_a_one_line_error(capsys, tmp_path, monkeypatch):
     pytest.importorskip("distributed")
-    monkeypatch.setattr("verify.distributed.CONNECT_TIMEOUT", "1s")
+    monkeypatch.setattr("verify.run.distributed.CONNECT_TIMEOUT", "1s")
     argv = ["run", "tahir2024.thm3.6.stieltjes", "--scheduler", "tcp://127.0.0.1:9", "--out", str(tmp_path)]
     assert cli.main(argv) == 2
     err = capsys.readouterr().err.strip()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from verify.severity import CLASSES
+from verify.judge.severity import CLASSES
 
 pytestmark = pytest.mark.claims
 

@@ -134,7 +134,7 @@ def test_slope_annotation_of_the_order_tests():
     """A bound test stores -slope; the figure shows the slope itself beside the stated exponent."""
     import numpy as np
 
-    from verify.orders import slope_annotation, slope_bound_test, slope_test_paired
+    from verify.judge.orders import slope_annotation, slope_bound_test, slope_test_paired
 
     xs = [0.01, 0.03, 0.1]
     rng = np.random.default_rng(0)

@@ -3,7 +3,7 @@ run alone makes its whole group's draws), nothing simulated here."""
 import importlib.util
 from pathlib import Path
 
-from verify import api
+from verify.run import runner as api
 
 _spec = importlib.util.spec_from_file_location("full_cost", Path(__file__).resolve().parents[1] / "benchmarks" /
                                                "full_cost.py")

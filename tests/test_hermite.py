@@ -146,10 +146,10 @@ def test_numerics_hermite_polynomials():
 
 
 def test_stated_forms_read_by_the_checks():
-    """The stated forms hermite checks read through verify.stated give the numbers they had typed in."""
+    """The stated forms hermite checks read through verify.judge.stated give the numbers they had typed in."""
     from derivations import kernels as kn
     from verify.claims.hermite.coefficients import TAIL_EXPONENT
-    from verify.stated import function_of
+    from verify.judge.stated import function_of
     d = function_of(H.orthonormality_stated())
     assert d({"i": 3, "j": 3}) == 1.0 and d({"i": 1, "j": 3}) == 0.0
     for name, p in TAIL_EXPONENT.items():
@@ -170,7 +170,7 @@ def test_dual_truncation_stated_bound_equals_dual_tail_bound():
     from derivations import hermite as H
     from verify.claims.hermite import coefficients as HC
     from verify.claims.hermite.common import exact_coeffs, second_moment
-    from verify.stated import mp_function_of
+    from verify.judge.stated import mp_function_of
     f = mp_function_of(H.dual_truncation_bound_stated())
     with mpmath.workdps(40):
         for name in ("relu", "step", "abs"):
@@ -242,8 +242,8 @@ def test_ntk_gram_mp_normalises_the_cosine():
 
 def test_power_witnesses_of_the_confirmed_claims_without_a_sympy_form():
     """Issue 24: each of the twelve declares plausible wrong versions; the cheap ones fail their own check."""
-    from verify.api import make_context
-    from verify.registry import builtin_claims
+    from verify.run.runner import make_context
+    from verify.run.registry import builtin_claims
 
     ids = ["hermite.coefficients." + n for n in ("gelu", "sigmoid", "softplus", "tanh")] + [
         "hermite.dual", "hermite.information_exponent", "hermite.kernel.lambda0"] + [

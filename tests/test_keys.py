@@ -1,4 +1,4 @@
-"""Stored results keyed on the code a claim reaches (verify/reach.py, verify/cache.py; issue 35): a move, a module
+"""Stored results keyed on the code a claim reaches (verify/run/reach.py, verify/run/cache.py; issue 35): a move, a module
 rename, a docstring or an edit of code the claim does not use keeps the key; an edit of code it uses changes it."""
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from verify import reach
-from verify.cache import claim_code
+from verify.run.cache import claim_code
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -119,8 +119,8 @@ def test_a_memo_or_a_lazy_global_its_module_writes_is_state_not_code(tmp_path):
 
 _ALL_KEYS = """
 import json, sys
-from verify.cache import claim_code
-from verify.registry import all_claims
+from verify.run.cache import claim_code
+from verify.run.registry import all_claims
 json.dump({c.id: claim_code(c) for c in all_claims()}, sys.stdout)
 """
 

@@ -231,11 +231,11 @@ def test_stated_tensor_matches_the_float_formula_it_replaced():
 
 
 def test_stated_search_reads_the_stated_form_in_50_digits():
-    """common.stated_mp records the read (verify.stated.reads) and evaluates at the working precision; the Theorem 5
+    """common.stated_mp records the read (verify.judge.stated.reads) and evaluates at the working precision; the Theorem 5
     equality case K = c I meets the stated upper bound exactly, which a double-precision bound could miss."""
     from verify.claims.linearization2025 import kernel as KER
     from verify.claims.linearization2025.common import stated_mp
-    from verify.stated import reads
+    from verify.judge.stated import reads
 
     claim = next(c for c in KER.CLAIMS if c.id == "linearization2025.thm5.sum")
     with reads() as rec:
@@ -338,7 +338,7 @@ def test_absolute_interval_fails_off_the_unit_scale_and_theorem_6_holds_there():
 def test_table_trend_check_fails_on_the_reversed_ordering():
     """exp.table_linearity's trend check passes for the gap decreasing with lambda and fails (not merely undecided)
     for the reversed ordering, its power witness (issue 24)."""
-    from verify.api import make_context
+    from verify.run.runner import make_context
     from verify.claims.linearization2025 import experiments as X
 
     ctx = make_context("quick", 0, progress=False)

@@ -11,8 +11,8 @@ import mpmath
 import pytest
 
 from derivations import kernel_ridge as KR
-from verify.claim import DomainError
-from verify.severity import one_change
+from verify.model.claim import DomainError
+from verify.judge.severity import one_change
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 EXPECTED = {k: v for k, v in json.loads((ROOT / "tests" / "expected_verdicts.json").read_text()).items()
@@ -20,7 +20,7 @@ EXPECTED = {k: v for k, v in json.loads((ROOT / "tests" / "expected_verdicts.jso
 
 
 def _claims():
-    from verify.registry import all_claims
+    from verify.run.registry import all_claims
 
     return {c.id: c for c in all_claims() if c.id.startswith("linearization2025.")}
 

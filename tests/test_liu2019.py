@@ -64,7 +64,7 @@ def test_nested_sweep_shares_neurons():
 
 
 def test_extrapolate_recovers_a_known_limit():
-    # (the slope helpers moved to verify.orders: tests/test_orders.py)
+    # (the slope helpers moved to verify.judge.orders: tests/test_orders.py)
     rng = np.random.default_rng(0)
     ms = np.array([256, 512, 1024, 2048, 4096])
     Y = np.exp(rng.normal(0, 0.1, (40, 5))) * ms ** -0.5
@@ -134,10 +134,10 @@ def test_appendix_orders():
 
 # ----------------------------------------------------------------------------- stated forms read by the checks
 def test_stated_forms_pin_the_numbers_the_checks_used():
-    """The sympy stated forms the checks now read (through verify.stated) give the numbers they had typed in."""
+    """The sympy stated forms the checks now read (through verify.judge.stated) give the numbers they had typed in."""
     import sympy as sp
     from derivations import liu_appendix as A
-    from verify.stated import function_of
+    from verify.judge.stated import function_of
     p = {"n_P": 4, "n_Q": 6, "m": 512, "lambda_P": 0.2, "lambda_Q": 0.3, "Y": 0.7, "Y_Q": 0.4}
     r1 = 4 * math.sqrt(4) * 0.7 / (math.sqrt(512) * 0.2)
     assert math.isclose(function_of(A.lemma1_stated())(p), r1, rel_tol=1e-14)
@@ -166,7 +166,7 @@ def test_eq10_forms_differ_by_one_factor_and_the_corrected_bound_holds():
 
     from derivations import liu_appendix as A
     from verify.claims.liu2019 import text
-    from verify.severity import one_change
+    from verify.judge.severity import one_change
 
     claim = next(c for c in text.CLAIMS if c.id == "liu2019.eq10")
     assert sp.simplify(A.eq10_stated() / A.eq10_derived() - sp.sqrt(A.kappa)) == 0
@@ -183,7 +183,7 @@ def test_eq10_forms_differ_by_one_factor_and_the_corrected_bound_holds():
 
 
 def test_roles_and_root_causes_of_the_refuted_claims():
-    from verify.registry import all_claims
+    from verify.run.registry import all_claims
 
     claims = {c.id: c for c in all_claims() if c.paper == "liu2019"}
     roles = {"liu2019.eq11": "proof step", "liu2019.eq12": "proof step", "liu2019.eq17": "proof step",
@@ -205,7 +205,7 @@ def test_lemma2_is_read_with_the_width_of_its_context():
     """Lemma 2 inherits 'm large' (Du et al.'s Lemma 3.1 / Theorem 3.1): its points all lie at m >= 512, and the
     printed any-width reading is an extension of its own."""
     from verify.claims.liu2019 import appendix as AP
-    from verify.registry import all_claims
+    from verify.run.registry import all_claims
 
     for prof in ("quick", "standard"):
         pts = AP.LEMMA2_LARGE_POINTS[prof]
@@ -238,7 +238,7 @@ def test_proof_of_theorem1_orders_multiply_out():
 def test_proof_steps_on_a_drawn_network():
     """Issue 27 (steps.py): on the drawn network the identities the proofs use hold to rounding with the corrected
     lines, and the printed L577 signs, L486's H^perp and (36)'s first line do not."""
-    from verify.api import make_context
+    from verify.run.runner import make_context
     from verify.claims.liu2019 import steps as S
 
     ctx = make_context("quick", 0, progress=False)

@@ -1,4 +1,4 @@
-"""Automatic mutants of stated sympy forms (verify.mutants): generated, judged on the claim's own samples."""
+"""Automatic mutants of stated sympy forms (verify.audit.mutants): generated, judged on the claim's own samples."""
 from __future__ import annotations
 
 import itertools
@@ -6,8 +6,8 @@ import itertools
 import sympy as sp
 
 from verify import api
-from verify.mutants import claim_mutation_power, mutants
-from verify.registry import select
+from verify.audit.mutants import claim_mutation_power, mutants
+from verify.run.registry import select
 
 
 def test_mutants_cover_the_operators_and_leave_conditions_alone():
@@ -37,7 +37,7 @@ def test_claims_without_a_sympy_form_are_reported_not_covered():
 
 
 def _toy(check, stated):
-    from verify.claim import Claim, Domain, Kind, Param, Source
+    from verify.model.claim import Claim, Domain, Kind, Param, Source
 
     return Claim(id="tahir2024.toy_mutants", kind=Kind.ASYMPTOTIC, source=Source("tahir2024", "synthetic"),
                  statement="toy", assumptions="toy", domain=Domain((Param("g", 0.1, 0.9),)), check=check, stated=stated)
@@ -167,7 +167,7 @@ def test_draws_that_read_the_stated_form_are_not_memoised_and_instance_samplers_
     import torch
 
     from verify.judge import monte_carlo
-    from verify.stated import reads, stated_value
+    from verify.judge.stated import reads, stated_value
 
     claim, _ = _mean_check(True)
     mctx = dataclasses.replace(api.make_context("quick", 0, progress=False), memo={})
@@ -189,7 +189,7 @@ def test_equivalence_is_screened_numerically_before_simplify():
     trigonometric-radical forms); a rewrite of the same form, or a constant multiple of an order, still is."""
     import types
 
-    from verify.mutants import _differs_numerically, _equivalent
+    from verify.audit.mutant_status import _differs_numerically, _equivalent
 
     t, s = sp.symbols("theta sigma", positive=True)
     f = sp.sqrt((1 + sp.cos(t) ** 2 - s**2) ** 2 - 4 * sp.cos(t) ** 2) / 2 + sp.cos(t) ** 2 / 2
@@ -205,7 +205,7 @@ def test_equivalence_is_screened_numerically_before_simplify():
 def test_which_symbols_a_mutant_changes_and_which_the_grid_holds_fixed():
     """_on_the_grid: a symbol is changed when moving it alone changes mutant/stated, held fixed when it has one
     value at every point the check read (there the mutant is the stated form times an unseen factor)."""
-    from verify.mutants import _on_the_grid
+    from verify.audit.mutant_status import _on_the_grid
 
     m_, n, k = sp.symbols("m n_P kappa", positive=True)
     stated = n**2 / (sp.sqrt(m_) * k)
@@ -222,8 +222,8 @@ def test_order_and_domain_equivalences_and_tighter_bounds_the_data_satisfy():
     survivor otherwise."""
     import dataclasses
 
-    from verify.evidence import EVERY_VALUE, Check, Evidence, StatTest
-    from verify.mutants import _equal_on_integers, _holds_on_the_data
+    from verify.model.evidence import EVERY_VALUE, Check, Evidence, StatTest
+    from verify.audit.mutant_status import _equal_on_integers, _holds_on_the_data
 
     claim, _ = _mean_check(True)
     g = sp.Symbol("g", positive=True)
@@ -263,7 +263,7 @@ def test_order_and_domain_equivalences_and_tighter_bounds_the_data_satisfy():
 def test_bare_symbol_exponents_and_rescaled_terms_of_an_order():
     """A bare symbol's exponent 1 is mutated (d -> d^2, d -> 1; not the base of a power, not a condition); a sum
     whose terms are each rescaled by a positive factor free of the limit variables is the same O-statement."""
-    from verify.mutants import _rescales_terms
+    from verify.audit.mutant_status import _rescales_terms
 
     d, n, m_, k = sp.symbols("d n m kappa", positive=True)
     mut = mutants(d)
@@ -290,7 +290,7 @@ def test_a_mutant_equal_in_the_statements_limit_is_the_same_limit_statement():
     (set aside), a constant factor does (judged)."""
     import types
 
-    from verify.mutants import _equivalent
+    from verify.audit.mutant_status import _equivalent
 
     g, y, r = sp.symbols("G_0 yTy rTr", positive=True)
     claim = types.SimpleNamespace(stated=g + r - y, stated_order=False, stated_limit={"G_0": "yTy"})
@@ -303,7 +303,7 @@ def test_a_weaker_order_in_the_limit_is_set_aside_and_a_tighter_one_is_not():
     """O(n^2/(sqrt(m) kappa delta^(3/2))) as m -> oo, kappa -> 0 (liu2019.lemma3): swapping delta and kappa gives
     (delta/kappa)^(1/2) times the stated order, unbounded as kappa -> 0 whatever delta: a weaker O-statement; dropping
     1/kappa gives kappa times it, a tighter one; a sum that turns negative is not weaker."""
-    from verify.mutants import _weaker_in_the_limit
+    from verify.audit.mutant_status import _weaker_in_the_limit
 
     m, k, d, n = sp.symbols("m kappa delta n_P", positive=True)
     stated = n**2 / (sp.sqrt(m) * k * d ** sp.Rational(3, 2))
@@ -325,7 +325,7 @@ def test_a_declared_unresolved_term_sets_aside_only_mutants_of_that_term():
     import dataclasses
 
     from derivations import liu_appendix as A
-    from verify.mutants import _changes_only_unresolved
+    from verify.audit.mutant_judge import _changes_only_unresolved
 
     claim = select(["liu2019.eq6"])[0]
     T = claim.unresolved_term

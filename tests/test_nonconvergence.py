@@ -6,7 +6,7 @@ import pytest
 
 import numerics
 from verify import api
-from verify.registry import all_claims
+from verify.run.registry import all_claims
 
 #: claims whose checks train a model (gradient descent to convergence), per training procedure
 TRAINING_CLAIMS = [

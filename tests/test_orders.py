@@ -1,4 +1,4 @@
-"""verify.orders: the ordering test and the log-log slope tests recover known orderings and orders on
+"""verify.judge.orders: the ordering test and the log-log slope tests recover known orderings and orders on
 synthetic data, reject clearly false ones, and the ordering test keeps its nominal level at an exact tie."""
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from verify.judge import Tol, stat_test
-from verify.orders import (ordering_test, per_trial_slopes, slope_band_test, slope_bound_test, slope_of_means,
+from verify.judge.orders import (ordering_test, per_trial_slopes, slope_band_test, slope_bound_test, slope_of_means,
                            slope_test_means, slope_test_paired, slope_upper_test)
 
 TIE = "no difference (a tie)"

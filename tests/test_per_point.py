@@ -1,11 +1,11 @@
-"""verify.per_point: a check whose evidence over a grid is its points' evidence joined in grid order (the unit a
+"""verify.judge.per_point: a check whose evidence over a grid is its points' evidence joined in grid order (the unit a
 distributed run may split by grid point; the Dask path itself is tested in tests/test_distributed.py)."""
 from types import SimpleNamespace
 
-from verify import api
-from verify.evidence import Check, Evidence
+from verify.run import runner as api
+from verify.model.evidence import Check, Evidence
 from verify.judge import Custom
-from verify.per_point import PerPoint, join, split
+from verify.judge.per_point import PerPoint, join, split
 
 
 def _fn(claim, ctx, points):
@@ -31,7 +31,7 @@ def test_run_is_the_join_of_its_points():
 
 def test_join_reads_a_tuple_back_from_json_as_a_list():
     """A worker's evidence comes back through JSON (tuples become lists): the join is the same either way."""
-    from verify.cache import evidence_from_json
+    from verify.run.cache import evidence_from_json
 
     evs = [_fn(None, None, [p]) for p in GRID]
     assert join(evs, GRID).to_json() == join([evidence_from_json(e.to_json()) for e in evs], GRID).to_json()
@@ -76,7 +76,7 @@ def _toy_fn(claim, ctx, points):
 def test_per_group_is_the_whole_check_split_by_shared_draws():
     """A vector Asymptotic run as PerGroup (one call per group of points differing only in the shared
     parameter) gives the evidence of the same check run on the whole grid at once, and one task per group."""
-    from verify.per_group import PerGroup
+    from verify.judge.per_group import PerGroup
 
     ctx = api.make_context("quick", 0, progress=False)
     whole = _toy_fn(SimpleNamespace(id="toy"), ctx, TOY)

@@ -1,10 +1,10 @@
 """Power witnesses (Claim.power): plausible wrong statements that the claim's own check must reject."""
 from __future__ import annotations
 
-from verify.api import make_context
-from verify.claim import Alternative, Claim, Domain, Kind, Param, Source
+from verify.run.runner import make_context
+from verify.model.claim import Alternative, Claim, Domain, Kind, Param, Source
 from verify.judge import PropertySearch
-from verify.mutants import claim_mutation_power
+from verify.audit.mutants import claim_mutation_power
 
 CTX = make_context("quick", 0, progress=False)
 
@@ -30,7 +30,7 @@ def test_a_witness_the_check_rejects_counts_and_one_it_cannot_survives():
 
 
 def test_without_a_sympy_form_or_a_witness_power_is_untested():
-    from verify.api import _power_declared
+    from verify.run.runner import _power_declared
 
     declared = _power_declared(_claim())
     assert declared["status"] == "untested" and not declared["sympy_form"] and declared["witnesses"] == []
@@ -52,8 +52,8 @@ TAHIR_WITNESSED = (
 
 
 def test_tahir2024_confirmed_claims_without_a_sympy_form_declare_witnesses():
-    from verify.api import _power_declared
-    from verify.registry import all_claims
+    from verify.run.runner import _power_declared
+    from verify.run.registry import all_claims
 
     claims = {c.id: c for c in all_claims()}
     for short in TAHIR_WITNESSED:
@@ -66,7 +66,7 @@ def test_tahir2024_confirmed_claims_without_a_sympy_form_declare_witnesses():
 def test_tahir2024_anomalous_witnesses_are_rejected_and_the_claim_is_not():
     """eq13.anomalous (sympy at sigma = 0.2, no simulation): a strip of half-width sigma and a one-sided strip are both
     refuted by the claim's own check, which confirms the stated sentence."""
-    from verify.registry import all_claims
+    from verify.run.registry import all_claims
 
     c = next(x for x in all_claims() if x.id == "tahir2024.eq13.anomalous")
     r = claim_mutation_power(c, CTX)
@@ -110,10 +110,10 @@ def test_power_measured_with_other_library_versions_is_given_with_one_line(monke
     """Same code, another hypothesis: the stored record is still read, with a versions_differ note, and a run
     says it in one line instead of losing the power column; other code: not measured."""
     from verify import power
-    from verify.api import make_context
-    from verify.cache import numeric_versions
-    from verify.mutants import power_key
-    from verify.registry import select
+    from verify.run.runner import make_context
+    from verify.run.cache import numeric_versions
+    from verify.audit.mutants import power_key
+    from verify.run.registry import select
 
     c = select(["hermite.dual"])[0]
     here = numeric_versions()

@@ -1,4 +1,4 @@
-"""Measured power in runs and reports (verify/power.py): a confirmation no alternative was shown able to fail is
+"""Measured power in runs and reports (verify/run/power.py): a confirmation no alternative was shown able to fail is
 reported as "confirmed, untested power", apart from the confirmed claims."""
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ import json
 import pytest
 
 from verify import power
-from verify.api import make_context
-from verify.mutants import power_key
-from verify.registry import all_claims
+from verify.run.runner import make_context
+from verify.audit.mutants import power_key
+from verify.run.registry import all_claims
 
 CLAIMS = {c.id: c for c in all_claims()}
 
@@ -46,7 +46,7 @@ def test_power_is_shown_only_when_an_alternative_was_rejected_on_the_same_code(f
 
 
 def test_a_claim_with_nothing_to_mutate_is_untested_and_says_what_would_give_it_power(fake_mutants):
-    from verify.claim import Claim, Domain, Kind, Param, Source
+    from verify.model.claim import Claim, Domain, Kind, Param, Source
     from verify.judge import PropertySearch
 
     fake_mutants(None)

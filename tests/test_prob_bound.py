@@ -19,8 +19,8 @@ import torch
 from scipy import stats as sps
 
 from verify import api
-from verify.claim import Claim, Domain, Kind, Param, Source, Verdict
-from verify.evidence import decide, finalize
+from verify.model.claim import Claim, Domain, Kind, Param, Source, Verdict
+from verify.model.evidence import decide, finalize
 from verify.judge import ProbabilityBound, binomial_test, Tol
 
 DOMAIN = Domain((Param("m", 1, math.inf, integer=True), Param("t", 0, math.inf, lower_open=True)))
@@ -70,7 +70,7 @@ def test_tight_bound_with_few_trials_is_inconclusive_and_says_how_many_would_dec
     (Run through the sampler, a tight true bound is refuted at the family-wise rate, 5 %;
     seed 0 of the Rademacher claim at N = 300 happens to be such a draw, so this test
     does not depend on a draw.)"""
-    from verify.evidence import Evidence
+    from verify.model.evidence import Evidence
 
     delta, n = 0.04, 300
     t = binomial_test("tight", {"m": 1}, delta, np.r_[np.ones(12), np.zeros(n - 12)], Tol(resolution=0.0),

@@ -11,7 +11,7 @@ from types import SimpleNamespace
 
 import pytest
 
-import verify.registry as registry
+import verify.run.registry as registry
 from verify.cli import main
 
 _names = itertools.count()
@@ -47,7 +47,7 @@ def _run(capsys, *argv):
 
 
 def test_builtin_papers_declare_themselves():
-    from verify.paper import paper_of
+    from verify.model.paper import paper_of
 
     assert paper_of("tahir2024").file == "001_759117b8232d72ac.txt"
     c = next(c for c in registry.builtin_claims() if c.id == "tahir2024.thm3.6.finite")

@@ -1,11 +1,11 @@
-"""Refute only what replicates: a rejection must be reproduced on fresh draws (verify.api)."""
+"""Refute only what replicates: a rejection must be reproduced on fresh draws (verify.run.runner)."""
 from __future__ import annotations
 
 import torch
 
-from verify.api import ClaimResult, make_context, replicate_rejections
-from verify.claim import Claim, Domain, Kind, Param, Source, Verdict
-from verify.evidence import decide, finalize
+from verify.run.runner import ClaimResult, make_context, replicate_rejections
+from verify.model.claim import Claim, Domain, Kind, Param, Source, Verdict
+from verify.model.evidence import decide, finalize
 from verify.judge import Expectation
 
 DOM = Domain((Param("mu", -10, 10),))
@@ -46,10 +46,10 @@ def test_a_real_erratum_replicates_and_a_fluke_does_not():
 
 def test_decided_at_withholds_a_confirmation_below_its_profile_only():
     """A claim with decided_at='standard' is inconclusive at quick when its tests agree, confirmed at standard;
-    a refutation is reported at every profile (verify.api.verdict_of)."""
+    a refutation is reported at every profile (verify.run.runner.verdict_of)."""
     import dataclasses
 
-    from verify.api import verdict_of
+    from verify.run.runner import verdict_of
 
     ok = dataclasses.replace(_claim("dec_ok", lambda p, B, g, ctx: p["mu"] * 0 + 1e-3 * torch.randn(B, generator=g,
                                                                                                  dtype=torch.float64)),
@@ -79,7 +79,7 @@ def test_a_failed_check_given_as_a_numpy_bool_refutes():
     mutants of dayi2024.claim2, whose failing checks were read as passed)."""
     import numpy as np
 
-    from verify.evidence import Check, Evidence, decide
+    from verify.model.evidence import Check, Evidence, decide
 
     c = Check("numpy comparison", np.float64(1.0) > 2.0)
     assert c.passed is False

@@ -16,7 +16,7 @@ import pytest
 from verify import report as R
 from verify.report import load_results, write_reports
 from verify.report.tables import errata_groups, one_line
-from verify.severity import CLASSES
+from verify.judge.severity import CLASSES
 
 SRC = {"tahir2024": ("001_759117b8232d72ac.txt", "Tahir, Ganguli, Rotskoff, Features are fate (2024)"),
        "shachaf2021": ("000_efaf07e323d59f0e.txt", "Shachaf, Brutzkus, Globerson, Fine-tuning with linear teachers"),

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from verify import api
+from verify.run import runner as api
 
 # one claim of each strategy that is cheap at quick: Identity + Custom (symbolic), PropertySearch,
 # Expectation (at a user point), Asymptotic (at a user point)

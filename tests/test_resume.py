@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from verify import api
-from verify.cache import Cache, key
-from verify.evidence import Check, Evidence
-from verify.registry import select
+from verify.run.cache import Cache, key
+from verify.model.evidence import Check, Evidence
+from verify.run.registry import select
 
 FAST, SLOW = "tahir2024.thm3.6.stieltjes", "tahir2024.thm3.6.finite"
 ROOT = Path(__file__).resolve().parents[1]
@@ -130,7 +130,7 @@ def test_an_entry_is_read_only_for_its_own_claim_and_key(tmp_path):
 
 
 def test_a_failed_write_leaves_no_partial_file_and_keeps_earlier_entries(tmp_path, monkeypatch):
-    import verify.cache as cache_mod
+    import verify.run.cache as cache_mod
 
     c = select([FAST])[0]
     ev = Evidence(checks=[Check("c", True)])

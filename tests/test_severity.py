@@ -1,4 +1,4 @@
-"""The severity rule (verify/severity.py) and the verdict of a refuted extension, on small claims built here."""
+"""The severity rule (verify/judge/severity.py) and the verdict of a refuted extension, on small claims built here."""
 from __future__ import annotations
 
 import math
@@ -7,11 +7,11 @@ import random
 import pytest
 import sympy as sp
 
-from verify.api import ClaimResult, make_context, verdict_of
-from verify.claim import Claim, Constraint, Domain, Kind, Param, Source, Verdict
-from verify.evidence import Check, Evidence, StatTest, finalize
+from verify.run.runner import ClaimResult, make_context, verdict_of
+from verify.model.claim import Claim, Constraint, Domain, Kind, Param, Source, Verdict
+from verify.model.evidence import Check, Evidence, StatTest, finalize
 from verify.judge import PropertySearch
-from verify.severity import CLASSES, assess, one_change, rank
+from verify.judge.severity import CLASSES, assess, one_change, rank
 
 CTX = make_context("quick", 0, progress=False)
 X = Domain((Param("x", 0, 1),))

@@ -131,7 +131,7 @@ def test_eq7_check_reads_its_stated_form():
 
     from verify import api
     from verify.claims.shachaf2021 import risk
-    from verify.stated import reads
+    from verify.judge.stated import reads
 
     claim = next(c for c in risk.CLAIMS if c.id == "shachaf2021.eq7")
     assert claim.stated == DD.shachaf_eq7_stated()
@@ -149,8 +149,8 @@ def test_over_open_setting_verdict_over_the_range():
     that holds over the range: all hold or all fail -> the tests as they are; mixed -> an undecided check naming the
     values and the failing value's tests out of the judged ones (never refuted for a setting the source left open)."""
     import numpy as np
-    from verify.orders import ordering_test
-    from verify.open_settings import over_open_setting
+    from verify.judge.orders import ordering_test
+    from verify.judge.open_settings import over_open_setting
     rng = np.random.default_rng(0)
     holds = lambda: ordering_test("holds", {}, rng.normal(-1.0, 0.1, 50))   # noqa: E731
     fails = lambda: ordering_test("fails", {}, rng.normal(+1.0, 0.1, 50))   # noqa: E731
@@ -170,8 +170,8 @@ def test_over_open_setting_verdict_over_the_range():
 def test_over_open_setting_fails_somewhere_undecided_elsewhere_is_not_a_refutation():
     """Failing at one value of an open setting and not decided at the other is not 'fails at every value'."""
     import numpy as np
-    from verify.orders import ordering_test
-    from verify.open_settings import over_open_setting
+    from verify.judge.orders import ordering_test
+    from verify.judge.open_settings import over_open_setting
     rng = np.random.default_rng(1)
     fail = ordering_test("fails", {}, rng.normal(+1.0, 0.1, 50))
     undecided = ordering_test("open", {}, np.array([-0.5, 0.5, -0.4, 0.45, 0.0]))

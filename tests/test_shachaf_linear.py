@@ -102,7 +102,7 @@ def test_log_slopes_of_g():
 def test_eq2_stated_form_is_the_square_norm_of_eq2(lam):
     """derivations.linear_finetune.risk_eq2_stated (eq. (2) written out in the scalars of a draw), which
     shachaf2021.thm4.1 reads through stated_value, equals ||Sigma^{1/2} P_perp (theta_T - theta_S)||^2."""
-    from verify.stated import function_of
+    from verify.judge.stated import function_of
 
     X, tS, tT, _ = _draw(8, 5, 12, lam, gen(3))
     pT, pS = LF.perp_part(X, tT), LF.perp_part(X, tS)
@@ -120,7 +120,7 @@ def test_thm42_event_judges_the_stated_bound_and_a_tighter_wrong_bound_fails():
 
     from verify import api
     from verify.claims.shachaf2021 import linear
-    from verify.stated import reads
+    from verify.judge.stated import reads
 
     claim = next(c for c in linear.CLAIMS if c.id == "shachaf2021.thm4.2.event")
     assert claim.stated == LFD.bound3_stated() and claim.stated_bound == "upper"

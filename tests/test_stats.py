@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from verify.claim import Verdict
-from verify.evidence import Check, Evidence, StatTest, decide, finalize
-from verify.stats import extrapolate_inverse_size, holm, mean_estimate, two_sided_p
+from verify.model.claim import Verdict
+from verify.model.evidence import Check, Evidence, StatTest, decide, finalize
+from verify.model.stats import extrapolate_inverse_size, holm, mean_estimate, two_sided_p
 
 
 @given(st.lists(st.floats(1e-6, 1.0), min_size=1, max_size=30))
@@ -88,8 +88,8 @@ def test_degenerate_tests_are_set_aside_and_corrected_forms_judged():
     """A zero-spread test equal to its prediction is no evidence; a corrected form gets its own verdict."""
     import numpy as np
 
-    from verify.claim import Verdict
-    from verify.evidence import Check, Evidence, decide, decide_corrected, finalize
+    from verify.model.claim import Verdict
+    from verify.model.evidence import Check, Evidence, decide, decide_corrected, finalize
     from verify.judge import Tol, stat_test
 
     zero = stat_test("zero", {}, 0.0, np.zeros(100), Tol(), "stated", 1)

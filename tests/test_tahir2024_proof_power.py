@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from verify.api import _power_declared, make_context
-from verify.mutants import claim_mutation_power
-from verify.registry import all_claims
+from verify.run.runner import _power_declared, make_context
+from verify.audit.mutants import claim_mutation_power
+from verify.run.registry import all_claims
 
 CTX = make_context("quick", 0, progress=False)
 

@@ -10,7 +10,7 @@ import torch
 import numerics.deep_linear as DL
 from verify.claims.tahir2024 import proofs as PR
 from verify.claims.tahir2024.ledger import LEDGER
-from verify.registry import builtin_claims
+from verify.run.registry import builtin_claims
 
 DT = torch.float64
 

@@ -10,7 +10,7 @@ import math
 import mpmath
 import pytest
 
-from verify.registry import all_claims
+from verify.run.registry import all_claims
 
 CLAIMS = {c.id: c for c in all_claims()}
 
@@ -94,6 +94,6 @@ def test_dudley_margin_is_the_shortfall_of_the_bound_two():
 
 
 def test_eq50_corrected_order_is_one_power_apart():
-    from verify.severity import one_change
+    from verify.judge.severity import one_change
 
     assert one_change(CLAIMS["tahir2024.rate.lemmaB1.eq50"]) == "a factor alpha"

@@ -161,7 +161,7 @@ def test_exact_solve_interpolates_or_equals_scratch():
     assert float(over["dist_rank_one"].min()) > 1e-6  # not the alpha -> 0 end state
 
 
-# (the ordering and slope tests moved to verify.orders: tests/test_orders.py)
+# (the ordering and slope tests moved to verify.judge.orders: tests/test_orders.py)
 
 
 # ----------------------------------------------------------------------------- corrected forms checked on their own (issue 8)
@@ -211,7 +211,7 @@ def test_appc_checks_read_their_stated_forms(which):
     import dataclasses
 
     from verify import api
-    from verify.claim import Verdict
+    from verify.model.claim import Verdict
     from verify.claims.tahir2024 import appC
 
     from derivations import kernels as kn

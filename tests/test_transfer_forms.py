@@ -127,7 +127,7 @@ def test_eq128_single_quadrature_equals_term_by_term(n, lam, theta, sigma):
 @given(n=st.integers(3, 300), lam=st.floats(0.0, 5.0), theta=thetas, sigma=sigmas)
 def test_eq128_stated_integrand_double_precision_quadrature(n, lam, theta, sigma):
     """What tahir2024.thm3.8.finite tests against: the claim's stated integrand of (128), read through
-    verify.stated.stated_value and integrated over chi^2_n in double precision (derivations.transfer.chi2_expectation),
+    verify.judge.stated.stated_value and integrated over chi^2_n in double precision (derivations.transfer.chi2_expectation),
     equals the 20-digit mpmath quadrature of (128) it replaced."""
     from verify.claims.tahir2024.thm3_8 import THM38_FINITE, _stated_finite
 

@@ -17,7 +17,7 @@ import re
 import sys
 from pathlib import Path
 
-from .claim import DomainError
+from verify.model.claim import DomainError
 
 EXIT_OK, EXIT_REFUTED, EXIT_USAGE, EXIT_ERROR, EXIT_INTERRUPTED, EXIT_TERMINATED = 0, 1, 2, 3, 130, 143
 
@@ -114,7 +114,7 @@ def parse_point(text: str) -> dict:
 
 
 def _dask_flags(p) -> None:
-    """--workers / --scheduler / --worker-threads (verify.distributed; the optional extra ftverify[dask])."""
+    """--workers / --scheduler / --worker-threads (verify.run.distributed; the optional extra ftverify[dask])."""
     g = p.add_mutually_exclusive_group()
     g.add_argument("--workers", type=int, metavar="N", help="spread the claims over a local Dask cluster of N "
                    "worker processes (needs pip install 'ftverify[dask]'); results.json is the serial run's")
@@ -128,7 +128,7 @@ def _cluster(args):
     """The Dask cluster the flags ask for (a context manager), or a null context."""
     import contextlib
 
-    from .distributed import connect
+    from verify.run.distributed import connect
 
     if getattr(args, "jobs", 1) != 1 and (args.workers is not None or args.scheduler is not None):
         raise UsageError("--jobs runs local processes, --workers/--scheduler Dask workers: give one of them")
@@ -235,7 +235,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _cmd_new(args) -> int:
-    from .scaffold import scaffold
+    from verify.scaffold import scaffold
 
     for f in scaffold(args.key, Path(args.dir)):
         print(f"wrote {f}")
@@ -245,7 +245,7 @@ def _cmd_new(args) -> int:
 
 
 def _cmd_coverage(args) -> int:
-    from . import coverage as cov
+    from verify.audit import coverage as cov
 
     if args.init:
         if args.papers:
@@ -277,7 +277,7 @@ def _cmd_coverage(args) -> int:
     known = None
     bad = 0
     if args.check:
-        from .registry import all_claims
+        from verify.run.registry import all_claims
 
         known = {c.id for c in all_claims()}
         for led in ledgers:
@@ -295,9 +295,9 @@ def _cmd_coverage(args) -> int:
 
 
 def _cmd_stability(args) -> int:
-    from .calibration import merge_stability, verdict_stability
-    from .registry import select
-    from .report import check_writable
+    from verify.audit.calibration import merge_stability, verdict_stability
+    from verify.run.registry import select
+    from verify.report import check_writable
 
     if args.merge:
         if args.patterns:
@@ -322,9 +322,9 @@ def _cmd_stability(args) -> int:
 
 
 def _cmd_mutants(args) -> int:
-    from .mutants import mutation_power
-    from .registry import select
-    from .report import check_writable
+    from verify.audit.mutants import mutation_power
+    from verify.run.registry import select
+    from verify.report import check_writable
 
     if args.jobs < 1:
         raise UsageError(f"--jobs must be at least 1, not {args.jobs}")
@@ -338,7 +338,7 @@ def _cmd_mutants(args) -> int:
 
 
 def _cmd_list(args) -> int:
-    from .registry import select
+    from verify.run.registry import select
 
     for c in select(args.patterns):
         print(f"{c.id:40s} {c.kind.value:30s} {c.source.file}: {c.source.where}")
@@ -346,7 +346,7 @@ def _cmd_list(args) -> int:
 
 
 def _out(args) -> Path:
-    from .report import DEFAULT_OUT
+    from verify.report import DEFAULT_OUT
 
     return Path(args.out if args.out is not None else DEFAULT_OUT)
 
@@ -360,10 +360,11 @@ def _wrote(out: Path, res: dict) -> None:
 
 
 def _cmd_run(args) -> int:
-    from . import api
-    from .registry import select
-    from .report import check_writable, locked, prepare, write_reports
-    from .summary import ClaimLines, print_summary
+    from verify.run import runner as api
+    from verify.run.registry import select
+    from verify.report import check_writable, locked, prepare, write_reports
+    from verify.report.console import print_summary
+    from verify.run.progress import ClaimLines
 
     out = _out(args)
     check_writable(out)  # fail before simulating: a folder of its own, writable
@@ -402,8 +403,8 @@ def _cmd_run(args) -> int:
 
 
 def _cmd_report(args) -> int:
-    from .report import check_out, load_results, locked, write_reports
-    from .summary import print_summary
+    from verify.report import check_out, load_results, locked, write_reports
+    from verify.report.console import print_summary
 
     out = _out(args)
     check_out(out)
@@ -423,7 +424,7 @@ def _cmd_report(args) -> int:
 def _cmd_compare(args) -> int:
     import json
 
-    from .compare import compare, load, markdown
+    from verify.report.compare import compare, load, markdown
 
     cmp = compare(load(args.a), load(args.b))
     text = markdown(cmp, tuple(args.names))
@@ -437,9 +438,9 @@ def _cmd_compare(args) -> int:
 
 
 def _cmd_calibrate(args) -> int:
-    from .calibration import calibrate, verdict_stability
-    from .registry import select
-    from .report import check_writable
+    from verify.audit.calibration import calibrate, verdict_stability
+    from verify.run.registry import select
+    from verify.report import check_writable
 
     if args.seeds < 1:
         raise UsageError(f"--seeds must be at least 1, not {args.seeds}")
@@ -465,7 +466,7 @@ def main(argv=None) -> int:
     import signal
     import threading
 
-    from .registry import UnknownClaim
+    from verify.run.registry import UnknownClaim
 
     old_term = None
     if threading.current_thread() is threading.main_thread():
@@ -473,7 +474,7 @@ def main(argv=None) -> int:
     try:
         args = build_parser().parse_args(argv)
         if getattr(args, "claims", None):
-            from .registry import use
+            from verify.run.registry import use
 
             use(args.claims)
         return {"list": _cmd_list, "run": _cmd_run, "report": _cmd_report, "compare": _cmd_compare, "calibrate": _cmd_calibrate,

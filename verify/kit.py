@@ -10,31 +10,33 @@ judge strategies and helpers from here — never from judge or evidence internal
 
 The names are grouped as the judge groups them (cf. ``neural_tangents.stax``).  ``__all__`` is
 the contract: ``tests/test_kit.py`` checks it is complete (every public judge strategy is here)
-and that no claims module imports from ``verify.judge`` / ``verify.evidence`` directly.
+and that no claims module imports from ``verify.judge`` / ``verify.model`` directly (tests/test_layers.py).
 """
 from __future__ import annotations
 
 # --- the claim model: what is stated, where, over which domain
-from .claim import ROLES, Alternative, Claim, Constraint, Domain, DomainError, Kind, Param, RootCause, Source, Verdict
+from verify.model.claim import ROLES, Alternative, Claim, Constraint, Domain, DomainError, Kind, Param, RootCause, Source, Verdict
 # --- the paper a claims package reads: PAPER = Paper(key, file_or_citation, title) in its __init__.py
-from .paper import Paper
+from verify.model.paper import Paper
 # --- evidence a custom check returns
-from .evidence import EVERY_VALUE, Check, Evidence, StatTest
+from verify.model.evidence import EVERY_VALUE, Check, Evidence, StatTest
 # --- run context: profile, seeds, per-profile values, compute budgets
-from .context import Context, Profile, derive_seed, pick
-from .budget import chunk_for, per_profile, raised, trials_for_budget, trials_to_decide_at
-# --- judge strategies
-from .judge import (AllOf, Asymptotic, Custom, Expectation, FigureSweep, Identity, ProbabilityBound,
-                    PropertySearch)
+from verify.model.context import Context, Profile, derive_seed, pick
+from verify.judge.budget import chunk_for, per_profile, raised, trials_for_budget, trials_to_decide_at
+# --- judge strategies (verify.judge), and checks a distributed run may split by point or by group of points
+from verify.judge import (STRATEGIES, AllOf, Asymptotic, Custom, Expectation, FigureSweep, Identity, PerGroup, PerPoint,
+                          ProbabilityBound, PropertySearch, StatedSearch)
 # --- options of the strategies and helpers for custom checks
-from .judge import Figure, Tol, label_of, point_tests, stat_test
-# --- the claim's stated sympy form as the number a check tests (so mutants can be substituted: verify.mutants)
-from .stated import STATED, StatedSearch, stated_slope, stated_value
+from verify.judge import Figure, Tol, label_of, point_tests, stat_test
+# --- the claim's stated sympy form as the number a check tests (so mutants can be substituted: verify.audit.mutants)
+from verify.judge.stated import STATED, stated_slope, stated_value
+# --- a verdict over a range of a setting the source leaves open (a step size, a budget, a dimension)
+from verify.judge.open_settings import over_open_setting
 # --- tests of orderings (E[a] < E[b]) and of orders (log-log slopes), for custom checks
-from .orders import (ordering_test, per_trial_slopes, slope_annotation, slope_band_test, slope_bound_test,
+from verify.judge.orders import (ordering_test, per_trial_slopes, slope_annotation, slope_band_test, slope_bound_test,
                      slope_of_means, slope_test_means, slope_test_paired, slope_upper_test)
 # --- coverage ledgers (verify/claims/<paper>/ledger.py): each labelled item of a source and the claims that test it
-from .coverage import E as LedgerEntry, Ledger
+from verify.audit.coverage import E as LedgerEntry, Ledger
 
 __all__ = [
     # claim model
@@ -47,15 +49,15 @@ __all__ = [
     "trials_to_decide_at", "raised",
     # strategies
     "AllOf", "Asymptotic", "Custom", "Expectation", "FigureSweep", "Identity", "ProbabilityBound",
-    "PropertySearch",
+    "PropertySearch", "PerPoint", "PerGroup", "over_open_setting",
     # strategy options and custom-check helpers
     "Figure", "Tol", "label_of", "point_tests", "stat_test",
     # the stated form as a number
     "STATED", "stated_value", "stated_slope", "StatedSearch",
-    # orderings and orders (verify.orders)
+    # orderings and orders (verify.judge.orders)
     "ordering_test", "per_trial_slopes", "slope_test_paired", "slope_test_means", "slope_bound_test",
     "slope_of_means", "slope_upper_test", "slope_band_test", "slope_annotation",
-    # coverage ledgers (verify.coverage)
+    # coverage ledgers (verify.audit.coverage)
     "Ledger", "LedgerEntry",
 ]
 
@@ -66,7 +68,3 @@ CONSTANTS = {
     "EVERY_VALUE": "Check.extra key: the check compared an inequality with every recorded value (verify mutants)",
     "STATED": "predicted=STATED / stated=STATED: the number tested is the claim's own stated sympy form",
 }
-
-#: the judge strategies (each has ``run(claim, ctx) -> Evidence``); tests/test_kit.py checks that
-#: every strategy class defined in verify.judge is listed here
-STRATEGIES = (AllOf, Asymptotic, Custom, Expectation, FigureSweep, Identity, ProbabilityBound, PropertySearch)

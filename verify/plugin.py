@@ -63,7 +63,7 @@ class ClaimSet:
 
     def load(self, config, base: Path) -> tuple["_Group", tuple]:
         """(the run group these claims join, one per expected-verdicts file and created on first use; the claims)."""
-        from verify.registry import BUILTIN, claims_from, use
+        from verify.run.registry import BUILTIN, claims_from, use
 
         srcs, expected = self._resolve(base)
         use([s for s in srcs if s != BUILTIN])   # a worker process (--jobs) must find external claims too
@@ -80,7 +80,7 @@ class ClaimSet:
         return g, claims
 
     def result(self, config, base: Path | str | None = None):
-        """The :class:`verify.api.RunResult` of this set's group (one run per session), e.g. for a fixture that
+        """The :class:`verify.run.runner.RunResult` of this set's group (one run per session), e.g. for a fixture that
         checks more than verdicts.  ``base``: the folder relative paths are read from (default: the rootdir)."""
         return self.load(config, Path(base) if base is not None else Path(config.rootpath))[0].result()
 
@@ -215,7 +215,7 @@ def pytest_configure(config) -> None:
 def pytest_pycollect_makeitem(collector, name, obj):
     if not isinstance(obj, ClaimSet) or not collector.funcnamefilter(name):   # test_* names only (not an import)
         return None
-    from verify.registry import ClaimsError
+    from verify.run.registry import ClaimsError
 
     base = Path(collector.path).parent
     try:

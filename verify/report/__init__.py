@@ -42,13 +42,13 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from ..paper import plain_id, plain_key
+from verify.model.paper import plain_id, plain_key
 
-from .figures import render_figures
-from .latex import render_paper as render_paper_latex, render_summary
-from .markdown import render_index, render_paper as render_paper_markdown
-from .tables import papers
-from .untrusted import inside
+from verify.report.figures import render_figures
+from verify.report.latex import render_paper as render_paper_latex, render_summary
+from verify.report.markdown import render_index, render_paper as render_paper_markdown
+from verify.report.tables import papers
+from verify.report.untrusted import inside
 
 DEFAULT_OUT = "ftverify-out"
 TEX_INSTALL = "apt-get install texlive-latex-base texlive-latex-recommended"
@@ -218,7 +218,7 @@ def prepare(out: Path, sources, pdf: bool = False, cache: bool = True) -> None:
 
 
 def _subdoc(doc: dict, paper: str) -> dict:
-    from .tables import paper_of
+    from verify.report.tables import paper_of
 
     return {**doc, "claims": [c for c in doc["claims"] if paper_of(c) == paper]}
 

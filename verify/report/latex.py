@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 import re
 
-from .tables import (BRIEF_NOTE, DETAILED, ORDER, SOURCE_NOTES, checked_parts, claims_of,
+from verify.report.tables import (BRIEF_NOTE, DETAILED, ORDER, SOURCE_NOTES, checked_parts, claims_of,
                      corrected_heading, corrected_verdict_word, counts, cross_references, errata_groups,
                      extensions_refuted, fmt, klass, measured, measured_cell, minimal, one_line, point_rows,
                      set_aside_note, short, source_info, verdict_text, what_decides, what_fails, with_verdict, witness,

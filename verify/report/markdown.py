@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import math
 
-from ..severity import rank
-from .tables import (BRIEF_NOTE, DETAILED, ORDER, SOURCE_NOTES, checked_parts, claims_of, class_counts_text,
+from verify.judge.severity import rank
+from verify.report.tables import (BRIEF_NOTE, DETAILED, ORDER, SOURCE_NOTES, checked_parts, claims_of, class_counts_text,
                      corrected_heading, corrected_verdict_word, counts, cross_references, errata_groups,
                      extensions_refuted, fmt, klass, measured, measured_cell, minimal, one_line, papers, point_rows,
                      set_aside_note, short, source_info, verdict_text, what_decides, what_fails, with_verdict, witness,
@@ -133,7 +133,7 @@ def render_index(doc: dict, pdfs: set[str] | None = None) -> str:
              f"{tot['does not extend']} | {tot['inconclusive']} | `results.json` |")
     L += ["", "The first pages of every report in one document: [summary.tex](summary.tex)"
           + (", [summary.pdf](summary.pdf)" if "summary" in pdfs else "") + "."]
-    L += ["", "Severity classes (derived by `verify/severity.py`, most serious first): *substantive* (fails on a set "
+    L += ["", "Severity classes (derived by `verify/judge/severity.py`, most serious first): *substantive* (fails on a set "
           "of positive measure of the stated domain), *typo* (a verified corrected form one constant, factor or "
           "term away), *boundary* (fails only on a set of measure zero), *proof step* (a step fails, the result "
           "holds), *remark* (a sentence of discussion, a caption or a table). *Does not extend*: a reading beyond "

@@ -9,8 +9,8 @@ from __future__ import annotations
 import math
 import re
 
-from ..power import is_untested, power_cell
-from ..severity import CLASSES, rank
+from verify.run.power import is_untested, power_cell
+from verify.judge.severity import CLASSES, rank
 
 ORDER = ["error", "refuted", "does not extend", "inconclusive", "confirmed"]   # error: a check that did not finish
 ROLES = ("statement", "proof step", "remark", "caption", "table")
@@ -39,7 +39,7 @@ def verdict_word(c: dict) -> str:
 
 def confirmed_split(doc: dict, paper: str) -> tuple[list[dict], list[dict]]:
     """The confirmed claims of a source: those whose power to fail is shown or not yet measured, and those of
-    untested power (no alternative was rejected: :mod:`verify.power`), which the reports list apart."""
+    untested power (no alternative was rejected: :mod:`verify.run.power`), which the reports list apart."""
     conf = with_verdict(doc, paper, "confirmed")
     return [c for c in conf if not is_untested(c)], [c for c in conf if is_untested(c)]
 
@@ -203,7 +203,7 @@ def errata_groups(doc: dict, paper: str | None = None) -> list[dict]:
     With ``paper``: the groups whose root cause is that source's, including claims of other sources that share
     it (a cross-paper claim about 001's (142) belongs with 001's (142)); a refuted claim without a root cause
     is a group of its own in its own source.  Groups are ordered by their most serious member
-    (:data:`verify.severity.CLASSES`), then by size; members by class, then id."""
+    (:data:`verify.judge.severity.CLASSES`), then by size; members by class, then id."""
     groups: dict = {}
     for c in sorted(doc["claims"], key=lambda c: c["id"]):
         if c["verdict"] != "refuted":

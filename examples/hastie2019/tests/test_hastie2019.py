@@ -12,7 +12,7 @@ def test_installed_package_is_found_with_no_flag():
 
     import pytest
 
-    from verify.registry import all_claims
+    from verify.run.registry import all_claims
 
     try:
         importlib.metadata.distribution("ftverify-hastie2019")

@@ -1,5 +1,5 @@
 """Coverage ledger of 003_83d15a9763fa9a30.txt (Dayi, Chen, "Gradient dynamics for low-rank fine-tuning beyond
-kernels"): every labelled item of the text, with the claims that test it, or why none does (``verify.coverage``;
+kernels"): every labelled item of the text, with the claims that test it, or why none does (``verify.audit.coverage``;
 ``python -m verify coverage dayi2024``). Started from ``python -m verify coverage --init dayi2024``; entries marked
 ``manual=True`` are the surviving words of the abstract, introduction, §4 (setup and the figure captions, which
 survive only as §4's running text) and the outlook.

@@ -2,7 +2,7 @@
 each object computed exactly (sympy), in high precision (mpmath) and by Monte Carlo (torch).  Used by
 000 §6, 001 App. C, 002 §6 and 003 (derivations/hermite.py, derivations/kernels.py)."""
 
-from verify.paper import Paper
+from verify.kit import Paper
 
 # not a paper: standard identities several sources rest on, checked once (derivations/hermite.py)
 PAPER = Paper("hermite", "derivations/hermite.py",

@@ -120,7 +120,7 @@ def _exact_checks(name):
 
 
 def _stated_vs_integrals(name):
-    """The claim's stated form as the number a check compares (verify.stated), against the exact sympy integrals of
+    """The claim's stated form as the number a check compares (verify.judge.stated), against the exact sympy integrals of
     _exact_checks (the same k and s; cached), to 1e-12: a separate part, so that only this one is re-run for each
     mutant of the stated form."""
     def fn(claim, ctx):

@@ -21,7 +21,7 @@ def src(where: str) -> Source:
     return Source(PAPER, where)
 
 
-# ------------------------------------------------------------------ the stated form as a number (verify.stated)
+# ------------------------------------------------------------------ the stated form as a number (verify.judge.stated)
 def stated_mp(claim) -> Callable[[dict], Any]:
     """The claim's stated sympy form as ``f(point) -> mpmath number`` at the working precision, for the 50-digit
     searches (a search that compares at 1e-35 cannot use a double: at an equality case, e.g. K = c I in Theorem 5,
@@ -65,7 +65,7 @@ def stated_tensor(claim, **values):
     return torch.tensor(out, dtype=torch.float64, device=_device(values)).reshape(ts[0].shape)
 
 
-# ------------------------------------------------------------------ root causes (one per reason; verify.severity)
+# ------------------------------------------------------------------ root causes (one per reason; verify.judge.severity)
 #: Section 4 and Theorem 5 average over the n samples where the Problem Formulation's R~ sums: kernel_ridge,
 #: kernel_ridge.finetune, thm5, thm5.proof
 ROOT_N = RootCause(

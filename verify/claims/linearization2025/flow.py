@@ -37,7 +37,7 @@ ORDER_TOL = 0.05          # band of the order test: holds the finite-range bias,
 
 
 def _order_band_test(label, params, orders, exponent, tol, seed):
-    """The derived order ``exponent`` against per-problem fitted orders, as a band test (as verify.orders' slope
+    """The derived order ``exponent`` against per-problem fitted orders, as a band test (as verify.judge.orders' slope
     tests): H0 'the mean order lies in exponent +- tol', so only a mean significantly outside the band rejects
     and agreement needs the 95% t-interval inside it.  An order is a limit: the fit over a finite eta range keeps an
     O(eta^2) bias (|p - 1| <= 7e-4 at standard seed 0, falling 4x per halving of eta), deterministic per problem,

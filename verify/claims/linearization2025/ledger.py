@@ -1,6 +1,6 @@
 """Coverage ledger of 004_04c86723a9734555.txt (a slide deck presenting "Linearization Explains Fine-Tuning in Large
 Language Models", NeurIPS 2025): every slide, theorem slide and displayed equation of the deck, with the claims that
-test it, or why none does (``verify.coverage``; ``python -m verify coverage linearization2025``). Started from
+test it, or why none does (``verify.audit.coverage``; ``python -m verify coverage linearization2025``). Started from
 ``python -m verify coverage --init linearization2025``; a slide's key is its title (repeated titles get #2, #3:
 a theorem restated on each of its proof slides); entries marked ``manual=True`` are result sentences on the slides.
 """

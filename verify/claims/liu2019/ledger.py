@@ -1,6 +1,6 @@
 """Coverage ledger of 002_040fb3cd502e6250.txt (Liu, Long, Wang, Jordan, "Towards Understanding the Transferability
 of Deep Representations", review copy): every labelled item of the text, with the claims that test it, or why none
-does (``verify.coverage``; ``python -m verify coverage liu2019``). Started from ``python -m verify coverage --init
+does (``verify.audit.coverage``; ``python -m verify coverage liu2019``). Started from ``python -m verify coverage --init
 liu2019``; entries marked ``manual=True`` are result sentences and settings of the running text.
 
 §§3-5 and App. B are experiments on ImageNet-scale data (ResNet-50, Caltech-101, CUB-200, Stanford Cars, Food-101,

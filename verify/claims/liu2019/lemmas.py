@@ -14,7 +14,7 @@ import torch
 from derivations import liu_appendix as A
 from numerics import NotConverged
 from verify.kit import Check, Claim, Custom, Kind, label_of, slope_upper_test, stated_slope, stated_value
-from verify.per_point import PerPoint
+from verify.kit import PerPoint
 
 from .common import (DOMAIN, FIXED_KAPPA, KAPPA_EXPONENT, POINTS, SCHEDULE, SETTING, SYNTHETIC, binomial_bound_test,
                      each_point, fixed_kappa_simulation, loglog_figure, mean_abs_ci, src)

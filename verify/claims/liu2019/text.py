@@ -326,7 +326,7 @@ def _fine_grained(claim, ctx, points, reverse: bool = False):
                                          tol=0.0, pvalue=float(sps.t.sf(-mean / max(se, 1e-15), B - 1)),
                                          target="stated", seed=seed, ci=(-mean - q * se, -mean + q * se), sided="upper",
                                          df=B - 1, extra={"mean relative change": mean, "std": float(diff.std())}))
-    from verify.open_settings import over_open_setting
+    from verify.kit import over_open_setting
     tests, checks = over_open_setting("the size (n_Q, d) of the task", by_size)
     ev.tests += tests
     ev.checks += checks
@@ -354,7 +354,7 @@ CLAIMS.append(Claim(
           "(issue 24): the sentence is about a dataset, so every setting of our model is open: the spreads (a range "
           "already, 2 to 1/4), the label law (uniform on [-1, 1]), and the size n_Q and dimension d. The quick profile "
           "ran one size (n_Q = 6, d = 8); it now runs (6, 8) and (12, 4) like standard (full adds (20, 20)), and the "
-          "verdict is the one that holds at every size (verify.open_settings.over_open_setting: an undecided check names the "
+          "verdict is the one that holds at every size (verify.judge.open_settings.over_open_setting: an undecided check names the "
           "sizes where it is not). The label law is not varied.",
     check=Custom(_fine_grained, points=FINE_POINTS),
     power=(Alternative("more similar inputs make H_Q^inf better conditioned and the deviation smaller",

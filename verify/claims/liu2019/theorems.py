@@ -16,7 +16,7 @@ import torch
 
 from derivations import liu_appendix as A
 from verify.kit import Check, Claim, Kind, StatTest, label_of, slope_upper_test, stated_value
-from verify.per_point import PerPoint
+from verify.kit import PerPoint
 
 from .common import (DOMAIN, POINTS, ROOT_SCRATCH, SCHEDULE, SETTING, SYNTHETIC, each_point, loglog_figure,
                      mean_abs_ci, src)

@@ -17,7 +17,7 @@ Modules, by section of the paper:
 - :mod:`.table1`   Table 1 (MNIST correlations).
 """
 
-from verify.paper import Paper
+from verify.kit import Paper
 
 PAPER = Paper("shachaf2021", "000_efaf07e323d59f0e.txt",
               ("Shachaf, Brutzkus, Globerson, "

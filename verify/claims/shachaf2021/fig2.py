@@ -24,7 +24,7 @@ import numerics.deep_linear as DL
 from numerics.sampling import gaussian_design, unit_vectors
 from verify.kit import (AllOf, Alternative, Check, Claim, Custom, Domain, Evidence, Figure, FigureSweep, Kind, Param, Tol,
                         label_of, ordering_test, per_profile, pick, stat_test)
-from verify.open_settings import over_open_setting
+from verify.kit import over_open_setting
 
 from .common import DEEP_SETTING, ROOT_FIG2B, pair_at_angle, src
 
@@ -55,7 +55,7 @@ DIMS_A = per_profile((50, 100), (100, 200), (400, 200))
 
 def _fig2a_check(claim, ctx, reverse: bool = False) -> Evidence:
     """``reverse``: the power witness, 'adding depth hurts for alpha > 1' (the ordering reversed).  Run at each d of
-    DIMS_A (n = d/10 each); the verdict is the one that holds at every d (verify.open_settings.over_open_setting)."""
+    DIMS_A (n = d/10 each); the verdict is the one that holds at every d (verify.judge.open_settings.over_open_setting)."""
     ev = Evidence()
     B = pick(ctx.profile, TRIALS)
     by_d, spread_ok, spread_txt = {}, {}, []
@@ -221,7 +221,7 @@ CLAIMS = [
                "GD agrees, thm5.2), and 0-balancedness is the theorem's limit of a vanishing init scale; the draws are "
                "the test's trials. d was one value per profile: now run over d in {50, 100} (quick), {100, 200} "
                "(standard), {400, 200} (full), n = d/10 each; the verdict is the one that holds at every d "
-               "(verify.open_settings.over_open_setting), an undecided check naming the values where it does not."),
+               "(verify.judge.open_settings.over_open_setting), an undecided check naming the values where it does not."),
         check=AllOf([Custom(_fig2a_check),
                      FigureSweep(points=SWEEP_A, sampler=_sweep_a, figure=_fig_a, trials=per_profile(40, 100, 200),
                                  name="figure 2a")]),

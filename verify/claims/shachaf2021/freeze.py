@@ -22,7 +22,7 @@ import numerics.deep_linear as DL
 from numerics.sampling import gaussian_design, noisy_labels
 from verify.kit import (Alternative, AllOf, Check, Claim, Custom, Domain, Evidence, Figure, Kind, Param, Tol,
                         label_of, ordering_test, per_profile, pick, stat_test)
-from verify.open_settings import over_open_setting
+from verify.kit import over_open_setting
 
 from .common import DEEP_SETTING, LITERAL_GD_NOTE, pair_at_angle, src
 
@@ -308,7 +308,7 @@ CLAIMS = [
                "and (0.02, 2500), (0.02, 5000) and (0.04, 2500), (0.04, 5000) and (0.08, 2500) give the same median "
                "fraction removed, 0.067, 0.129, 0.239, and mean frozen risk, 0.590, 0.582, 0.569, to 4 digits); the "
                "verdict is the one that "
-               "holds at every budget (verify.open_settings.over_open_setting). Measured at quick (d = 16, seed 0): median "
+               "holds at every budget (verify.judge.open_settings.over_open_setting). Measured at quick (d = 16, seed 0): median "
                "fraction removed at n = 5 is 0.07, 0.13, 0.24 at the three budgets, so the failure holds over the "
                "range. d (16/20/24 by profile) and the angle (45 degrees) are not varied."),
         check=Custom(_approx_check, points=lambda prof: ([{"alpha": ALPHA3, "n": n} for n in pick(prof, FIG3_NS)]
@@ -343,7 +343,7 @@ CLAIMS = [
                "same median fraction removed, 0.067, 0.129, 0.239, and mean frozen risk, 0.590, 0.582, 0.569, to 4 "
                "digits) x alpha in {0.01} "
                "at quick, {0.01, 0.03} at standard and full (both small: delta ~ 7e-4 and ~6e-3); the verdict is the "
-               "one that holds over the range (verify.open_settings.over_open_setting: an undecided check names where it "
+               "one that holds over the range (verify.judge.open_settings.over_open_setting: an undecided check names where it "
                "does not). d (16/20/24 by profile) and the angle are not varied. Measured (seed 0): both orderings "
                "hold everywhere, and so does the floor at alpha = 0.01 (quick: confirmed); at alpha = 0.03 the frozen "
                "model starts to learn and its risk leaves the floor: standard (d = 20) rejects E R_frozen > 0.95 "
@@ -410,7 +410,7 @@ CLAIMS.append(Claim(
            "scales ('a larger scale of initialization (e.g. with Xavier)': no values), d and the tasks. Run over the "
            "budget in {2500, 5000, 10000} steps of eta = 0.02 (one run read at half, at and at twice the budget: eta x "
            "steps = 50, 100, 200); the verdict is the one that holds at every budget "
-           "(verify.open_settings.over_open_setting). The scales (0.01 against 0.1) and d are not varied."),
+           "(verify.judge.open_settings.over_open_setting). The scales (0.01 against 0.1) and d are not varied."),
     check=Custom(_workaround_check),
     power=(Alternative("a larger initialization scale makes the frozen model fit less of the target data",
                        Custom(lambda claim, ctx: _workaround_check(claim, ctx, reverse=True)),

@@ -1,5 +1,5 @@
 """Coverage ledger of 000_efaf07e323d59f0e.txt (Shachaf, Brutzkus, Globerson, NeurIPS 2021): every labelled item of
-the text, with the claims that test it, or why none does (``verify.coverage``; ``python -m verify coverage
+the text, with the claims that test it, or why none does (``verify.audit.coverage``; ``python -m verify coverage
 shachaf2021``). Started from ``python -m verify coverage --init shachaf2021``; entries marked ``manual=True`` are
 result sentences and experimental settings of the running text that the parser does not find.
 

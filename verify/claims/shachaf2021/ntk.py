@@ -32,7 +32,7 @@ from numerics import NotConverged
 from numerics.ntk_finetune import finetune_trials, kernel_finetune_trials
 from verify.kit import (AllOf, Alternative, Check, Claim, Constraint, Custom, Domain, Evidence, Identity, Kind, Param,
                         PropertySearch, Source, StatedSearch, StatTest, Tol, label_of, ordering_test, per_profile, pick)
-from verify.open_settings import over_open_setting
+from verify.kit import over_open_setting
 
 PAPER = "shachaf2021"
 SETTING = ("Two-layer ReLU network f(x) = m^{-1/2} sum_r a_r relu(w_r^T x), a_r uniform in {-1, 1} and fixed, "
@@ -616,7 +616,7 @@ DISTANCE = Claim(
            "0.8 n / lambda_max(H^inf)), so the step and the budget do not enter. kappa was one value (0.05): now also "
            "2 kappa = 0.1 at the middle width at quick (the largest width cost +5.7 s), kappa / 2 and 2 kappa at the "
            "largest width at standard and full; the verdict is the one that holds at every kappa "
-           "(verify.open_settings.over_open_setting). d = 6 and n_S = 36 are not varied."),
+           "(verify.judge.open_settings.over_open_setting). d = 6 and n_S = 36 are not varied."),
     check=Custom(_distance, points=_width_points),
     power=(Alternative("fine-tuning is improved as the distance increases",
                        Custom(lambda claim, ctx, points: _distance(claim, ctx, points, reverse=True), points=_width_points),

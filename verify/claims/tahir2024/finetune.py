@@ -30,7 +30,7 @@ from numerics.transfer import target_task
 from verify.kit import (raised, trials_to_decide_at, AllOf, Asymptotic, Check, Claim, Constraint, Custom, Domain, Evidence, Expectation, Figure,
                         FigureSweep, Kind, Param, PropertySearch, STATED, Tol, chunk_for, label_of, per_profile, pick,
                         stat_test, stated_value)
-from verify.per_group import PerGroup
+from verify.kit import PerGroup
 
 from .common import (CORRECTED_END, CORRECTED_FT, DATA, DEEP_LINEAR, DEPTH, GAMMA, HALF_PI, ROOT_142, SIGMA,
                      TEACHERS, THETA, src)

@@ -1,5 +1,5 @@
 """Coverage ledger of 001_759117b8232d72ac.txt (Tahir, Ganguli, Rotskoff, "Features are fate", 2024): every
-labelled item of the text, with the claims that test it, or why none does (``verify.coverage``; ``python -m verify
+labelled item of the text, with the claims that test it, or why none does (``verify.audit.coverage``; ``python -m verify
 coverage tahir2024``). Started from ``python -m verify coverage --init tahir2024``; entries marked ``manual=True`` are
 result sentences of the running text and the settings of App. D.
 

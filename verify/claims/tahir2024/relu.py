@@ -158,7 +158,7 @@ EQ21_GRID = per_profile(
     quick=[dict(d=8, m=40, m_star=8, mu=0.5, draw=0)],
     standard=[dict(d=8, m=80, m_star=8, mu=mu, draw=0) for mu in (0.25, 0.5)],
     full=[dict(d=100, m=1000, m_star=100, mu=mu, draw=0) for mu in (0.2, 0.5)])
-#: four n from 10 m: extrapolated in 1/n and 1/n^2 (verify.stats.extrapolate_inverse_size), one dof for the fit's test
+#: four n from 10 m: extrapolated in 1/n and 1/n^2 (verify.model.stats.extrapolate_inverse_size), one dof for the fit's test
 EQ21_SIZES = per_profile([400, 800, 1600, 3200], [800, 1600, 3200, 6400], [10_000, 20_000, 40_000, 80_000])
 EQ21_TRIALS = per_profile(100, 400, 100)   # data draws per n (App. D.2: 100)
 EQ21_TOL = Tol(rel=0.02, abs=2e-4)          # as appC.projection, the same quantity (159)
@@ -229,7 +229,7 @@ EQ21 = Claim(
 
 # ============================================================================ Fig. 4(c): the scratch exponent
 NU_STATED = 1.18
-NU_TOL = 0.25   # the band of verify.orders.slope_test_means (a fitted exponent of a finite range, not a limit)
+NU_TOL = 0.25   # the band of verify.judge.orders.slope_test_means (a fitted exponent of a finite range, not a limit)
 SCRATCH_DOMAIN = Domain((P_D, P_M, P_MS), ())
 SCRATCH_GRID = per_profile(
     quick=[dict(d=8, m=80, m_star=8)],
@@ -256,7 +256,7 @@ def _scratch_trained(Wt, ct, ns, B, m, gen, ctx):
 def _scratch_check(claim, ctx, points, nu=NU_STATED):
     """Per point: for each n, B fresh teachers, data sets of n noiseless samples and networks initialized as in
     App. D.2, trained on (5) by projected GD (:func:`_scratch_trained`); the exact error (8); the weighted
-    log-log slope of the mean error in n against -nu (verify.orders.slope_test_means).  Undecided when the runs
+    log-log slope of the mean error in n against -nu (verify.judge.orders.slope_test_means).  Undecided when the runs
     stopped at a reduced step cap without reaching the loss 1e-6."""
     ev = Evidence()
     for p in points:
@@ -295,7 +295,7 @@ SCRATCH = Claim(
     notes="Source: 'we demonstrate empirically (Fig. 4(c)) that the generalization error obeys a power law R_sc ~ "
           "A n^-nu with nu = 1.18' (panel legend 'fit nu=-1.18', n from 10^2 to 10^3). A figure-level number: "
           "judged as the weighted log-log slope of the mean error over n with its 95% CI against -1.18 +- 0.25 "
-          "(the band of verify.orders for a fitted exponent). Tagged extension: at quick and standard the exponent "
+          "(the band of verify.judge.orders for a fitted exponent). Tagged extension: at quick and standard the exponent "
           "is read at smaller d, m*, m (same ratios n/d over a decade, m* = d) than the figure's, where the source "
           "does not claim it; the full profile is App. D.2's setting. " + OPEN,
     power=(Alternative("nu = 1/2",

@@ -3,7 +3,7 @@
 A claim's entry is keyed by what its raw evidence depends on (:func:`key`): the claim's id, the profile, the
 seed, the ``--at`` points, the device and dtype, the versions of the libraries that change numbers
 (:data:`NUMERIC_LIBRARIES`), and the code the claim reaches (:func:`claim_code`): its check, samplers, closed
-forms and everything they call, hashed without layout by :mod:`verify.reach`.  Moving a function to another
+forms and everything they call, hashed without layout by :mod:`verify.run.reach`.  Moving a function to another
 module, renaming a module or editing code the claim does not reach keeps the entry; a change to code it
 reaches (a function, a constant it reads, a default argument, a closure value) recomputes it.
 
@@ -24,11 +24,11 @@ import platform
 import tempfile
 from pathlib import Path
 
-from .evidence import Check, Evidence, StatTest
-from .reach import also_ours, reached_key
+from verify.model.evidence import Check, Evidence, StatTest
+from verify.run.reach import also_ours, reached_key
 
-ROOT = Path(__file__).resolve().parents[1]
-#: the project's own top-level packages (verify.distributed compares their source with a worker's)
+ROOT = Path(__file__).resolve().parents[2]
+#: the project's own top-level packages (verify.run.distributed compares their source with a worker's)
 PACKAGES = ("derivations", "numerics", "verify")
 for _p in PACKAGES:   # our code even when installed into site-packages (pip install ., not -e)
     also_ours(_p)
@@ -43,7 +43,7 @@ PROSE = ("statement", "assumptions", "notes", "source", "corrected")
 
 
 def numeric_versions(versions: dict | None = None) -> dict:
-    """The versions that enter the keys, from ``versions`` (:func:`verify.api.versions`) or this environment."""
+    """The versions that enter the keys, from ``versions`` (:func:`verify.run.runner.versions`) or this environment."""
     if versions is None:
         import hypothesis
         import mpmath
@@ -63,7 +63,7 @@ def numeric_versions(versions: dict | None = None) -> dict:
 def claim_code(claim) -> str:
     """The hash of the code and data a claim reaches (its non-prose fields, its class), without layout."""
     try:
-        from .registry import module_of
+        from verify.run.registry import module_of
 
         also_ours(module_of(claim.id).split(".")[0])   # an installed claims package is our code too
     except Exception:  # noqa: BLE001 - a claim built outside the registry (tests, a notebook)

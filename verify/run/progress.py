@@ -1,14 +1,9 @@
-"""What a run prints: one line per finished claim when there is no terminal, and the summary table at the end."""
+"""Progress of a run for a log (no terminal): one line per finished claim with its preliminary verdict."""
 from __future__ import annotations
 
 import copy
 import sys
 import time
-
-from .report.tables import ORDER, class_counts_text, counts, one_line, papers, summary_rows
-
-_MARK = {"confirmed": "✔ confirmed", "refuted": "✘ refuted", "does not extend": "↛ not extended", "inconclusive": "? inconclusive",
-         "error": "! error"}
 
 
 class ClaimLines:
@@ -35,8 +30,8 @@ class ClaimLines:
 def preliminary_verdict(result, profile: str) -> str:
     """The claim's verdict on its own evidence (Holm among its own tests, no replication): what the final verdict
     will be unless the run's correction over every test or the replication overturns a rejection."""
-    from .api import ALPHA, verdict_of
-    from .evidence import finalize
+    from verify.run.runner import ALPHA, verdict_of
+    from verify.model.evidence import finalize
 
     try:
         ev = copy.deepcopy(result.evidence)
@@ -48,24 +43,3 @@ def preliminary_verdict(result, profile: str) -> str:
     if v in ("refuted", "does not extend"):
         return v + " (preliminary: before replication)"
     return v + " (preliminary)"
-
-
-def print_summary(doc: dict) -> None:
-    rows = summary_rows(doc)
-    w = max([len(r["id"]) for r in rows] + [5])
-    print(f"\n{'claim':{w}s}  {'verdict':15s} {'kind':30s} reason")
-    print("-" * (w + 90))
-    for r in rows:
-        cls = f" [{r['class']}]" if r.get("class") else ""
-        print(f"{r['id']:{w}s}  {_MARK[r['verdict']]:15s} {r['kind']:30s} {one_line(r['reason'], 100)}{cls}")
-    total = doc["meta"].get("counts", {})
-    print("-" * (w + 90))
-    for p in papers(doc):
-        n = counts(doc, p)
-        bv = n["by_verdict"]
-        print(f"{p:18s} {n['claims']:3d} claims: {bv['confirmed']} confirmed, {bv['refuted']} errata"
-              + (f" ({class_counts_text(n['by_class'])})" if bv["refuted"] else "")
-              + f", {bv['does not extend']} do not extend, {bv['inconclusive']} inconclusive"
-              + (f", {bv['error']} error(s)" if bv.get("error") else ""))
-    print(", ".join(f"{total.get(k, 0)} {k}" for k in ORDER if k != "error" or total.get(k)) + f"  ({doc.get('timing', {}).get('seconds', '?')} s, "
-          f"profile {doc['meta'].get('profile')}, seed {doc['meta'].get('seed')})")

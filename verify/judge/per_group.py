@@ -7,26 +7,26 @@ every angle theta, say) cannot be split by grid point without repeating its draw
 alone makes its whole group's draws.  ``PerGroup(fn, points=grid, shared="theta")`` is
 ``Custom(fn, points=grid)`` for a ``fn(claim, ctx, points) -> Evidence`` that treats groups independently (each
 group's draws seeded from the group's point without ``shared``, nothing fitted or compared across groups).  Its
-serial run calls ``fn`` once per group and joins the results with :func:`verify.per_point.join`, as a
+serial run calls ``fn`` once per group and joins the results with :func:`verify.judge.per_point.join`, as a
 distributed run does with the groups' evidence coming back from the workers (:meth:`PerPoint.at`, its task, is
 one group here); :meth:`grid` lists one point per group (the group's point without ``shared``), so
-:func:`verify.per_point.split` counts groups.  For a grid listing ``shared`` innermost, the joined evidence is the
+:func:`verify.judge.per_point.split` counts groups.  For a grid listing ``shared`` innermost, the joined evidence is the
 evidence of one ``fn`` call on the whole grid (same tests, seeds and details, in the same order).
 
 ``benchmarks/full_cost.py`` reads ``shared`` (or a strategy's ``vector``) to cost a claim by its groups: a point
 measured alone costs its group's draws.
 
-(Its own module, as :mod:`verify.per_point` is, imported by the claims that use it: per_point is part of the
+(Its own module, as :mod:`verify.judge.per_point` is, imported by the claims that use it: per_point is part of the
 resume-cache and mutants key of the claims that import it.)
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .context import Context
-from .evidence import Evidence
-from .judge import _points
-from .per_point import PerPoint, join
+from verify.model.context import Context
+from verify.model.evidence import Evidence
+from verify.judge.points import _points
+from verify.judge.per_point import PerPoint, join
 
 
 @dataclass

@@ -8,7 +8,7 @@
   folder of ``.py`` files and packages), or a dotted module name.
 
 Each module's paper must be declared by ``PAPER = Paper(...)`` in the module or a package above it
-(:mod:`verify.paper`); claim ids must be unique across all places.  An installed package (entry point) whose import
+(:mod:`verify.model.paper`); claim ids must be unique across all places.  An installed package (entry point) whose import
 raises is skipped with one warning line naming it: a colleague's broken package does not stop the built-in claims
 (a ``--claims`` source that fails to import stays an error).  Both are checked when the claims are
 loaded, before anything is simulated, with a one-line error (:class:`ClaimsError`).  Worker processes
@@ -24,7 +24,7 @@ import sys
 from functools import lru_cache
 from pathlib import Path
 
-from .claim import Claim
+from verify.model.claim import Claim
 
 BUILTIN = "verify.claims"
 ENTRY_POINT_GROUP = "ftverify.claims"
@@ -143,8 +143,8 @@ def _place(mod) -> str:
 
 def _declare_papers(mod) -> None:
     """Declare the ``PAPER = Paper(...)`` of the module and of every package above it (a ``PAPER`` that is not
-    a :class:`~verify.paper.Paper`, e.g. a module's key string, is no declaration)."""
-    from .paper import Paper, declare
+    a :class:`~verify.model.paper.Paper`, e.g. a module's key string, is no declaration)."""
+    from verify.model.paper import Paper, declare
 
     parts = mod.__name__.split(".")
     for i in range(1, len(parts) + 1):
@@ -171,7 +171,7 @@ def entry_points() -> list:
 def claims_from(srcs, entry_points_too: bool = False) -> tuple[Claim, ...]:
     """The claims of the given sources (and of the installed entry points), sorted by id: papers declared,
     ids unique, or :class:`ClaimsError`."""
-    from .paper import UndeclaredPaper, paper_of
+    from verify.model.paper import UndeclaredPaper, paper_of
 
     found: dict[str, tuple[Claim, str]] = {}
     seen: set[str] = set()

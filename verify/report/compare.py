@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .claim import DomainError
+from verify.model.claim import DomainError
 
 VERDICTS = ("confirmed", "refuted", "does not extend", "inconclusive", "error")
 

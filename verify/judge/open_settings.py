@@ -4,11 +4,11 @@ Where a source does not fix a setting of the simulated procedure (a step size, a
 initialisation scale, a sample size of a figure), a qualitative claim is run over a declared range of it and its
 verdict is the one that holds over the whole range; where it holds at some values and not at others, the claim is
 inconclusive with the dependence shown, never refuted for a setting the source left open unless it fails at every
-value.  :func:`over_open_setting` does that for ordering tests (:func:`verify.orders.ordering_test` and the like).
+value.  :func:`over_open_setting` does that for ordering tests (:func:`verify.judge.orders.ordering_test` and the like).
 """
 from __future__ import annotations
 
-from .evidence import Check
+from verify.model.evidence import Check
 
 __all__ = ["over_open_setting"]
 

@@ -9,12 +9,12 @@ import math
 
 from typing import Any, Callable, Mapping
 
-from .context import Profile, pick
+from verify.model.context import Profile, pick
 
 
 def per_profile(quick: Any, standard: Any, full: Any | None = None) -> dict:
     """The one idiom for a value that depends on the profile: ``per_profile(q, s, f)``;
-    ``full`` defaults to ``standard``.  Read it with :func:`verify.context.pick`."""
+    ``full`` defaults to ``standard``.  Read it with :func:`verify.model.context.pick`."""
     return {"quick": quick, "standard": standard, "full": standard if full is None else full}
 
 
@@ -23,7 +23,7 @@ def trials_for_budget(flops: Mapping[str, float], trials: Mapping[str, tuple[int
     """A ``trials=`` function for a strategy: as many trials as ``flops[profile]`` buys at
     ``cost(point)`` flops per trial, clamped to ``trials[profile] = (lo, hi)``.
 
-    >>> from verify.context import PROFILES
+    >>> from verify.model.context import PROFILES
     >>> f = trials_for_budget(per_profile(1e6, 1e7), per_profile((10, 100), (10, 1000)), lambda p: 1e4 * p["n"])
     >>> f(PROFILES["quick"], {"n": 2}), f(PROFILES["standard"], {"n": 2}), f(PROFILES["standard"], {"n": 1000})
     (50, 500, 10)

@@ -2,8 +2,8 @@
 (an existing ``distributed`` scheduler, e.g. ``tcp://head:8786``).
 
 The unit of work is one claim's check (its raw evidence, before the run-wide steps), or one grid point of a claim
-whose check is a :class:`verify.per_point.PerPoint` (its points are independent, and its serial run joins them as
-the distributed one does), or one group of points sharing their draws of a :class:`verify.per_group.PerGroup`
+whose check is a :class:`verify.judge.per_point.PerPoint` (its points are independent, and its serial run joins them as
+the distributed one does), or one group of points sharing their draws of a :class:`verify.judge.per_group.PerGroup`
 (a PerPoint whose grid is its groups), so that a claim of several heavy points does not hold the run's critical
 path alone.
 Everything that makes a run's numbers stays where it was: every random draw is seeded from (run seed, claim id,
@@ -22,7 +22,7 @@ Two things could still make the numbers differ, and both are handled:
 * a worker on another machine could run other code or other library versions.  On connecting to an existing
   scheduler every worker is asked for its library versions and a hash of our sources (a mismatch is a one-line
   error before any work); then each task computes the claim's resume-cache key on the worker
-  (:func:`verify.cache.key`: claim id, profile, seed, points, device, dtype, library versions and the hash of
+  (:func:`verify.run.cache.key`: claim id, profile, seed, points, device, dtype, library versions and the hash of
   every source file the claim depends on) and the caller compares it with its own; a claim computed by
   different code (a worker that joined later) is made inconclusive with that recorded, never mixed in.
 
@@ -35,7 +35,7 @@ worker until the run is stopped (the resume cache keeps what finished).
 Failures: a worker that dies (killed, out of memory) loses its task, which the scheduler gives to another
 worker; a task that fails twice (two lost workers, or an exception outside the check, which is retried once)
 makes its claim inconclusive with the error recorded in its evidence, and the run goes on.  (A check that
-raises is already recorded by :func:`verify.api._compute` on the worker, as in a serial run.)  On a cluster of
+raises is already recorded by :func:`verify.run.runner._compute` on the worker, as in a serial run.)  On a cluster of
 our own the scheduler is told so (``distributed.scheduler.allowed-failures = 1``); an existing scheduler keeps
 its own setting (Dask's default is 3 lost workers).
 
@@ -49,7 +49,7 @@ from typing import Callable
 
 import torch
 
-from .claim import DomainError
+from verify.model.claim import DomainError
 
 INSTALL = "pip install 'ftverify[dask]' (or: pip install 'dask[distributed]')"
 #: a task's attempts: the first and one retry (exceptions), and the scheduler's allowed worker losses on our cluster
@@ -170,14 +170,14 @@ class Cluster:
         """The claims ``todo`` judged on the workers; ``done(claim, evidence, ok, seconds)`` as each finishes
         (the evidence of a task that failed twice, or ran on other code, records why; ``ok`` is then False).
 
-        Granularity: one task per claim, except a claim whose check is a :class:`verify.per_point.PerPoint` of
+        Granularity: one task per claim, except a claim whose check is a :class:`verify.judge.per_point.PerPoint` of
         several grid points, which makes one task per point; its points' evidence is joined here in grid order
-        (:func:`verify.per_point.join`, what its serial run does).  If a point's check raised, the claim is
+        (:func:`verify.judge.per_point.join`, what its serial run does).  If a point's check raised, the claim is
         recomputed here, serially, so that its error is recorded exactly as a serial run records it."""
-        from .api import _compute, versions
-        from .cache import evidence_from_json, key
-        from .per_point import join, split
-        from .registry import sources
+        from verify.run.runner import _compute, versions
+        from verify.run.cache import evidence_from_json, key
+        from verify.judge.per_point import join, split
+        from verify.run.registry import sources
 
         by_id = {c.id: c for c in todo}
         vers = versions()
@@ -233,9 +233,9 @@ SEP = "\0"
 def _dispatch(item: str, task: Callable, point_task: Callable, profile: str, seed: int, device: str, at,
               srcs: tuple[str, ...] = ()):
     """A claim's task, or one grid point's (``"<claim id>\\0<index>"``).  ``srcs``: the run's ``--claims`` sources
-    (:func:`verify.registry.sources`), loaded on the worker first (:func:`verify.registry.use`, once per worker
+    (:func:`verify.run.registry.sources`), loaded on the worker first (:func:`verify.run.registry.use`, once per worker
     process) so that it finds the claims of a user's package as the calling process does."""
-    from .registry import use
+    from verify.run.registry import use
 
     use(srcs)
     cid, _, i = item.partition(SEP)
@@ -244,7 +244,7 @@ def _dispatch(item: str, task: Callable, point_task: Callable, profile: str, see
 
 def failed(why: str):
     """Evidence of a claim that could not be computed: an error check that does not refute (-> inconclusive)."""
-    from .evidence import Check, Evidence
+    from verify.model.evidence import Check, Evidence
 
     return Evidence(checks=[Check("check raised an error", None, why, refutes=False)])
 
@@ -253,8 +253,8 @@ def _probe() -> dict:
     """What must agree between the caller and a worker: library versions (platform aside) and our source code."""
     import hashlib
 
-    from .api import versions
-    from .cache import PACKAGES, ROOT
+    from verify.run.runner import versions
+    from verify.run.cache import PACKAGES, ROOT
 
     h = hashlib.sha256()
     for pkg in PACKAGES:
@@ -271,9 +271,9 @@ def _call(threads: int, fn: Callable, *args):
 
 def _claim_task(claim_id: str, profile: str, seed: int, device: str, at) -> tuple[dict, bool, float, str]:
     """One claim on a worker: (raw evidence as JSON, finished without error, seconds, the claim's cache key)."""
-    from .api import _worker, make_context, versions
-    from .cache import key
-    from .registry import all_claims
+    from verify.run.runner import _worker, make_context, versions
+    from verify.run.cache import key
+    from verify.run.registry import all_claims
 
     _, evj, ok, secs = _worker(claim_id, profile, seed, device, at)
     c = next(c for c in all_claims() if c.id == claim_id)
@@ -281,11 +281,11 @@ def _claim_task(claim_id: str, profile: str, seed: int, device: str, at) -> tupl
 
 
 def _point_task(claim_id: str, i: int, profile: str, seed: int, device: str) -> tuple[dict | None, int, float, str]:
-    """Grid point ``i`` of a :class:`verify.per_point.PerPoint` claim on a worker: (its evidence as JSON, or None
+    """Grid point ``i`` of a :class:`verify.judge.per_point.PerPoint` claim on a worker: (its evidence as JSON, or None
     if its check raised; the random draws it made; seconds; the claim's cache key)."""
-    from .api import make_context, versions
-    from .cache import key
-    from .registry import all_claims
+    from verify.run.runner import make_context, versions
+    from verify.run.cache import key
+    from verify.run.registry import all_claims
 
     c = next(c for c in all_claims() if c.id == claim_id)
     ctx = make_context(profile, seed, device, None, progress=False)

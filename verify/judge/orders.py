@@ -1,8 +1,8 @@
 """Tests of orderings and of orders (log-log slopes): the StatTest builders a custom check needs when a
 claim says "A is smaller than B" or "Q = O(x^p)" / "Q ~ x^p".
 
-Every builder returns one :class:`~verify.evidence.StatTest`; the run's Holm correction and the verdict
-rule (:func:`verify.evidence.decide`) do the rest.  Which one to use:
+Every builder returns one :class:`~verify.model.evidence.StatTest`; the run's Holm correction and the verdict
+rule (:func:`verify.model.evidence.decide`) do the rest.  Which one to use:
 
 ``ordering_test``
     E[a] < E[b] (or E[a] < 0) from per-trial samples: paired t on a - b when a and b come from the same
@@ -31,9 +31,9 @@ import math
 import numpy as np
 from scipy import stats as sps
 
-from .evidence import StatTest
-from .judge import Tol
-from .stats import mean_estimate, student_q
+from verify.model.evidence import StatTest
+from verify.judge import Tol
+from verify.model.stats import mean_estimate, student_q
 
 __all__ = ["ordering_test", "per_trial_slopes", "slope_test_paired", "slope_test_means", "slope_bound_test",
            "slope_of_means", "slope_upper_test", "slope_band_test", "slope_annotation"]
@@ -60,7 +60,7 @@ def ordering_test(label: str, params: dict, a, b=None, seed=None, *, paired: boo
     (``std_of_a``, ``std_a``/``std_b``), not ``std``: a zero-spread tie is evidence against a strict
     ordering, never a 'degenerate' test set aside (:attr:`StatTest.degenerate`).  A tie of means is
     declared as the alternative "no difference (a tie)" (value 0), which a confirmation excludes.
-    Needs at least two trials per sample, all finite (:func:`verify.stats.mean_estimate`).
+    Needs at least two trials per sample, all finite (:func:`verify.model.stats.mean_estimate`).
     """
     A = np.asarray(a, dtype=np.float64)
     if b is None:

@@ -44,7 +44,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-SEEDS = Path(__file__).resolve().parents[1].parent / "shared" / "seeds"
+SEEDS = Path(__file__).resolve().parents[2].parent / "shared" / "seeds"
 """Where the five source texts live: ``../shared/seeds/`` beside the repository (README, "Paper keys")."""
 
 PAPERS = {  # paper key -> its source text (README, "Paper keys")

@@ -1,6 +1,6 @@
 """How serious a refutation is: the rule, in one place, and the measurements it reads.
 
-Every refuted claim gets a severity class, derived from its declared role (:data:`verify.claim.ROLES`), its
+Every refuted claim gets a severity class, derived from its declared role (:data:`verify.model.claim.ROLES`), its
 corrected form's own verdict and what the run measured; nothing is typed in by hand.
 
 ========== =====================================================================================================
@@ -42,7 +42,7 @@ def rank(cls: str | None) -> int:
 
 def assess(result, by_id: dict, ctx) -> dict | None:
     """The severity record of one claim result (refuted or does-not-extend; None otherwise)."""
-    from .claim import Verdict
+    from verify.model.claim import Verdict
 
     claim, ev = result.claim, result.evidence
     if result.verdict not in (Verdict.REFUTED, Verdict.DOES_NOT_EXTEND):
@@ -135,7 +135,7 @@ def measure(claim, ev, ctx) -> dict:
     if sd is not None:
         return sd
     if rejected:
-        from .stats import clopper_pearson
+        from verify.model.stats import clopper_pearson
 
         def gap(t):
             # in units of the stated value; an ordering test (stated 0, tolerance 0) has no such unit: its
@@ -176,7 +176,7 @@ def stated_vs_derived(claim, ctx, n: int | None = None) -> dict | None:
     than the practical tolerance max(0.002, 2 % of the derived value)."""
     import sympy as sp
 
-    from .claim import Kind
+    from verify.model.claim import Kind
 
     s, d = claim.stated, claim.derived
     if not (isinstance(s, sp.Basic) and isinstance(d, sp.Basic)) or claim.kind in (Kind.ASYMPTOTIC, Kind.LIMIT):
@@ -186,7 +186,7 @@ def stated_vs_derived(claim, ctx, n: int | None = None) -> dict | None:
         return None
     import mpmath
 
-    from .stats import clopper_pearson
+    from verify.model.stats import clopper_pearson
 
     syms = sorted(s.free_symbols | d.free_symbols, key=str)
     fs = sp.lambdify(syms, s, modules="mpmath")

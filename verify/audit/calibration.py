@@ -23,7 +23,7 @@ import sympy as sp
 
 from derivations import wishart as W
 
-from . import api
+from verify.run import runner as api
 
 #: verdicts by which a claim's check rejected its form (a refuted extension "does not extend")
 REJECTING = ("refuted", "does not extend")
@@ -73,7 +73,7 @@ def strategies_of(claim) -> list[str]:
     """The judge strategies a claim's check is built from (AllOf unpacked), e.g. ['Expectation', 'Identity']; a
     claims package's subclass of a strategy counts as that strategy, and so does a wrapper that says which one it
     runs (class attribute ``judged_as``, e.g. verify.kit.StatedSearch: 'PropertySearch')."""
-    from .kit import STRATEGIES
+    from verify.judge import STRATEGIES
 
     def name(p):
         return getattr(p, "judged_as", None) or next((c.__name__ for c in type(p).__mro__ if c in STRATEGIES),
@@ -84,7 +84,7 @@ def strategies_of(claim) -> list[str]:
 
 def reviewed_verdicts() -> dict[str, str]:
     """The reviewed quick verdicts pinned in tests/expected_verdicts.json (empty if the file is absent)."""
-    path = Path(__file__).resolve().parent.parent / "tests" / "expected_verdicts.json"
+    path = Path(__file__).resolve().parents[2] / "tests" / "expected_verdicts.json"
     try:
         return dict(json.loads(path.read_text()))
     except (OSError, ValueError):
@@ -100,7 +100,7 @@ def strategy_calibration(per_seed: list[dict], strategies: dict[str, list[str]],
     comes with its 95 % Clopper-Pearson interval; the target is a rate at or below ``alpha`` with the
     interval's upper end below 2 alpha.  Run-wide: the fraction of seeds at which any reference-confirmed
     claim was refuted (the Holm family of the run as a whole)."""
-    from .stats import clopper_pearson
+    from verify.model.stats import clopper_pearson
 
     confirmed = {cid for cid, v in reference.items() if v == "confirmed"}
     rows: dict[str, dict] = {}
@@ -174,7 +174,7 @@ def verdict_stability(patterns, profile: str = "quick", seeds: int = 20, first_s
     and prints markdown tables (claim, verdict counts, agreement with the reference verdict; per strategy).
     Runs of the same profile are combined by :func:`merge_stability`.
     """
-    from .registry import select
+    from verify.run.registry import select
 
     per_seed = []
     t0 = time.time()
@@ -184,7 +184,7 @@ def verdict_stability(patterns, profile: str = "quick", seeds: int = 20, first_s
         # no terminal (a log, CI, a cluster job): one line per finished claim, tagged with the seed
         lines = None
         if not sys.stdout.isatty():
-            from .summary import ClaimLines
+            from verify.run.progress import ClaimLines
 
             lines = ClaimLines(prefix=f"seed {k} ({k - first_seed + 1}/{seeds})")
         res = api.run(patterns, profile=profile, seed=k, progress=False, jobs=jobs, on_claim=lines,
@@ -309,15 +309,19 @@ def _with_predicted(claim, predicted):
 
 
 def _with_stated_limit(claim, stated_expr):
-    from .claims.tahir2024.scratch import limit_checks_for
+    import sys
 
+    from verify.run.registry import module_of
+
+    # the claim's own module (loaded by the registry) builds its limit checks for any stated form
+    limit_checks_for = sys.modules[module_of(claim.id)].limit_checks_for
     return dataclasses.replace(claim, check=dataclasses.replace(
         claim.check, limit_checks=lambda: limit_checks_for(stated_expr)))
 
 
 def calibrate(profile: str = "standard", n_seeds: int = 30, seed: int = 0, out: Path | None = None,
               run_mutants: bool = True) -> int:
-    from .registry import select
+    from verify.run.registry import select
 
     finite = select([FINITE_ID])[0]
     asym = select([ASYM_ID])[0]

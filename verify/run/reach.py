@@ -18,7 +18,7 @@ its objects:
 Our code is every module not installed as a library (not under the standard library or ``site-packages``):
 ``derivations``, ``numerics``, ``verify`` and a claims package given with ``--claims`` (and one installed
 under the ``ftverify.claims`` entry point: :func:`also_ours`).  Library code enters by name only; its
-versions enter the keys beside this hash (:mod:`verify.cache`).
+versions enter the keys beside this hash (:mod:`verify.run.cache`).
 
 Excluded as layout: module and file names (``co_filename``, ``__module__``, ``__name__``, ``__file__``, the
 module path and level of an import statement), line numbers (``co_firstlineno``, ``co_linetable``) and

@@ -7,8 +7,8 @@ source it reads in its ``__init__.py``::
     PAPER = Paper("hastie2019", "arXiv:1903.08560",
                   "Hastie, Montanari, Rosset, Tibshirani, Surprises in high-dimensional ridgeless least squares")
 
-The registry (:mod:`verify.registry`) reads ``PAPER`` from every module it loads claims from and from the
-packages above it, so :attr:`verify.claim.Source.file` and ``.title`` (what the reports print) need no
+The registry (:mod:`verify.run.registry`) reads ``PAPER`` from every module it loads claims from and from the
+packages above it, so :attr:`verify.model.claim.Source.file` and ``.title`` (what the reports print) need no
 table inside the claim model.  A claim whose paper no loaded package declares is a one-line error when the
 claims are loaded, before anything is simulated (:class:`UndeclaredPaper`).
 """

@@ -12,8 +12,8 @@ import math
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from .claim import Verdict
-from .stats import holm, trials_to_decide
+from verify.model.claim import Verdict
+from verify.model.stats import holm, trials_to_decide
 
 
 @dataclass
@@ -193,7 +193,7 @@ def decide(ev: Evidence) -> tuple[Verdict, str]:
     inconclusive  otherwise (too few trials, an undecidable check, or our own
                   derivation disagreeing with the simulation);
     error         before all of these: the check did not finish (``details['error']``, set by
-                  :func:`verify.api._compute`: it raised, or ran over the per-claim time limit),
+                  :func:`verify.run.runner._compute`: it raised, or ran over the per-claim time limit),
                   so whatever evidence it left is no evidence.
     """
     err = ev.details.get("error")

@@ -1,12 +1,12 @@
 """Could the confirmation have failed?  Each claim's measured power, as the reports show it.
 
 ``python -m verify mutants --profile P --out benchmarks/results`` judges, per claim, the mutants of its stated sympy
-form and its declared power witnesses (:mod:`verify.mutants`) and writes ``benchmarks/results/mutants_P.json``.  A run
+form and its declared power witnesses (:mod:`verify.audit.mutants`) and writes ``benchmarks/results/mutants_P.json``.  A run
 at profile P reads that file and gives every claim a ``power`` record (``results.json`` ``claims[].power``):
 
 * ``shown``: at least one alternative (a sympy mutant or a witness) was rejected by the claim's own check at this
   profile (or, for a check whose tests cannot refute, detected: the check turns inconclusive on it), measured on the
-  same code: the claim's power key (:func:`verify.mutants.power_key`: the code the claim reaches and the code that
+  same code: the claim's power key (:func:`verify.audit.mutants.power_key`: the code the claim reaches and the code that
   judges its mutants, hashed without layout) matches the one the mutants run recorded;
 * ``untested``: the claim has nothing to mutate (no sympy form its check judges, no witness), or the mutants run
   judged its alternatives and rejected none.  A confirmed claim with untested power is reported as "confirmed,
@@ -14,7 +14,7 @@ at profile P reads that file and gives every claim a ``power`` record (``results
 * ``not measured``: the claim has alternatives, but no mutants run at this profile exists for its present code.
 
 The library versions are compared apart from the code: a record whose code matches but whose mutants run had other
-versions of the libraries that change numbers (:data:`verify.cache.NUMERIC_LIBRARIES`) is still given, with a
+versions of the libraries that change numbers (:data:`verify.run.cache.NUMERIC_LIBRARIES`) is still given, with a
 ``versions_differ`` note (library -> [measured with, here]); :func:`versions_line` says it once for a whole run
 ("power measured with hypothesis 6.170.17, this environment has 6.170.27; 204 claims' power read from that run")
 instead of the power column silently turning "not measured".
@@ -31,7 +31,7 @@ from pathlib import Path
 
 import sympy as sp
 
-from .cache import ROOT
+from verify.run.cache import ROOT
 
 RESULTS = ROOT / "benchmarks" / "results"
 
@@ -45,10 +45,10 @@ def _doc(profile: str) -> dict | None:
 
 
 def _code_key(claim, profile: str, seed: int) -> str | None:
-    """The claim's power key at the mutants run's profile and seed (:func:`verify.mutants.power_key`, on the CPU
+    """The claim's power key at the mutants run's profile and seed (:func:`verify.audit.mutants.power_key`, on the CPU
     in float64 as ``verify mutants`` runs): equal keys, same code."""
-    from .context import PROFILES, Context
-    from .mutants import power_key
+    from verify.model.context import PROFILES, Context
+    from verify.audit.mutants import power_key
 
     try:
         return power_key(claim, Context(profile=PROFILES[profile], seed=int(seed), progress=False))
@@ -58,7 +58,7 @@ def _code_key(claim, profile: str, seed: int) -> str | None:
 
 def _versions_differ(doc: dict) -> dict:
     """Library -> [version of the mutants run, version here], for the libraries that change numbers."""
-    from .cache import numeric_versions
+    from verify.run.cache import numeric_versions
 
     if not doc.get("versions"):   # not recorded: nothing to compare
         return {}

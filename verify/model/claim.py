@@ -41,7 +41,7 @@ class Verdict(str, Enum):
     ERROR = "error"
 
 
-#: what part of a source a claim reads; the severity of a refutation is derived from it (verify.severity)
+#: what part of a source a claim reads; the severity of a refutation is derived from it (verify.judge.severity)
 ROLES = ("statement", "proof step", "remark", "caption", "table")
 
 
@@ -92,15 +92,15 @@ class Source:
 
     @property
     def file(self) -> str:
-        """The source file (or citation) its paper declares (``PAPER = Paper(...)``, :mod:`verify.paper`)."""
-        from .paper import paper_of
+        """The source file (or citation) its paper declares (``PAPER = Paper(...)``, :mod:`verify.model.paper`)."""
+        from verify.model.paper import paper_of
 
         return paper_of(self.paper).file
 
     @property
     def title(self) -> str:
         """The paper's title as its package declares it."""
-        from .paper import paper_of
+        from verify.model.paper import paper_of
 
         return paper_of(self.paper).title
 
@@ -333,7 +333,7 @@ class Claim:
                  equation or result stated as such), ``"proof step"`` (a displayed step or witness of a proof),
                  ``"remark"`` (a sentence of the running text, the abstract or a discussion), ``"caption"`` (a
                  figure and its caption) or ``"table"``.  The severity of a refutation is derived from it
-                 (:mod:`verify.severity`).
+                 (:mod:`verify.judge.severity`).
     holds_by:    for a proof step: the ids of the claims that show the stated result itself holds (a failing
                  step of a true result is a proof-step erratum, and the report names them beside it).
     root_cause:  a :class:`RootCause` shared by the claims refuted for one reason (across papers too):
@@ -398,7 +398,7 @@ class Claim:
     cost: Any = None
 
     def __post_init__(self) -> None:
-        from .context import PROFILES
+        from verify.model.context import PROFILES
 
         if self.stated_bound not in (None, "upper", "lower"):
             raise ValueError(f"claim {self.id!r}: stated_bound must be 'upper', 'lower' or None, not {self.stated_bound!r}")

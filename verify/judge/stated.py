@@ -1,13 +1,13 @@
 """The stated form of a claim as a number: one function every check calls to compare a simulation with it.
 
 A check that compares simulated values with the closed form the source states reads that form from the claim
-(:attr:`verify.claim.Claim.stated`, a sympy expression) through :func:`stated_value`, never from a numeric copy
+(:attr:`verify.model.claim.Claim.stated`, a sympy expression) through :func:`stated_value`, never from a numeric copy
 of its own.  Then the number the check tests *is* the encoded statement, and ``python -m verify mutants`` can
 substitute a perturbed form (``dataclasses.replace(claim, stated=mutant)``) and run the claim's own check,
 whatever strategy or custom code it uses, to measure whether that check could have failed.
 
 >>> import sympy as sp
->>> from verify.claim import Claim
+>>> from verify.model.claim import Claim
 >>> n, theta = sp.symbols("n theta", positive=True)
 >>> f = stated_value(type("C", (), {"id": "demo", "stated": sp.sin(theta) ** 2 + 1 / (n - 2)})())
 >>> round(f({"n": 12, "theta": 0.0, "sigma": 1.0}), 12)
@@ -126,39 +126,6 @@ class _Stated:
 STATED = _Stated()
 
 
-@dataclasses.dataclass
-class StatedSearch:
-    """A :class:`~verify.judge.PropertySearch` whose predicate reads the claim's stated form: ``holds(stated, p)``
-    (and ``show(stated, p)``) with ``stated = stated_value(claim, precise=True)`` (mpmath at the working precision:
-    a search that compares at 1e-35 cannot use a double; ``precise=False`` for one that compares doubles), so that
-    ``verify mutants`` can substitute a perturbed form.
-    The search itself (name and so seed, examples, strategy, bounds) is the PropertySearch's, so the evidence is the
-    same as with a numeric copy of the form; calibration counts it as a PropertySearch (``judged_as``)."""
-
-    judged_as = "PropertySearch"   # the strategy it runs (verify.calibration.strategies_of)
-    name: str
-    holds: Callable[[Callable, dict], bool]
-    strategy: Callable[[], Any] | None = None
-    show: Callable[[Callable, dict], dict] | None = None
-    bounds: Any = None
-    examples: Any = None
-    refutes: bool = True
-    precise: bool = True   # False: the stated form in double precision (a predicate that compares doubles)
-    margin: Callable[[Callable, dict], float] | None = None   # margin(stated, p): see PropertySearch.margin
-    sweep: Any = None
-
-    def run(self, claim, ctx):
-        from .judge import PropertySearch   # judge imports this module
-
-        f = stated_value(claim, precise=self.precise)
-        show, margin = self.show, self.margin
-        return PropertySearch(self.name, strategy=self.strategy, holds=lambda p: self.holds(f, p),
-                              show=None if show is None else (lambda p: show(f, p)), bounds=self.bounds,
-                              examples=self.examples, refutes=self.refutes,
-                              margin=None if margin is None else (lambda p: margin(f, p)),
-                              sweep=self.sweep).run(claim, ctx)
-
-
 def resolve(f, claim):
     """``f`` itself, or the claim's stated form where ``f`` is :data:`STATED`."""
     return stated_value(claim) if f is STATED else f
@@ -187,5 +154,5 @@ class reads:
             outer.points += self._rec.points
 
 
-__all__ = ["STATED", "StatedSearch", "stated_value", "stated_slope", "function_of", "mp_function_of", "resolve", "reads",
+__all__ = ["STATED", "stated_value", "stated_slope", "function_of", "mp_function_of", "resolve", "reads",
            "ALIASES"]

@@ -1,6 +1,6 @@
 """Checks whose evidence over a grid is, by construction, their evidence at each point joined in grid order, so
 that a distributed run can give each grid point of one claim to a different worker (claim x grid point
-granularity: :meth:`verify.distributed.Cluster.compute`).
+granularity: :meth:`verify.run.distributed.Cluster.compute`).
 
 ``PerPoint(fn, points=grid)`` is ``Custom(fn, points=grid)`` for a ``fn(claim, ctx, points) -> Evidence`` that
 treats its points independently (each point's draws seeded from the point itself, nothing fitted or compared
@@ -17,9 +17,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from .context import Context
-from .evidence import Evidence
-from .judge import _points, label_of
+from verify.model.context import Context
+from verify.model.evidence import Evidence
+from verify.judge import label_of
+from verify.judge.points import _points
 
 
 @dataclass

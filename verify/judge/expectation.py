@@ -1,0 +1,112 @@
+"""Expectations exact at finite size and bounds that hold with a stated probability.
+
+:class:`Expectation`: the Monte Carlo mean and its 95 % CI at every grid point against the predicted value
+(two-sided t-test, equivalence within the practical tolerance).  :class:`ProbabilityBound`: the observed
+violation frequency of a high-probability bound against its stated failure probability (exact binomial test,
+Clopper-Pearson interval).
+"""
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping
+import numpy as np
+import torch
+from verify.model.context import Context
+from verify.model.evidence import Evidence, StatTest
+from verify.judge.stated import STATED, resolve
+from verify.judge.base import Point, Sampler, Tol, takes_points
+from verify.judge.figures import Figure
+from verify.judge.points import alternative_values, point_tests, simulate_points, stat_test
+
+@dataclass
+class Expectation:
+    """E[sample] equals ``predicted(point)`` at every point, exactly at finite size."""
+
+    points: Any
+    predicted: Callable[[Point], float]
+    sampler: Sampler
+    tol: Tol = Tol()
+    trials: Any = None  # per-profile dict, or f(profile, point[, inst]) -> int; default profile.trials
+    target: str = "stated"
+    chunk: Any = 2048
+    figure: Figure | None = None
+    name: str = ""
+    vector: str | None = None  # a parameter simulated on shared draws (see simulate_points)
+    #: exact variance of one sample, f(point), where our derivations have it (see stat_test)
+    variance: Callable[[Point], float] | None = None
+    #: optional random instance of a point, ``instance(point, gen, ctx)`` (teachers, inputs, a
+    #: pretrained network...), drawn once per point from that point's own seed, as
+    #: neural-tangents separates ``init_fn`` from ``kernel_fn``.  With it, the sampler is called
+    #: as ``sampler(point, trials, gen, ctx, inst)``, ``predicted(point, inst)`` and
+    #: ``variance(point, inst)``, all on the same instance.
+    instance: Callable[[Point, torch.Generator, Context], Any] | None = None
+    #: nearby alternative forms, name -> f(point[, inst]): the report says at which points the
+    #: evidence excludes each (e.g. the stated form without its finite-n term)
+    alternatives: Mapping[str, Callable[..., float]] | None = None
+
+    takes_points = True  # the profile's grid, or the user's --at points
+
+    def run(self, claim, ctx: Context) -> Evidence:
+        predicted = resolve(self.predicted, claim)   # STATED: the claim's stated sympy form
+
+        def test_of(lab, p, x, seed, *inst):
+            t = stat_test(lab, p, predicted(p, *inst), x, self.tol, self.target, seed,
+                          variance=None if self.variance is None else self.variance(p, *inst))
+            t.alternatives = alternative_values(self.alternatives, p, *inst)
+            return t
+        return point_tests(self, claim, ctx, test_of, self.vector)
+
+
+@dataclass
+class ProbabilityBound:
+    """A bound stated to hold with probability at least 1 - delta(point), tested as such.
+
+    ``sampler`` returns, per trial, 1.0 where the bound is violated on that trial's draw
+    and 0.0 where it holds (e.g. ``(lhs > rhs).double()``).  At each point the number of
+    violations k in N trials is compared with the stated failure probability delta:
+
+    * p-value of H0 "P(violation) <= delta": P(Bin(N, delta) >= k), exact; it enters the
+      run-wide Holm correction like every other Monte Carlo test, so a rejection refutes;
+    * the 95% Clopper-Pearson interval of P(violation) is reported; the point agrees when
+      its upper end is <= delta + tol (one-sided: a bound far from tight is confirmed, a
+      tight one needs enough trials to pin its failure rate down).
+    """
+
+    points: Any
+    delta: Callable[[Point], float]
+    sampler: Sampler
+    tol: Tol = Tol(rel=0.02, abs=0.002, resolution=0.0)
+    trials: Any = None
+    target: str = "stated"
+    chunk: Any = 2048
+    figure: Figure | None = None
+    name: str = ""
+    #: optional random instance per point, as in :class:`Expectation` (``delta(point, inst)``)
+    instance: Callable[[Point, torch.Generator, Context], Any] | None = None
+
+    takes_points = True  # the profile's grid, or the user's --at points
+
+    def run(self, claim, ctx: Context) -> Evidence:
+        return point_tests(self, claim, ctx, lambda lab, p, x, seed, *inst: binomial_test(
+            lab, p, float(self.delta(p, *inst)), x, self.tol, self.target, seed))
+
+
+def binomial_test(label, params, delta: float, violations, tol: Tol, target, seed) -> StatTest:
+    """Violation indicators (0/1 per trial) against a stated failure probability ``delta``."""
+    from scipy import stats as sps
+
+    v = np.asarray(violations, dtype=np.float64)
+    if v.size == 0 or not np.all((v == 0) | (v == 1)):
+        raise ValueError(f"{label}: a probability-bound sampler must return 0/1 violation indicators")
+    if not 0.0 <= delta <= 1.0:
+        raise ValueError(f"{label}: the stated failure probability {delta} is not in [0, 1]")
+    n, k = int(v.size), int(v.sum())
+    phat = k / n
+    pvalue = float(sps.binom.sf(k - 1, n, delta)) if k > 0 else 1.0
+    ci = sps.binomtest(k, n).proportion_ci(0.95, method="exact")
+    return StatTest(label=label, params=dict(params), predicted=delta, estimate=phat,
+                    stderr=math.sqrt(max(phat * (1 - phat), 1.0 / n) / n), trials=n, tol=tol.of(delta),
+                    pvalue=min(1.0, pvalue), target=target, seed=seed, ci=(float(ci.low), float(ci.high)),
+                    sided="upper", extra={"violations": k, "test": "exact binomial, H0: P(violation) <= delta"})
