@@ -1,5 +1,6 @@
 """The proof-step claims of App. B of 001 (verify/claims/tahir2024/proofs/, one module per section): their instances,
-the findings they report, and the coverage of App. B by the ledger.  Cheap: no claim is run here (tests/test_claims.py judges them)."""
+the findings they report, and the coverage of App. B by the ledger.  Cheap: no claim is run here (tests/test_claims.py
+judges them)."""
 from __future__ import annotations
 
 import re
