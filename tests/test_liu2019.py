@@ -236,16 +236,16 @@ def test_proof_of_theorem1_orders_multiply_out():
 
 
 def test_proof_steps_on_a_drawn_network():
-    """Issue 27 (steps.py): on the drawn network the identities the proofs use hold to rounding with the corrected
+    """Issue 27 (steps/): on the drawn network the identities the proofs use hold to rounding with the corrected
     lines, and the printed L577 signs, L486's H^perp and (36)'s first line do not."""
     from verify.run.runner import make_context
-    from verify.claims.liu2019 import steps as S
+    from verify.claims.liu2019.steps import network as S, thm1, thm2, thm3
 
     ctx = make_context("quick", 0, progress=False)
     run = S.run(ctx)
     assert all(g < 1e-9 for _, g in S._decomp(run, "P")) and all(g < 1e-9 for _, g in S._decomp(run, "Q"))
     assert any(g > 1e-3 for _, g in S._decomp(run, "P", sign=-1))          # the power witness of eq5
-    by = {c.id: c for c in S.CLAIMS}
+    by = {c.id: c for m in (thm1, thm2, thm3) for c in m.CLAIMS}
     for cid, printed_ok in (("liu2019.eq42_577", False), ("liu2019.thm3_proof.hperp", False),
                             ("liu2019.eq34_36", False), ("liu2019.eq18_19", True), ("liu2019.thm3_proof.steps", True)):
         ev = by[cid].check.run(by[cid], ctx)
