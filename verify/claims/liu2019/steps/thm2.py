@@ -5,7 +5,7 @@ from __future__ import annotations
 import sympy as sp
 import torch
 
-from derivations import liu_appendix as A
+from derivations import ntk_orders as A
 from verify.kit import Alternative, Check, Claim, Custom, Domain, Evidence, Kind
 
 from ..common import src

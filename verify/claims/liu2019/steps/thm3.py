@@ -6,7 +6,7 @@ import math
 
 import torch
 
-from derivations import liu_appendix as A
+from derivations import ntk_orders as A
 from numerics import two_layer as TL
 from verify.kit import Alternative, Check, Claim, Custom, Domain, Evidence, Kind
 
