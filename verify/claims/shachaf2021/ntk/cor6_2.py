@@ -1,4 +1,5 @@
-"""Corollary 6.2: sqrt(y~^T (H^inf)^{-1} y~) <= 3 ||theta_T - theta_S||, by hypothesis search over inputs and teachers."""
+"""Corollary 6.2: sqrt(y~^T (H^inf)^{-1} y~) <= 3 ||theta_T - theta_S||, by hypothesis search over inputs
+and teachers."""
 from __future__ import annotations
 
 import math

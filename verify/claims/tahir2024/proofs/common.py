@@ -1,5 +1,5 @@
-"""What the proof steps of App. B share (see the package docstring): the bookkeeping of a chain's links (:class:`_Links`),
-small batched matrix helpers, the random instances of the invariant set of (35) (B.2-B.4), the literal
+"""What the proof steps of App. B share (see the package docstring): the bookkeeping of a chain's links
+(:class:`_Links`), small batched matrix helpers, the random instances of the invariant set of (35) (B.2-B.4), the literal
 scratch-training runs shared by (71)-(72) and (90), and the power-witness wrappers."""
 from __future__ import annotations
 

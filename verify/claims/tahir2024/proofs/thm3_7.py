@@ -1,4 +1,5 @@
-"""App. B.6, the proof of Theorem 3.7: the per-draw links of (104)-(111) and the expectations (112)-(115) by Monte Carlo."""
+"""App. B.6, the proof of Theorem 3.7: the per-draw links of (104)-(111) and the expectations (112)-(115) by
+Monte Carlo."""
 from __future__ import annotations
 
 import math
