@@ -116,7 +116,7 @@ def test_gram_depends_on_signs_only():
 # ----------------------------------------------------------------------------- App. C order bookkeeping
 def test_appendix_orders():
     import sympy as sp
-    from derivations import liu_appendix as A
+    from derivations import ntk_orders as A
     assert A.ratio(A.EQ17_LEFT, A.EQ17_RIGHT) == A.n_P
     assert sp.simplify(A.EQ17_MARKOV - A.EQ17_RIGHT) == 0
     main = (A.n_P * A.n_Q / A.delta) * A.BALL_STATED(A.R_EQ9).subs(A.Y, A.Y_TEXT)
@@ -136,7 +136,7 @@ def test_appendix_orders():
 def test_stated_forms_pin_the_numbers_the_checks_used():
     """The sympy stated forms the checks now read (through verify.judge.stated) give the numbers they had typed in."""
     import sympy as sp
-    from derivations import liu_appendix as A
+    from derivations import ntk_orders as A
     from verify.judge.stated import function_of
     p = {"n_P": 4, "n_Q": 6, "m": 512, "lambda_P": 0.2, "lambda_Q": 0.3, "Y": 0.7, "Y_Q": 0.4}
     r1 = 4 * math.sqrt(4) * 0.7 / (math.sqrt(512) * 0.2)
@@ -164,7 +164,7 @@ def test_eq10_forms_differ_by_one_factor_and_the_corrected_bound_holds():
     import mpmath
     import sympy as sp
 
-    from derivations import liu_appendix as A
+    from derivations import ntk_orders as A
     from verify.claims.liu2019 import text
     from verify.judge.severity import one_change
 
@@ -216,10 +216,10 @@ def test_lemma2_is_read_with_the_width_of_its_context():
 
 
 def test_proof_of_theorem1_orders_multiply_out():
-    """Issue 27: (23)-(31) against the product of the norms of the factors they name (derivations.liu_appendix)."""
+    """Issue 27: (23)-(31) against the product of the norms of the factors they name (derivations.ntk_orders)."""
     import sympy as sp
 
-    from derivations import liu_appendix as A
+    from derivations import ntk_orders as A
 
     assert A.ratio(A.EPS_PRIME_22 * A.EQ23_FACTORS, A.EQ23_STATED) == 1 / A.lam_P          # printed lambda_P^2, not ^3
     assert A.ratio(A.EPS_PRIME_23, A.EPS_PRIME_22) == A.delta                                # (23)'s factor: delta^1
@@ -236,16 +236,16 @@ def test_proof_of_theorem1_orders_multiply_out():
 
 
 def test_proof_steps_on_a_drawn_network():
-    """Issue 27 (steps.py): on the drawn network the identities the proofs use hold to rounding with the corrected
+    """Issue 27 (steps/): on the drawn network the identities the proofs use hold to rounding with the corrected
     lines, and the printed L577 signs, L486's H^perp and (36)'s first line do not."""
     from verify.run.runner import make_context
-    from verify.claims.liu2019 import steps as S
+    from verify.claims.liu2019.steps import network as S, thm1, thm2, thm3
 
     ctx = make_context("quick", 0, progress=False)
     run = S.run(ctx)
     assert all(g < 1e-9 for _, g in S._decomp(run, "P")) and all(g < 1e-9 for _, g in S._decomp(run, "Q"))
     assert any(g > 1e-3 for _, g in S._decomp(run, "P", sign=-1))          # the power witness of eq5
-    by = {c.id: c for c in S.CLAIMS}
+    by = {c.id: c for m in (thm1, thm2, thm3) for c in m.CLAIMS}
     for cid, printed_ok in (("liu2019.eq42_577", False), ("liu2019.thm3_proof.hperp", False),
                             ("liu2019.eq34_36", False), ("liu2019.eq18_19", True), ("liu2019.thm3_proof.steps", True)):
         ev = by[cid].check.run(by[cid], ctx)
@@ -255,7 +255,7 @@ def test_proof_steps_on_a_drawn_network():
 
 def test_step_size_condition_of_theorem3():
     """L499-L500 need eta^2 n_Q^2 <= eta lambda_Q/4; Theorem 3's eta = lambda_Q/n_Q leaves the ratio 4 n_Q."""
-    from derivations import liu_appendix as A
+    from derivations import ntk_orders as A
 
     eta = A.lam_Q / A.n_Q
     assert A.ratio(eta ** 2 * A.n_Q ** 2, eta * A.lam_Q / 4) == 4 * A.n_Q

@@ -324,7 +324,7 @@ def test_a_declared_unresolved_term_sets_aside_only_mutants_of_that_term():
     the stated sum."""
     import dataclasses
 
-    from derivations import liu_appendix as A
+    from derivations import ntk_orders as A
     from verify.audit.mutant_judge import _changes_only_unresolved
 
     claim = select(["liu2019.eq6"])[0]

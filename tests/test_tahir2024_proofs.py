@@ -1,5 +1,6 @@
-"""The proof-step claims of App. B of 001 (verify/claims/tahir2024/proofs.py): their instances, the findings they
-report, and the coverage of App. B by the ledger.  Cheap: no claim is run here (tests/test_claims.py judges them)."""
+"""The proof-step claims of App. B of 001 (verify/claims/tahir2024/proofs/, one module per section): their instances,
+the findings they report, and the coverage of App. B by the ledger.  Cheap: no claim is run here (tests/test_claims.py
+judges them)."""
 from __future__ import annotations
 
 import re
@@ -8,7 +9,8 @@ import pytest
 import torch
 
 import numerics.deep_linear as DL
-from verify.claims.tahir2024 import proofs as PR
+from verify.claims.tahir2024.proofs import common as PR
+from verify.claims.tahir2024.proofs import thm3_5
 from verify.claims.tahir2024.ledger import LEDGER
 from verify.run.registry import builtin_claims
 
@@ -50,7 +52,7 @@ def test_the_printed_rate_88_fails_at_the_initial_point():
     W = DL.init_weights(200, d, L, a, g)
     X = torch.randn(200, n, d, generator=g, dtype=DT)
     y = torch.randn(200, n, generator=g, dtype=DT)
-    e = PR._empirical_parts(W, X, y)
+    e = thm3_5._empirical_parts(W, X, y)
     Ldot = -sum((u.detach() * v.detach()).flatten(1).sum(-1) for u, v in zip(e["gP"], e["gL"]))
     rate = (a ** 2) ** (L - 1) * e["lam_min"] * e["Lpar"]
     assert (Ldot > -2 * rate).any()                     # printed bound violated on some draws
@@ -81,10 +83,20 @@ def test_links_record_the_worst_point_and_the_kind_of_instance():
     assert ok.checks()[0].passed is True
 
 
+def _proof_claims():
+    """The CLAIMS of every module of the proofs package."""
+    import importlib
+    import pkgutil
+
+    from verify.claims.tahir2024 import proofs
+    return [c for m in pkgutil.iter_modules(proofs.__path__)
+            for c in getattr(importlib.import_module(f"{proofs.__name__}.{m.name}"), "CLAIMS", ())]
+
+
 def test_every_proof_claim_declares_its_role_and_results():
     ids = {c.id for c in builtin_claims()}
     mine = [c for c in builtin_claims() if c.id.startswith("tahir2024.proof.")]
-    assert len(mine) == len(PR.CLAIMS) >= 15
+    assert len(mine) == len(_proof_claims()) >= 15
     for c in mine:
         assert c.role == "proof step" and c.holds_by, c.id
         assert set(c.holds_by) <= ids, c.id

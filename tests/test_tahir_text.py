@@ -1,5 +1,5 @@
-"""Triangle tests for the text and rate claims of 001: derivations/tahir_text.py (sympy) <->
-numerics/tahir_text.py (torch) <-> the claim helpers (verify/claims/tahir2024/text_helpers.py)."""
+"""Triangle tests for the text and rate claims of 001: derivations/linear_teachers.py (sympy) <->
+numerics/teacher_transfer.py (torch) <-> the claim helpers (verify/claims/tahir2024/text_helpers.py)."""
 from __future__ import annotations
 
 import math
@@ -12,12 +12,12 @@ import torch
 from hypothesis import given, settings, strategies as st
 
 from derivations import kernels as kn
-from derivations import tahir_text as TT
+from derivations import linear_teachers as TT
 from derivations import transfer as T
 from derivations import wishart as W
 import numerics.deep_linear as DL
 from numerics.least_squares import min_norm_solve
-from numerics.tahir_text import (coupling_cost_trials, eq60_constant, exact_solve_transfer, layer_statistics,
+from numerics.teacher_transfer import (coupling_cost_trials, eq60_constant, exact_solve_transfer, layer_statistics,
                                  out_of_span_fraction, out_of_span_fraction_trials, pretrain_with_init,
                                  scratch_transfer_common, target_around)
 from numerics.transfer import min_norm_last_layer
@@ -110,7 +110,7 @@ def test_rank_one_transfer_matches_pseudo_inverse_draw_by_draw():
 
 
 def test_rank_one_transfer_risk_mean_is_eq12():
-    from numerics.tahir_text import rank_one_transfer_risk
+    from numerics.teacher_transfer import rank_one_transfer_risk
     x = rank_one_transfer_risk(20000, 12, 6, 0.8, 0.4, gen(9)).numpy()
     assert abs(x.mean() - T.linear_transfer_risk_value(12, 0.8, 0.4)) < 5 * x.std() / math.sqrt(x.size)
 

@@ -335,7 +335,7 @@ def test_controlled_sampler_is_the_derived_end_state_draw_by_draw(quantity, monk
 def test_linear_transfer_risk_variance_against_monte_carlo():
     """Var R_lt (derivations.transfer) against the sample variance of the rank-one transfer risk at n = 14
     (finite fourth moment for n > 8)."""
-    from numerics.tahir_text import rank_one_transfer_risk
+    from numerics.teacher_transfer import rank_one_transfer_risk
     n, theta_, sigma_ = 14, 1.0, 0.5
     r = rank_one_transfer_risk(200000, n, 6, theta_, sigma_, _gen(3))
     want = float(T.linear_transfer_risk_variance_derived().subs({T.n: n, T.theta: theta_, T.sigma: sigma_}))

@@ -2,7 +2,7 @@
 perturbations, quoted from Du et al. 2019, Lemma 3.2), Lemma 5 (the neurons near the activation boundary of the
 target inputs) and the order bookkeeping of the proof of Lemma 3 and of
 Theorem 1 (eqs. (11), (17), (20), (22)), each checked against the expression the text derives it from
-(derivations/liu_appendix.py)."""
+(derivations/ntk_orders.py)."""
 from __future__ import annotations
 
 import dataclasses
@@ -13,7 +13,7 @@ import sympy as sp
 import torch
 
 from derivations import kernels as kn
-from derivations import liu_appendix as A
+from derivations import ntk_orders as A
 from numerics import two_layer as TL
 from numerics.gram_radius import perturbed_gram_trials
 from verify.kit import (Alternative, Check, Claim, Custom, Domain, Evidence, Kind, Param, Tol, label_of, per_profile,
@@ -135,7 +135,7 @@ def _lemma5(claim, ctx, points):
     ev.checks.append(Check(
         "exact: the C a draw needs concentrates at E[sum |S-bar_i|] delta/(m n_Q R) = " + sp.sstr(A.LEMMA5_C_NEEDED)
         + f", -> {sp.sstr(lim)} as kappa -> 0, unbounded as n_Q -> oo (lambda_Q <= 1/2): no C free of kappa and n_Q",
-        not unbounded, "sympy limits (derivations.liu_appendix.LEMMA5_C_NEEDED)",
+        not unbounded, "sympy limits (derivations.ntk_orders.LEMMA5_C_NEEDED)",
         counterexample=None if not unbounded else {"needed C as kappa -> 0": sp.sstr(lim)}))
     # issue 22: at the largest kappa Theorem 3 allows, kappa = O(lambda_P^2 delta/(n_P^2 n_Q^(1/2))), i.e.
     # kappa = kappa_0 n_Q^(-1/2) with lambda_P, n_P, delta fixed (never kappa ~ R), the needed C still grows like n_Q^(1/2)
@@ -146,7 +146,7 @@ def _lemma5(claim, ctx, points):
     ev.checks.append(Check(
         "exact: at Theorem 3's largest kappa, kappa = kappa_0 n_Q^(-1/2), the needed C = " + sp.sstr(at_thm3)
         + f" grows like {sp.sstr(rate)} n_Q^(1/2): no C free of n_Q even with kappa as large as allowed",
-        not grows, "sympy limits (derivations.liu_appendix.LEMMA5_C_NEEDED at kappa = kappa_0/sqrt(n_Q))",
+        not grows, "sympy limits (derivations.ntk_orders.LEMMA5_C_NEEDED at kappa = kappa_0/sqrt(n_Q))",
         counterexample=None if not grows else {"needed C / sqrt(n_Q) as n_Q -> oo": sp.sstr(rate)}))
     return ev
 
@@ -197,7 +197,7 @@ def _eq20(claim, ctx):
 
 ORDER_NOTE = ("Order bookkeeping: a step 'X = O(B)' follows when X/B is bounded as m, n_P, n_Q -> oo and kappa, delta, "
               "lambda_P -> 0 (the theorems' poly(...) treats all of them as variables); X is the expression the text "
-              "derives the order from, with the ingredients it names (derivations/liu_appendix.py, sympy).  A stated "
+              "derives the order from, with the ingredients it names (derivations/ntk_orders.py, sympy).  A stated "
               "order smaller than its derivation allows is a gap in the proof, not a refutation of the final theorem.")
 
 CLAIMS = [

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from derivations import liu_appendix as A
+from derivations import ntk_orders as A
 from numerics import NotConverged
 from verify.kit import Check, Claim, Custom, Kind, label_of, slope_upper_test, stated_slope, stated_value
 from verify.kit import PerPoint
@@ -220,7 +220,7 @@ def _eq6(claim, ctx, points):
 #: schedule m^(-1/8) and m^(-1/4) (upper orders: flips of opposite sign cancel in H's entries, so H may vanish
 #: faster).
 #: (simulated key, name, ours); the stated exponents (0 along the schedule) are read from the stated form
-#: (derivations.liu_appendix.lemma6_stated, which = the index here)
+#: (derivations.ntk_orders.lemma6_stated, which = the index here)
 LEMMA6 = (("Zdiff_Q", "||Z_Q(0) - Z_Q(k)||_F", -0.25 - KAPPA_EXPONENT / 2),
           ("Hdiff_Q", "||H_Q(0) - H_Q(k)||_F", -0.5 - KAPPA_EXPONENT))
 

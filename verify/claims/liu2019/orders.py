@@ -1,7 +1,7 @@
 """002 App. C, the order bookkeeping of the proofs of Theorems 1 and 2 left after appendix.py (issue 27): the
 perturbation terms (23)-(31) of the expansion (21), the square root that takes (45) to Theorem 2's (2), and the
 sentence after (40) on the largest eigenvalue of H_Q^inf.  Each displayed order is checked against the product of the
-norms of the factors the text names (derivations/liu_appendix.py, sympy), with the rule of appendix.ORDER_NOTE."""
+norms of the factors the text names (derivations/ntk_orders.py, sympy), with the rule of appendix.ORDER_NOTE."""
 from __future__ import annotations
 
 import math
@@ -10,7 +10,7 @@ import sympy as sp
 import torch
 
 from derivations import kernels as kn
-from derivations import liu_appendix as A
+from derivations import ntk_orders as A
 from verify.kit import Alternative, Check, Claim, Custom, Domain, Evidence, Kind
 
 from .appendix import ORDER_NOTE, _order_check

@@ -13,7 +13,7 @@ rounded inputs allow (interval arithmetic on +-half a unit of the last printed d
 """
 from __future__ import annotations
 
-from derivations import liu_appendix as A
+from derivations import ntk_orders as A
 from verify.kit import Alternative, Check, Claim, Custom, Domain, Evidence, Kind, stated_value
 
 from .common import NO_IMAGENET, ROOT_APPA, ROOT_PROPORTIONAL, ROOT_TABLE2, src

@@ -11,7 +11,7 @@ import numpy as np
 import torch
 
 from derivations import kernels as kn
-from derivations import liu_appendix as A
+from derivations import ntk_orders as A
 from numerics import two_layer as TL
 from verify.kit import (AllOf, Alternative, Claim, Custom, Domain, Expectation, Identity, Kind, Param, ProbabilityBound, PropertySearch,
                         StatedSearch, per_profile, point_tests, stated_value)
@@ -115,7 +115,7 @@ def _hoeff_stated_bound(p):
 
 
 def _hoeff_stated_check(claim, ctx, points):
-    """Violations of the stated bound (the claim's stated form, derivations.liu_appendix.eq12_stated, read through
+    """Violations of the stated bound (the claim's stated form, derivations.ntk_orders.eq12_stated, read through
     stated_value) by the simulated deviations ||H^inf_PQ - H_PQ(0)||_F, against delta (exact binomial)."""
     f = stated_value(claim)
 
@@ -163,7 +163,7 @@ def _u0_stated_ratio(claim, ctx, points):
         gen, seed = ctx.generator(claim.id, "inputs", str(p))
         XQ, yQ = _u0_instance(p, gen, ctx)
         ks = [1e-1, 10 ** -1.5, 1e-2, 10 ** -2.5, 1e-3]
-        # the stated order in kappa: the log-log slope of the stated form (derivations.liu_appendix.u0_stated)
+        # the stated order in kappa: the log-log slope of the stated form (derivations.ntk_orders.u0_stated)
         # over the kappa range (1 as printed)
         at = [math.log(f({"kappa": k, "n_Q": int(p["n_Q"]), "delta": 0.1})) for k in (ks[0], ks[-1])]
         order = round((at[1] - at[0]) / (math.log(ks[-1]) - math.log(ks[0])), 12)

@@ -14,7 +14,7 @@ import numpy as np
 
 import torch
 
-from derivations import liu_appendix as A
+from derivations import ntk_orders as A
 from verify.kit import Check, Claim, Kind, StatTest, label_of, slope_upper_test, stated_value
 from verify.kit import PerPoint
 
@@ -33,7 +33,7 @@ def _thm1(claim, ctx, points):
     def body(ev, p, inst, runs, seed):
         ms = [r["m"] for r in runs]
         lhs = _stack(runs, lambda r: r["grad2_P"])
-        # the stated right side (derivations.liu_appendix.thm1_stated) at each network and width
+        # the stated right side (derivations.ntk_orders.thm1_stated) at each network and width
         yy, rr = float(inst["yQ"] @ inst["yQ"]), float(((inst["yQ"] - inst["yPQ"]) ** 2).sum())
         G0 = _stack(runs, lambda r: r["grad2_0"])
         rhs = np.array([[f({"G_0": g, "yTy": yy, "rTr": rr}) for g in row] for row in G0])
@@ -127,7 +127,7 @@ def _scratch(claim, ctx, points):
     def body(ev, p, inst, runs, seed):
         ms = [r["m"] for r in runs]
         dist = _stack(runs, lambda r: r["dist_P0"])
-        q = f({"yHy": inst["qP"]})           # the stated bound y^T H^-1 y (derivations.liu_appendix.scratch_stated)
+        q = f({"yHy": inst["qP"]})           # the stated bound y^T H^-1 y (derivations.ntk_orders.scratch_stated)
         sq = math.sqrt(inst["qP"])           # our kernel limit sqrt(y^T H^-1 y)
         # stated: ||W - W(0)||_F <= y^T H^-1 y (+ vanishing terms).  At the widest width, the vanishing terms are
         # granted an allowance as large as the whole measured distance to the m -> oo kernel value sqrt(q) (our

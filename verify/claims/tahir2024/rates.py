@@ -28,7 +28,7 @@ import sympy as sp
 import torch
 
 import numerics.deep_linear as DL
-from numerics.tahir_text import eq60_constant, layer_statistics, rank_one_transfer_risk
+from numerics.teacher_transfer import eq60_constant, layer_statistics, rank_one_transfer_risk
 from verify.kit import (Alternative, Check, Claim, Custom, Domain, Evidence, Kind, Param, Source, label_of, pick,
                         slope_annotation, slope_bound_test, slope_test_means, slope_test_paired, stated_slope)
 
@@ -110,7 +110,7 @@ QUANTITY = {"rem": "||W_l - s_l u_l v_l^T||_F", "rem_sq": "||W_l||_F^2 - ||W_l||
 
 def _layer_rate(quantity: str, exponent: float | None, kind: str, bound_check=None):
     """A Custom check: per (d, L) and layer l < L, the log-log slope of ``quantity`` (a key of
-    numerics.tahir_text.layer_statistics) in alpha against ``exponent`` ('bound': one-sided,
+    numerics.teacher_transfer.layer_statistics) in alpha against ``exponent`` ('bound': one-sided,
     'order': two-sided; None: the exponent of the claim's stated order, :func:`stated_exponent`);
     ``bound_check(stats, Wbar, alpha) -> (ok (B, L-1) bool, ratio)`` adds the stated inequality with its
     constant, per trial."""
@@ -375,7 +375,7 @@ CLAIMS = [
         assumptions="Assumptions 3.1-3.2; rank-one pretrained features (Thm 3.4); min-norm last layer (11).",
         domain=Domain((Param("theta", 0, PI / 2), Param("sigma", 0, INF), Param("d", 1, INF, integer=True)),),
         notes=("The order of the finite-sample term of (12), (sigma^2 + sin^2 theta)/(n - 2), tested on the literal "
-               "simulation (numerics.tahir_text.rank_one_transfer_risk: teachers, Gaussian data, min-norm last layer "
+               "simulation (numerics.teacher_transfer.rank_one_transfer_risk: teachers, Gaussian data, min-norm last layer "
                "on the rank-one features, by the exact rank-one pseudo-inverse) by the weighted least-squares slope of log(mean R_lt - sin^2 theta) on log n "
                "over n in [20, 160] (quick; [25, 400] standard), independent draws per n, against -1 two-sided "
                "(within +- 0.25, which excludes n^{-1/2} and n^{-2}); the 1/(n-2) curvature moves the fitted slope by "

@@ -20,8 +20,8 @@ import sympy as sp
 from hypothesis import strategies as st
 
 from derivations import deep_linear as DLF
-from derivations import tahir_text as TT
-from numerics.tahir_text import coupling_cost_trials, scratch_transfer_common
+from derivations import linear_teachers as TT
+from numerics.teacher_transfer import coupling_cost_trials, scratch_transfer_common
 from verify.kit import AllOf, Alternative, Check, Claim, Custom, Domain, Evidence, Expectation, Identity, Kind, Param, PropertySearch
 
 from .common import ROOT_TIE
@@ -312,7 +312,7 @@ FAR_W1_UNIT = Claim(
     notes=("'Within our model' is read as the deep linear model of Sec. 3, where T is computed (Assumptions 3.1-3.2, "
            "unit teachers). There the coupling that shares x and the label noise moves only y, by |x^T(beta_s - "
            "beta_t)|, so W1(p_s, p_t) <= sqrt(2/pi)||beta_s - beta_t|| = 2 sqrt(2/pi) sin(theta/2) <= 2/sqrt(pi) = "
-           "1.128 for every theta in [0, pi/2], sigma and d (derived, derivations.tahir_text.w1_upper; its value is "
+           "1.128 for every theta in [0, pi/2], sigma and d (derived, derivations.linear_teachers.w1_upper; its value is "
            "checked by Monte Carlo of the literal coupling, target derived). So no pair of the model is farther "
            "apart than 1.128 in W1 (and the Dudley metric, <= W1, is below it too): the statement fails for every "
            "delta > 1.128. The Dudley member is refuted separately for delta >= 2 (tahir2024.thm2.2.dudley). The "
@@ -359,7 +359,7 @@ FAR_W1 = Claim(
            "Sec. 3's). W1 >= (sqrt(sigma^2 + (c-1)^2) - sigma)/sqrt(pi) (test function "
            "|y - x^T beta_s|/sqrt 2, derived) grows without bound in c, and for a target in span{beta_s} linear "
            "transfer has E R_lt = sigma^2/(n-2) -> 0 while E R_sc -> (1-gamma) c^2 + gamma sigma^2/(1-gamma) at "
-           "gamma = 0.5 (derived, derivations.tahir_text.transferability_in_span): T > 0. Witness c = 2 + sigma + "
+           "gamma = 0.5 (derived, derivations.linear_teachers.transferability_in_span): T > 0. Witness c = 2 + sigma + "
            "sqrt(pi) delta."),
     check=PropertySearch(examples=EX, name="W1 >= delta and T_lt > 0 at beta_t = c beta_s (witness)",
                          holds=_free_norm_holds,

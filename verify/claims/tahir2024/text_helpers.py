@@ -14,7 +14,7 @@ import math
 import mpmath
 
 from derivations import transfer as T
-from numerics.tahir_text import pretrain_with_init
+from numerics.teacher_transfer import pretrain_with_init
 from derivations import wishart as W
 from verify.kit import Constraint, Evidence, Param, Source, label_of, ordering_test, pick
 

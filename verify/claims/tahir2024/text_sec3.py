@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from derivations import transfer as T
 from derivations import wishart as W
 from numerics.scratch import min_norm_risk
-from numerics.tahir_text import scratch_transfer_common
+from numerics.teacher_transfer import scratch_transfer_common
 from verify.kit import AllOf, Alternative, Claim, Custom, Domain, Expectation, Identity, Kind, Param, PropertySearch
 
 from .common import ROOT_TIE

@@ -21,7 +21,7 @@ import numerics.deep_linear as DL
 from derivations import transfer as T
 from numerics.least_squares import min_norm_solve
 from numerics.sampling import gaussian_design
-from numerics.tahir_text import exact_solve_transfer, out_of_span_fraction_trials, target_around
+from numerics.teacher_transfer import exact_solve_transfer, out_of_span_fraction_trials, target_around
 from verify.kit import (Alternative, Check, Claim, Constraint, Custom, Domain, Evidence, Kind, Param, Source, Tol, label_of,
                         ordering_test, pick, stat_test, stated_value)
 

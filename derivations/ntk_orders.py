@@ -1,4 +1,6 @@
-"""Order bookkeeping of 002 App. C.1 (Liu, Long, Wang, Jordan), in sympy: each displayed order against the
+"""Orders of the two-layer NTK bounds: each displayed order of 002 App. C.1 against what it is derived from.
+
+Order bookkeeping of 002 App. C.1 (Liu, Long, Wang, Jordan), in sympy: each displayed order against the
 expression the text derives it from, with the ingredients the text names.
 
 A stated order "A = O(B)" hides constants that do not depend on the problem variables n_P, n_Q, m, kappa, delta,

@@ -1,4 +1,7 @@
-"""Procedures for the running-text, caption and rate claims of 001_759117b8232d72ac.txt.
+"""Teachers at an angle and transfer from pretrained deep linear features: coupling costs between teacher laws,
+scratch versus rank-one and exact transfer, the statistics of pretrained layers, out-of-span fractions.
+
+Procedures for the running-text, caption and rate claims of 001_759117b8232d72ac.txt.
 
 Everything is batched over a leading trial dimension B, seeded by a torch.Generator and runs on
 the generator's device in the given dtype (float64 by default).  The deep linear pieces reuse
@@ -37,7 +40,7 @@ def coupling_cost_trials(B: int, d: int, theta: float, gen: torch.Generator, *, 
 
     This is the transport cost of the coupling of p_s(x, y) and p_t(x, y) that shares x and the label
     noise, so its mean sqrt(2/pi) ||beta_s - beta_t|| = 2 sqrt(2/pi) sin(theta/2)
-    (:func:`derivations.tahir_text.w1_upper`) bounds W1(p_s, p_t) from above."""
+    (:func:`derivations.linear_teachers.w1_upper`) bounds W1(p_s, p_t) from above."""
     bs = unit_vectors(B, d, gen, dtype=dtype)
     bt = target_around(bs, theta, gen)
     x = torch.randn(B, d, generator=gen, device=gen.device, dtype=dtype)

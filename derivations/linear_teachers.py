@@ -1,4 +1,7 @@
-"""Closed forms behind the running text, abstract and captions of 001_759117b8232d72ac.txt
+"""Pairs of linear teachers: W1 between their joint laws, the Gaussian KL for unit teachers at an angle, and the
+transferability of a target scaled inside the pretrained span.
+
+Closed forms behind the running text, abstract and captions of 001_759117b8232d72ac.txt
 (Tahir, Ganguli, Rotskoff) that the other derivations modules do not already hold.
 
 Every other form the text claims use comes from its own module (one closed form, once):
