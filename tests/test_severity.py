@@ -289,9 +289,10 @@ def test_errata_are_counted_by_root_cause_and_for_the_source_whose_statement_fai
         _c("a.ok", verdict="confirmed"),
     ]}
     b, a = counts(doc, "b"), counts(doc, "a")
-    assert (b["errors"], b["witnesses"], b["by_class"]) == (2, 5, {"substantive": 1, "typo": 1})
+    assert (b["errors"], b["witnesses"], b["errors_by_class"]) == (2, 5, {"substantive": 1, "typo": 1})
     assert b["by_verdict"]["refuted"] == 4           # b's own claims; a.vs_b.eq3 counts as a claim of a ...
-    assert (a["errors"], a["witnesses"], a["by_class"]) == (1, 1, {"remark": 1})   # ... but an erratum of b
+    assert (a["errors"], a["witnesses"], a["errors_by_class"]) == (1, 1, {"remark": 1})   # ... but an erratum of b
+    assert a["by_class"] == {"substantive": 1, "remark": 1}   # the claims of a, as the index printed them
     assert error_counts(doc)["errors"] == 3
     assert errata_text(b) == "2 errata (1 substantive, 1 typo; 5 refuted claims)"
     assert "".join(t for t, _ in checked_parts(b)).count("2 independent errata (1 substantive, 1 typo; 5 refuted")

@@ -161,24 +161,25 @@ def root(c: dict) -> dict | None:
 def counts(doc: dict, paper: str) -> dict:
     """Statements checked, verdicts, errata by severity class, by kind and by role, for one source.
 
-    Errata are counted as independent errors (:func:`error_counts`): ``errors`` and ``by_class`` (one per root
-    cause homed in this source, whatever the number of claims that witness it), ``witnesses`` (the refuted claims
-    behind them, other sources' included); ``by_verdict`` counts this source's own claims and ``claims_by_class``
-    their classes."""
+    Errata are counted as independent errors (:func:`error_counts`): ``errors`` and ``errors_by_class`` (one per
+    root cause homed in this source, whatever the number of claims that witness it), ``witnesses`` (the refuted
+    claims behind them, other sources' included); ``by_verdict`` counts this source's own claims and ``by_class``
+    their classes (what the index printed before it counted errors)."""
     cs = claims_of(doc, paper)
     out = {"claims": len(cs), "statements": sum(1 for c in cs if c.get("role", "statement") == "statement"),
            "by_verdict": {v: sum(1 for c in cs if c["verdict"] == v) for v in ORDER},
            "untested_power": sum(1 for c in cs if c["verdict"] == "confirmed" and is_untested(c)),
-           "claims_by_class": {}, "by_kind": {}, "by_role": {}}
+           "by_class": {}, "by_kind": {}, "by_role": {}}
     for c in cs:
         out["by_kind"][c["kind"]] = out["by_kind"].get(c["kind"], 0) + 1
         r = c.get("role") or "statement"
         out["by_role"][r] = out["by_role"].get(r, 0) + 1
         if c["verdict"] == "refuted":
             k = klass(c) or "unclassified"
-            out["claims_by_class"][k] = out["claims_by_class"].get(k, 0) + 1
-    out["claims_by_class"] = dict(sorted(out["claims_by_class"].items(), key=lambda kv: rank(kv[0])))
-    out.update(error_counts(doc, paper))
+            out["by_class"][k] = out["by_class"].get(k, 0) + 1
+    out["by_class"] = dict(sorted(out["by_class"].items(), key=lambda kv: rank(kv[0])))
+    e = error_counts(doc, paper)
+    out.update(errors=e["errors"], witnesses=e["witnesses"], errors_by_class=e["by_class"])
     return out
 
 
@@ -201,7 +202,7 @@ def errata_text(n: dict) -> str:
     e, w = n.get("errors", 0), n.get("witnesses", 0)
     if not e:
         return "0 errata"
-    return (f"{plural(e, 'erratum', 'errata')} ({class_counts_text(n['by_class'])}"
+    return (f"{plural(e, 'erratum', 'errata')} ({class_counts_text(n['errors_by_class'])}"
             + (f"; {plural(w, 'refuted claim')}" if w != e else "") + ")")
 
 
@@ -218,7 +219,7 @@ def checked_parts(n: dict) -> list[tuple[str, bool]]:
             (f"{bv['confirmed']} confirmed", True),
             ((f" ({n['untested_power']} of untested power)" if n.get("untested_power") else ""), False),
             (", ", False), (err, True),
-            ((f" ({class_counts_text(n['by_class'])}{wit})" if n["errors"] else "")
+            ((f" ({class_counts_text(n['errors_by_class'])}{wit})" if n["errors"] else "")
              + f", {bv['does not extend']} {'does' if bv['does not extend'] == 1 else 'do'} not extend, "
              f"{bv['inconclusive']} inconclusive.", False)]
 
