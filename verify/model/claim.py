@@ -43,6 +43,8 @@ class Verdict(str, Enum):
 
 #: what part of a source a claim reads; the severity of a refutation is derived from it (verify.judge.severity)
 ROLES = ("statement", "proof step", "remark", "caption", "table")
+#: what the proof gives once a failing proof step is repaired (``Claim.repair``), most serious first
+REPAIRS = ("does not follow", "weaker rate", "absorbed")
 
 
 @dataclass(frozen=True)
@@ -336,6 +338,14 @@ class Claim:
                  (:mod:`verify.judge.severity`).
     holds_by:    for a proof step: the ids of the claims that show the stated result itself holds (a failing
                  step of a true result is a proof-step erratum, and the report names them beside it).
+    corrected_form: the *minimal* correction of the printed form, as sympy in the symbols of ``stated``, when our
+                 ``derived`` form is not it (it adds a term, a target accuracy, a sharper constant): the typo rule of
+                 :mod:`verify.judge.severity` compares the printed form with it (default: ``derived``), so that a
+                 class never depends on what our corrected form adds (log||y|| for log||y||^-1, not log(||y||/eps)).
+    repair:      for a proof step, what the proof gives once the step is repaired, when the shape of the change
+                 cannot tell (:data:`REPAIRS`): ``"absorbed"`` (the stated result, the slip absorbed by the O(.) or a
+                 constant), ``"weaker rate"`` (a weaker rate or dependence than stated) or ``"does not follow"`` (the
+                 result holds by its own claims, not by this proof); None: derived by the severity rule.
     root_cause:  a :class:`RootCause` shared by the claims refuted for one reason (across papers too):
                  they are reported as one erratum with its consequences.
     decided_at:  the lowest profile whose confirmation is trusted (default ``"quick"``).  A claim whose
@@ -385,6 +395,8 @@ class Claim:
     tags: tuple[str, ...] = field(default_factory=tuple)
     role: str | None = None   # None: a statement, not declared (every refuted claim declares its role)
     holds_by: tuple[str, ...] = ()
+    corrected_form: Any = None   # the minimal correction of ``stated`` (sympy) when ``derived`` is not it
+    repair: str | None = None    # a proof step: what the repaired proof gives (REPAIRS); None: derived
     root_cause: RootCause | None = None
     decided_at: str = "quick"
     stated_bound: str | None = None
@@ -405,6 +417,9 @@ class Claim:
 
         if self.role is not None and self.role not in ROLES:
             raise ValueError(f"claim {self.id!r}: role {self.role!r} is not one of {', '.join(ROLES)}")
+        if self.repair is not None and (self.repair not in REPAIRS or self.role != "proof step"):
+            raise ValueError(f"claim {self.id!r}: repair {self.repair!r} needs role='proof step' and one of "
+                             + ", ".join(REPAIRS))
         if isinstance(self.holds_by, str):
             self.holds_by = (self.holds_by,)
         if self.holds_by and self.role != "proof step":

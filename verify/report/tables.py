@@ -10,7 +10,7 @@ import math
 import re
 
 from verify.run.power import is_untested, power_cell
-from verify.judge.severity import CLASSES, rank
+from verify.judge.severity import CLASSES, order_key, rank
 
 ORDER = ["error", "refuted", "does not extend", "inconclusive", "confirmed"]   # error: a check that did not finish
 ROLES = ("statement", "proof step", "remark", "caption", "table")
@@ -159,7 +159,12 @@ def root(c: dict) -> dict | None:
 
 
 def counts(doc: dict, paper: str) -> dict:
-    """Statements checked, verdicts, errata by severity class, by kind and by role, for one source."""
+    """Statements checked, verdicts, errata by severity class, by kind and by role, for one source.
+
+    Errata are counted as independent errors (:func:`error_counts`): ``errors`` and ``errors_by_class`` (one per
+    root cause homed in this source, whatever the number of claims that witness it), ``witnesses`` (the refuted
+    claims behind them, other sources' included); ``by_verdict`` counts this source's own claims and ``by_class``
+    their classes (what the index printed before it counted errors)."""
     cs = claims_of(doc, paper)
     out = {"claims": len(cs), "statements": sum(1 for c in cs if c.get("role", "statement") == "statement"),
            "by_verdict": {v: sum(1 for c in cs if c["verdict"] == v) for v in ORDER},
@@ -173,7 +178,32 @@ def counts(doc: dict, paper: str) -> dict:
             k = klass(c) or "unclassified"
             out["by_class"][k] = out["by_class"].get(k, 0) + 1
     out["by_class"] = dict(sorted(out["by_class"].items(), key=lambda kv: rank(kv[0])))
+    e = error_counts(doc, paper)
+    out.update(errors=e["errors"], witnesses=e["witnesses"], errors_by_class=e["by_class"])
     return out
+
+
+def error_counts(doc: dict, paper: str | None = None) -> dict:
+    """Independent errors of a source (of the whole run without ``paper``): one per root cause, one per refuted
+    claim without a root cause; a cross-source claim counts for the source whose statement fails
+    (``RootCause.paper``).  ``errors`` (their number), ``witnesses`` (the refuted claims that show them) and
+    ``by_class`` (errors by the class of their most serious witness, most serious first)."""
+    groups = errata_groups(doc, paper)
+    by_class: dict = {}
+    for g in groups:
+        k = g["class"] or "unclassified"
+        by_class[k] = by_class.get(k, 0) + 1
+    return {"errors": len(groups), "witnesses": sum(len(g["members"]) for g in groups),
+            "by_class": dict(sorted(by_class.items(), key=lambda kv: rank(kv[0])))}
+
+
+def errata_text(n: dict) -> str:
+    """The errata of a :func:`counts` record in words: "2 errata (1 substantive, 1 typo; 5 refuted claims)"."""
+    e, w = n.get("errors", 0), n.get("witnesses", 0)
+    if not e:
+        return "0 errata"
+    return (f"{plural(e, 'erratum', 'errata')} ({class_counts_text(n['errors_by_class'])}"
+            + (f"; {plural(w, 'refuted claim')}" if w != e else "") + ")")
 
 
 def plural(k: int, noun: str, many: str | None = None) -> str:
@@ -183,12 +213,13 @@ def plural(k: int, noun: str, many: str | None = None) -> str:
 def checked_parts(n: dict) -> list[tuple[str, bool]]:
     """The "what was checked" sentence as (text, bold) pieces."""
     bv = n["by_verdict"]
-    err = plural(bv["refuted"], "erratum", "errata")
+    err = plural(n["errors"], "independent erratum", "independent errata")
+    wit = f"; {plural(n['witnesses'], 'refuted claim')}" if n["witnesses"] != n["errors"] else ""
     return [(f"{plural(n['claims'], 'claim')} ({plural(n['statements'], 'statement')}): ", False),
             (f"{bv['confirmed']} confirmed", True),
             ((f" ({n['untested_power']} of untested power)" if n.get("untested_power") else ""), False),
             (", ", False), (err, True),
-            ((f" ({class_counts_text(n['by_class'])})" if bv["refuted"] else "")
+            ((f" ({class_counts_text(n['errors_by_class'])}{wit})" if n["errors"] else "")
              + f", {bv['does not extend']} {'does' if bv['does not extend'] == 1 else 'do'} not extend, "
              f"{bv['inconclusive']} inconclusive.", False)]
 
@@ -219,9 +250,10 @@ def errata_groups(doc: dict, paper: str | None = None) -> list[dict]:
         g["members"].append(c)
     out = list(groups.values())
     for g in out:
-        g["members"].sort(key=lambda c: (rank(klass(c)), c["id"]))
+        g["members"].sort(key=lambda c: (order_key(c.get("severity")), c["id"]))
         g["class"] = klass(g["members"][0])
-    out.sort(key=lambda g: (rank(g["class"]), -len(g["members"]), g["members"][0]["id"]))
+    # most serious first; proof steps by what the repaired proof gives (verify.judge.severity.PROOF_CONSEQUENCES)
+    out.sort(key=lambda g: (order_key(g["members"][0].get("severity")), -len(g["members"]), g["members"][0]["id"]))
     k = 0
     for g in out:
         if g["key"]:
@@ -383,6 +415,6 @@ def summary_rows(doc: dict) -> list[dict]:
 
 
 __all__ = ["CLASSES", "ORDER", "ROLES", "SOURCE_NOTES", "fmt", "short", "one_line", "papers", "claims_of",
-           "source_info", "counts", "errata_groups", "cross_references", "extensions_refuted", "with_verdict",
+           "source_info", "counts", "error_counts", "errata_text", "errata_groups", "cross_references", "extensions_refuted", "with_verdict",
            "measured", "witness", "minimal", "measured_cell", "what_fails", "corrected_heading", "set_aside_note",
            "point_rows", "summary_rows"]
