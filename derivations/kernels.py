@@ -114,6 +114,13 @@ def mercer_157_stated() -> sp.Expr:
     return LAMBDA_L ** 2 * PSI_L
 
 
+def mercer_150_printed() -> sp.Expr:
+    """(150) as printed, as a value: (T_k psi_l)(x) = lambda_l psi_l(x).  The decomposition above it is
+    {lambda_l^2, psi_l} and (157) gives psi_l the eigenvalue lambda_l^2 (:func:`mercer_157_stated`): the two differ by
+    the factor lambda_l, so (150) holds only where lambda_l is 0 or 1."""
+    return LAMBDA_L * PSI_L
+
+
 def projection_identity():
     """The finite-form argument behind (158), for every m, m* (sympy matrix symbols).
 

@@ -5,6 +5,8 @@ of Sec. 4 (19)-(20), and the Mercer eigenfunctions (157).
 - ``appC.overlap``     (152)-(153) against Monte Carlo on and off the sphere
 - ``appC.projection``  (158)-(159) against least-squares regression extrapolated in 1/N
 - ``appC.mercer``      (157): T_k psi_l = lambda_l^2 psi_l, ||psi_l|| = 1
+- ``appC.eq150``       (150) as printed, T_k psi_l = lambda_l psi_l (a dropped square)
+- ``appC.eq157_index`` (157) as printed, summed over the eigen-index l instead of the features i
 
 Closed forms: :mod:`derivations.kernels`; Monte Carlo and instances: :mod:`numerics.relu`.
 """
@@ -223,16 +225,23 @@ MERCER_TRIALS = per_profile(400, 800, 5000)
 MERCER_OP_TRIALS = per_profile(2400, 4800, 20000)  # (T_k psi)(x0) is the noisier of the two
 
 
+def _mercer(claim, ctx, p):
+    """G of (153) (mpmath, 60 digits), the eigenvalues lambda_l^2 of K = G/m and the coefficients a_l of psi_l (157):
+    psi_l(x) = sum_i (a_l)_i relu(w_i^T x), a_l = z_l / sqrt(m lambda_l^2); T_k maps coefficients a to G a / m."""
+    gen, seed = ctx.generator(claim.id, "instance", label_of(p))
+    W, _ = mercer_instance(int(p["d"]), int(p["m"]), gen, dtype=torch.float64)
+    G = kn.gram_mp(W.cpu())
+    lam2, Z = mpmath.eigsy(G / G.rows)
+    return G, lam2, Z, seed
+
+
 def _mercer_exact(claim, ctx, points):
     """(157) in 60-digit arithmetic: with G from (153) (mpmath) and its eigenpairs, the coefficients of
     psi_l satisfy T_k psi_l = lambda_l^2 psi_l and <psi_l, psi_k> = delta_lk."""
     ev = Evidence()
     for p in points:
-        gen, seed = ctx.generator(claim.id, "instance", label_of(p))
-        W, _ = mercer_instance(int(p["d"]), int(p["m"]), gen, dtype=torch.float64)
         with mpmath.workdps(DPS):
-            G = kn.gram_mp(W.cpu())
-            lam2, Z = mpmath.eigsy(G / G.rows)
+            G, lam2, Z, seed = _mercer(claim, ctx, p)
             e_eig, e_orth = kn.mercer_coefficient_residuals(G, lam2, Z)
             ok = e_eig < mpmath.mpf(10) ** (-40) and e_orth < mpmath.mpf(10) ** (-40)
         ev.checks.append(Check(f"(157) exact in coefficient space, {label_of(p)}", bool(ok),
@@ -289,16 +298,126 @@ MERCER = Claim(
                     trials=MERCER_TRIALS, chunk=500, name="||psi_l||^2_{L2(p)} = 1"),
         Custom(_mercer_op_check, points=MERCER_GRID),
     ]),
-    notes="Notation: (150) writes T_k psi_l = lambda_l psi_l, while the decomposition is {lambda_l^2, psi_l} and "
-          "(157) says psi_l has eigenvalue lambda_l^2 (the eigenvalue of K); (157) is the consistent reading and is "
-          "what is tested. The sum in (157) is printed with index l = 1..m; read as i = 1..m. The kernel k is not "
+    notes="Notation: the eigenvalue is read as lambda_l^2, as the decomposition {lambda_l^2, psi_l} and (157) say "
+          "((150)'s lambda_l is reported by tahir2024.appC.eq150), and the sum of (157) over the features i = 1..m "
+          "(its printed index l is reported by tahir2024.appC.eq157_index). The kernel k is not "
           "written in App. C; Sec. 4 gives k(x, x') = (1/m) sum_i relu(w_i^T x) relu(w_i^T x'), for which the "
           "eigenvalue is lambda_l^2 (without the 1/m it would be m lambda_l^2). Unit norm and orthogonality hold "
           "in exact arithmetic (60-digit check); the Monte Carlo uses fresh Gaussian inputs with psi_l built "
           "from K as stated, at the largest and smallest eigenvalue. The stated form (derivations.kernels.mercer_157_stated) is the "
           "eigenvalue relation as a value, (T_k psi_l)(x0) = lambda_l^2 psi_l(x0), with the instance's eigenvalue "
-          "lambda_l^2 of K and psi_l(x0) as its symbols; the Monte Carlo of (T_k psi_l)(x0) reads it (so a misprint "
-          "such as (150)'s lambda_l would be tested); the norm ||psi_l|| = 1 is the second, numeric, test.",
+          "lambda_l^2 of K and psi_l(x0) as its symbols; the Monte Carlo of (T_k psi_l)(x0) reads it (so an "
+          "eigenvalue lambda_l would be rejected); the norm ||psi_l|| = 1 is the second, numeric, test.",
 )
 
-CLAIMS = [OVERLAP, PROJECTION, MERCER]
+# ============================================================================ appC.eq150, appC.eq157_index: notation slips
+#: the instances of the notation slips: every eigenpair of each (the Mercer grid without its eigen-index)
+SLIP_DOMAIN = Domain((P_D2, P_M, P_DRAW))
+SLIP_POINTS = per_profile([dict(d=5, m=3, draw=0), dict(d=6, m=7, draw=0)],
+                          [dict(d=d, m=m, draw=0) for (d, m) in ((5, 3), (5, 6), (10, 4), (10, 8))])
+
+
+def _eq150(claim, ctx, points) -> Evidence:
+    """(150) read through the claim's stated form (T_k psi_l)(x) = f(lambda_l, psi_l(x)), coefficient by coefficient, at
+    every eigenpair of K: printed lambda_l, against T_k psi_l computed exactly; and the corrected lambda_l^2 with
+    kernels.mercer_coefficient_residuals (the derived check tahir2024.appC.mercer runs)."""
+    f = stated_value(claim, precise=True)
+    ev, worst, worst_c, where, lams = Evidence(), mpmath.mpf(0), mpmath.mpf(0), None, []
+    with mpmath.workdps(DPS):
+        for p in points:
+            G, lam2, Z, seed = _mercer(claim, ctx, p)
+            ev.seeds.append(seed)
+            m = G.rows
+            for l in range(m):
+                a = Z[:, l] / mpmath.sqrt(m * lam2[l])
+                Ta = G * a / m
+                lam = mpmath.sqrt(lam2[l])
+                lams.append(float(lam))
+                for i in range(m):
+                    err = abs(Ta[i] - f({"lambda_l": lam, "psi_l": a[i]})) / (abs(Ta[i]) + abs(a[i]))
+                    if err > worst:
+                        worst, where = err, dict(p, l=l, **{"lambda_l": float(lam), "lambda_l^2": float(lam2[l])})
+            worst_c = max(worst_c, kn.mercer_coefficient_residuals(G, lam2, Z)[0])
+        ok, ok_c = worst < mpmath.mpf(10) ** -40, worst_c < mpmath.mpf(10) ** -40
+    ev.checks += [
+        Check("T_k psi_l = (the stated eigenvalue) psi_l for psi_l of (157), every eigenpair of K, exact in coefficient "
+              "space", bool(ok), f"largest relative difference {float(worst):.3g} (60 digits); lambda_l over the "
+              f"instances from {min(lams):.3g} to {max(lams):.3g}", counterexample=None if ok else where),
+        Check("corrected (150): T_k psi_l = lambda_l^2 psi_l", bool(ok_c),
+              f"largest coefficient residual {float(worst_c):.3g} (60 digits)", refutes=False)]
+    return ev
+
+
+def _eq157_index(claim, ctx, points) -> Evidence:
+    """(157) with the printed summation index l: (1/sqrt(m lambda_l^2)) sum_{l=1}^m (z_l)_i relu(w_i^T x) at a fixed i
+    is (sum_l (z_l)_i) relu(w_i^T x)/sqrt(m lambda_l^2), a single feature: an eigenfunction of T_k only if G e_i is
+    proportional to e_i.  Checked at every i against T_k of it, exactly."""
+    ev, worst_p, worst_c, where = Evidence(), mpmath.mpf(1), mpmath.mpf(0), None
+    with mpmath.workdps(DPS):
+        for p in points:
+            G, lam2, Z, seed = _mercer(claim, ctx, p)
+            ev.seeds.append(seed)
+            m = G.rows
+            for i in range(m):
+                # the coefficient vector of the printed sum is proportional to e_i: T_k e_i = G e_i / m; the best
+                # multiple of e_i leaves the off-diagonal part, relative to ||G e_i||
+                col = G[:, i] / m
+                off = mpmath.sqrt(sum(col[k] ** 2 for k in range(m) if k != i))
+                rel = off / mpmath.norm(col)
+                if rel < worst_p:
+                    worst_p, where = rel, dict(p, i=i)
+            worst_c = max(worst_c, kn.mercer_coefficient_residuals(G, lam2, Z)[0])
+        ok_p = worst_p < mpmath.mpf(10) ** -40
+        ok_c = worst_c < mpmath.mpf(10) ** -40
+    ev.checks += [
+        Check("(157) as printed, summed over l = 1..m at a fixed feature index i: an eigenfunction of T_k",
+              bool(ok_p), f"smallest share of T_k (sum_l (z_l)_i relu(w_i^T x)) off the feature i over every i: "
+              f"{float(worst_p):.3g} (0 for an eigenfunction; 60 digits)", counterexample=None if ok_p else where),
+        Check("corrected (157): summed over the features i = 1..m, psi_l = sum_i (z_l)_i relu(w_i^T x)/sqrt(m "
+              "lambda_l^2) is an eigenfunction with eigenvalue lambda_l^2", bool(ok_c),
+              f"largest coefficient residual {float(worst_c):.3g}", refutes=False)]
+    return ev
+
+
+MERCER_ASSUME = ("p = N(0, I_d); k(x, x') = (1/m) sum_i relu(w_i^T x) relu(w_i^T x') (the model kernel of Sec. 4); T_k "
+                 "of (149); K of (154) with (153), K z_l = lambda_l^2 z_l, unit z_l; w_i on S^{d-1}.")
+
+EQ150 = Claim(
+    id="tahir2024.appC.eq150", role="statement", kind=Kind.EXACT,
+    source=src("App. C, eq. (150) (with the decomposition {lambda_l^2, psi_l} before it and (157))"),
+    statement=r"T_k\psi_l=\lambda_l\psi_l",
+    assumptions=MERCER_ASSUME,
+    domain=SLIP_DOMAIN,
+    stated=kn.mercer_150_printed(),
+    derived=kn.mercer_157_stated(),
+    check=Custom(_eq150, points=SLIP_POINTS),
+    corrected=r"T_k\psi_l=\lambda_l^2\psi_l",
+    notes=("The text: 'The spectral decomposition of this operator, {lambda_l^2, psi_l}, is known as the Mercer "
+           "decomposition ... The eigenfunctions psi_l(x) satisfy T_k psi_l = lambda_l psi_l (150)', and (157): "
+           "'psi_l ... is a Mercer eigenfunction with eigenvalue lambda_l^2, which can be verified by plugging the "
+           "expression into the eigenvalue equation (150)'. With psi_l of (157), T_k psi_l = lambda_l^2 psi_l exactly "
+           "(tahir2024.appC.mercer); (150) as printed holds only where lambda_l is 0 or 1. A dropped square (notation "
+           "only: nothing downstream uses lambda_l for the eigenvalue). The check reads the stated form, so the "
+           "printed lambda_l and the corrected lambda_l^2 are told apart at every eigenpair of the instances."),
+)
+
+EQ157_INDEX = Claim(
+    id="tahir2024.appC.eq157_index", role="proof step", holds_by=("tahir2024.appC.mercer", "tahir2024.appC.projection"),
+    kind=Kind.EXACT,
+    source=src("App. C, eq. (157): the summation index"),
+    statement=r"\psi_l(x)=\frac{1}{\sqrt{m\lambda_l^2}}\sum_{l=1}^m(z_l)_i\,\sigma(w_i^Tx)",
+    assumptions=MERCER_ASSUME,
+    domain=SLIP_DOMAIN,
+    check=Custom(_eq157_index, points=SLIP_POINTS),
+    corrected=r"\psi_l(x)=\frac{1}{\sqrt{m\lambda_l^2}}\sum_{i=1}^m(z_l)_i\,\sigma(w_i^Tx)",
+    notes=("The text prints (157) as '(1/sqrt(m lambda_l^2)) sum_{l=1}^m (z_l)_i sigma(w_i^T x)': the summation index "
+           "is the eigen-index l and the feature index i is left free. Read literally (i fixed, l summed), the right "
+           "side is a multiple of one feature relu(w_i^T x), which T_k maps to sum_k G_ki relu(w_k^T x)/m, not a "
+           "multiple of itself (G of (153) has positive off-diagonal entries): not an eigenfunction. With the sum over "
+           "i = 1..m it is the eigenfunction (157) states (tahir2024.appC.mercer). An index slip in the step that gives the "
+           "eigenbasis the projections (158)-(159) are written in (role proof step; (158)-(159) hold: "
+           "tahir2024.appC.projection)."),
+)
+
+
+CLAIMS = [OVERLAP, PROJECTION, MERCER, EQ150, EQ157_INDEX]

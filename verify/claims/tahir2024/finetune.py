@@ -506,8 +506,8 @@ CLAIMS = [
         stated=DD.eq143_stated(),
         domain=Domain((Param("n", 1, math.inf, integer=True), Param("d", 2, math.inf, integer=True),
                        Param("what", 0, 1, integer=True, doc="0: the inner product (143), 1: the squared norm"))),
-        notes=("The sum in (143) runs over 'k = 1..n-d' in the text; it must be d-n (the dimension of the "
-               "complement of row(X)): a typo. max(0, 1-gamma) is exact at finite size with gamma = n/d. Trials per "
+        notes=("The sum in (143) is read over the d - n coordinates of the complement of row(X), as the text's "
+               "sentence before it says (its printed upper limit is reported by tahir2024.proof.thm3_9.eq143). max(0, 1-gamma) is exact at finite size with gamma = n/d. Trials per "
                "point from the exact variance of one draw (_eq143_variance), so that the 0.002 tolerance of (143) sits "
                "at 6 standard errors (about 81000 draws at n = 5, d = 20); n >= d is exactly 0 at every draw."),
         check=Expectation(

@@ -504,7 +504,8 @@ def _design_cov(p, dps=DPS):
     """Covariance of (D_KL, T_lt) over the product design, in mpmath (exact trig at the grid's ends)."""
     kl, tr = [], []
     with mpmath.workdps(dps):
-        angles = [j * mpmath.pi / (p["k"] - 1) for j in range(p["k"])]
+        top = mpmath.pi * p.get("top", 1)          # the theta range [0, top pi] of the design
+        angles = [j * top / (p["k"] - 1) for j in range(p["k"])]
         for s_ in p["sigmas"]:
             for th in angles:
                 c_, s__ = mpmath.cos(th), mpmath.sin(th)
@@ -515,6 +516,51 @@ def _design_cov(p, dps=DPS):
         m = len(kl)
         mk, mt = sum(kl) / m, sum(tr) / m
         return sum((a - mk) * (b - mt) for a, b in zip(kl, tr)) / m
+
+
+def _corr(p, dps=DPS):
+    """Pearson correlation of (D_KL, T_lt) over the product design of :func:`_design_cov`."""
+    with mpmath.workdps(dps):
+        q = dict(p)
+        cov = _design_cov(q, dps)
+        kl, tr = [], []                              # the same pairs, for the two variances
+        top = mpmath.pi * q.get("top", 1)
+        for s_ in q["sigmas"]:
+            for j in range(q["k"]):
+                th = j * top / (q["k"] - 1)
+                for g in q["gammas"]:
+                    kl.append((1 - mpmath.cos(th)) / mpmath.mpf(s_) ** 2)
+                    tr.append(R_sc(g, s_) - mpmath.sin(th) ** 2)
+        m = len(kl)
+        vk = sum((a - sum(kl) / m) ** 2 for a in kl) / m
+        vt = sum((b - sum(tr) / m) ** 2 for b in tr) / m
+        return cov / mpmath.sqrt(vk * vt)
+
+
+#: the designs Fig. 5 may have plotted (the source gives neither its angles nor its gammas): sigma = 0.2 (Fig. 1), 8
+#: evenly spaced angles, gammas 0.5, 1.5, 2; theta over [0, pi/2] (the range of every Sec. 3 figure and of Fig. 6's
+#: axes) or over [0, pi] (what Fig. 5(a)'s D_KL axis up to 40 needs at sigma = 0.2)
+FIG5_DESIGNS = {"theta in [0, pi/2]": dict(sigmas=[0.2], k=8, gammas=[0.5, 1.5, 2.0], top=mpmath.mpf(1) / 2),
+                "theta in [0, pi]": dict(sigmas=[0.2], k=8, gammas=[0.5, 1.5, 2.0], top=1)}
+
+
+def _fig5_design_open(claim, ctx) -> Evidence:
+    """The plain reading over the designs the text allows: the sign of Cov(D_KL, T_lt) at each; holding at one and
+    failing at another, the verdict depends on a setting the source leaves open (the rule of verify.kit's
+    over_open_setting, applied to exact covariances): undecided, never refuted for it."""
+    rows = {v: float(_corr(p)) for v, p in FIG5_DESIGNS.items()}
+    holds = [v for v, r in rows.items() if r >= -1e-30]
+    fails = [v for v in rows if v not in holds]
+    det = "; ".join(f"{v}: corr = {r:.3g}" for v, r in rows.items())
+    if fails and holds:
+        return Evidence(checks=[Check(
+            "Fig. 5's design (its theta range) over the values the text allows", None,
+            f"the sign depends on the design, which the source leaves open (Fig. 5 gives neither its angles nor its "
+            f"gammas; 'according to the setup in Section 3'): holds at {', '.join(holds)}, fails at {', '.join(fails)} "
+            f"(sigma = 0.2, 8 evenly spaced angles, gammas 0.5, 1.5, 2: {det})", refutes=False,
+            extra={"holds at": holds, "fails at": fails, "correlations": rows})])
+    return Evidence(checks=[Check("Fig. 5's design (its theta range) over the values the text allows", not fails, det,
+                                  counterexample={"design": fails[0], "corr": rows[fails[0]]} if fails else None)])
 
 
 def _not_neg_fig5_holds(p):
@@ -552,10 +598,20 @@ KL_CORR = Claim(
            "sympy's integrals (Cov = 0 for every sigma and scratch risk R), and a search over designs of sigma = "
            "0.2, k = 2..12 evenly spaced angles on [0, pi], 1-6 gammas (covariance >= -1e-40, the rounding of "
            "50-digit sums). Not claimed: a grid not symmetric about pi/2 can have either sign; the data of Fig. 5 "
-           "are not given. The W1 half is not judged (no closed form; Fig. 5(b)'s axis is "
-           "tahir2024.text.fig5.w1_axis)."),
+           "are not given. Own construction: the covariance over theta ~ U[0, pi] and over grids symmetric about pi/2 "
+           "is 0 by the symmetry of sin^2 and the antisymmetry of cos about pi/2, for every sigma, gamma and scratch "
+           "risk, so the identity and the search over symmetric designs cannot fail; they show only that the "
+           "sentence holds in that design. The plain reading is judged over the designs the text allows (issue 36): "
+           "the design of Fig. 5 is an open setting (the caption: 'We generate source and target distributions p_s, "
+           "p_t according to the setup in Section 3 and plot the transferability (7) as a function of (a) the KL "
+           "divergence' gives no angles, gammas or sigma); over theta in [0, pi/2] (every Sec. 3 figure) at sigma = "
+           "0.2 the correlation is -0.97, over theta in [0, pi] it is 0: the verdict depends on which pairs Fig. 5 "
+           "plotted, so the claim is inconclusive with that dependence (never refuted for a setting the source "
+           "leaves open); the pairs of Fig. 5 would decide it. The W1 half is not judged (no closed form; Fig. 5(b)'s "
+           "axis is tahir2024.text.fig5.w1_axis)."),
     check=AllOf([
         Custom(_fig5_theta_needed),
+        Custom(_fig5_design_open),
         Identity("Cov_{theta ~ U[0, pi]}(D_KL, T_lt) = 0 (sympy integrals, T_lt = R - sin^2 theta)",
                  lhs=_cov_uniform_theta, rhs=0, variables={_R: (0.0, 10.0), _sg: (0.05, 2.0)}),
         PropertySearch(examples=EX, name="Cov(D_KL, T_lt) >= 0 over designs of Fig. 5's setting (sigma = 0.2, "
@@ -595,7 +651,8 @@ KL_CORR_QUARTER = Claim(
            "gamma and the features matter) is a different statement from the sentence. Extension (issue 22): this "
            "was the main claim's reading before (refuted); it draws theta only from [0, pi/2] and lets sigma vary, "
            "while Fig. 5(a)'s own axis (D_KL up to 40) needs theta beyond pi/2 at the paper's sigma = 0.2 (see "
-           "tahir2024.text.sec3_3.kl_not_negatively_correlated, the sentence read in that setting, where it holds)."),
+           "tahir2024.text.sec3_3.kl_not_negatively_correlated, the sentence over the designs the text allows: "
+           "inconclusive, as the sign depends on the open theta range)."),
     check=AllOf([
         PropertySearch(examples=EX, name="Pearson corr(D_KL, T_lt) >= 0 over a product design", holds=_not_neg_holds,
                        strategy=_design_strategy),

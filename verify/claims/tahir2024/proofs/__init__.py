@@ -36,8 +36,13 @@ Findings (proof-step errata; the results the proofs serve are judged by their ow
   2 in (85): the printed rate (88), dL_par/dt <= -2 (alpha^2 lambda)^{L-1} lambda_min L_par, fails at the initial
   point of the flow; the rate is (2/n) (alpha^2 lambda)^{L-1} lambda_min (convergence itself is unaffected).
 
+- ``proof.thm3_7.eq117``, ``proof.thm3_9.eq143``, ``proof.thm3_6.eq93``, ``proof.thm3_5.ker``: a sign (117), a
+  transposed index bound (143), a missing (X^+)^T (93) and ker(X^T) for ker(X) (before (90)); every result they serve
+  holds.
+
 Modules, one per section of App. B (the claims of each live in its ``CLAIMS``; this package declares none):
 :mod:`.thm2_2` (B.1), :mod:`.lemma3_3` (B.2), :mod:`.thm3_4` (B.3: Lemma B.1 and (73)-(76)), :mod:`.thm3_5` (B.4),
-:mod:`.thm3_6` (B.5), :mod:`.thm3_7` (B.6); :mod:`.common` holds what several sections share (the link
+:mod:`.thm3_6` (B.5), :mod:`.thm3_7` (B.6); :mod:`.slips` (symbols of single displayed lines that contradict the lines
+around them: (90)'s ker(X^T), (93)'s cross term, (117)'s sign, (143)'s index bound); :mod:`.common` holds what several sections share (the link
 bookkeeping, the invariant-set instances, the literal scratch runs, the power-witness wrappers).
 """

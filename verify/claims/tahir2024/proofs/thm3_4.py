@@ -2,13 +2,15 @@
 of literal scratch training, and (73)-(76) on literally pretrained networks."""
 from __future__ import annotations
 
+import numpy as np
 import torch
 
 import numerics.deep_linear as DL
-from verify.kit import Alternative, Check, Claim, Custom, Domain, Evidence, Kind, label_of, per_profile
+from verify.kit import (Alternative, Check, Claim, Custom, Domain, Evidence, Kind, label_of, per_profile, pick,
+                        slope_bound_test)
 
 from ..common import DEEP_LINEAR, src
-from ..text_helpers import pretrained
+from ..text_helpers import PRE_ALPHAS, PRE_TRIALS, pretrained
 from .common import (INST_ASSUME, INST_DOMAIN, INST_POINTS, P_D, P_L, RUN_B, RUN_DOMAIN, RUN_POINTS, T_, _Links, _dot,
                      _each_instance, _fro2, _on_instances, _opnorm2, _prod, _scratch_run, _top, _witness,
                      per_profile_value)
@@ -170,56 +172,66 @@ def _eq71(claim, ctx, points, alt=None):
 
 
 # ============================================================================ B.3: (73)-(76) on pretrained networks
-PRE_POINTS = per_profile(quick=[dict(d=10, L=3)], standard=[dict(d=10, L=2), dict(d=10, L=3)])
-PRE_ALPHAS_HERE = (1e-1, 1e-2)
-PRE_B = 4
-#: a deviation that tends to 0 as alpha -> 0 must shrink by at least this factor over the decade of alpha
-SHRINK = 3.0
+#: (d, L) of the sweep in alpha: every (d, L) is swept over the same alphas (text_helpers.PRE_ALPHAS, the runs of the
+#: Lemma B.1 rate claims, so a run of both pretrains once); d and L are held at several values
+PRE_POINTS = per_profile(quick=[dict(d=10, L=2), dict(d=10, L=3)],
+                         standard=[dict(d=5, L=2), dict(d=10, L=2), dict(d=20, L=2), dict(d=10, L=3)])
+#: the limit alpha -> 0: each deviation must vanish like a positive power of alpha, tested one-sided as slope >= 0.5
+#: with tolerance 0.25 (only a slope significantly below 0.25 refutes; agreement needs the CI's lower end >= 0.25)
+VANISH_EXPONENT, VANISH_TOL = 0.5, 0.25
+#: (74) holds at the end of training at every alpha (the interpolation the run stops at): its deviation is the
+#: stopping tolerance of the run, not a function of alpha
+END_TOL = 1e-8
 
 
 def _eq73_76(claim, ctx, points, exact=False):
-    """``exact`` (a power witness): (73)-(76) as identities at every alpha of the run, not limits: each deviation
-    at most 1e-2 already at the larger alpha."""
+    """Per (d, L): the deviations of (73), (75), (76) from the literally pretrained networks over the alphas of
+    text_helpers.PRE_ALPHAS, judged as a limit by their per-network log-log slopes in alpha (slope_bound_test: a
+    positive power of alpha), and (74) at every alpha against the stopping tolerance.  ``exact`` (a power witness):
+    (73)-(76) as identities at finite alpha, each deviation at most 1e-2 already at the largest alpha."""
     ev = Evidence()
+    alphas = pick(ctx.profile, PRE_ALPHAS)
+    B = pick(ctx.profile, PRE_TRIALS)
     for p in points:
         d, L = int(p["d"]), int(p["L"])
-        devs = {}
-        for a in PRE_ALPHAS_HERE:
-            bs, Wbar, res, seed = pretrained(ctx, d, L, a, PRE_B)
-            ev.seeds.append(seed)
+        devs, seed = {}, None
+        for a in alphas:
+            bs, Wbar, res, seed = pretrained(ctx, d, L, a, B)
             Phi = _prod(res.Ws[:-1])
             U, S, Vh = torch.linalg.svd(Phi)
             c, u1, v = S[:, 0], U[:, :, 0], Vh[:, 0, :]
             WL = res.Ws[-1].squeeze(-1)
             beta = DL._mv(Phi, WL)
             vW = _dot(v, WL)
-            devs[a] = {
-                "(73): ||Phi - c u_1 v_{L-1}^T||_F / ||Phi||_F": (S[:, 1:].square().sum(-1).sqrt() / S.norm(dim=-1)),
-                "(74): ||W_1...W_{L-1} W_L - beta_s||": (beta - bs).norm(dim=-1),
-                "(75): ||Phi W_L - c u_1 (v_{L-1}^T W_L)||": (beta - c.unsqueeze(-1) * u1 * vW.unsqueeze(-1)).norm(dim=-1),
-                "(76): | |v_{L-1}^T W_L| - 1 |  (so c u_1 (v^T W_L) = +-c u_1)": (vW.abs() - 1).abs(),
-            }
+            for name, x in (("(73): ||Phi - c u_1 v_{L-1}^T||_F / ||Phi||_F", S[:, 1:].square().sum(-1).sqrt()
+                             / S.norm(dim=-1)),
+                            ("(74): ||W_1...W_{L-1} W_L - beta_s||", (beta - bs).norm(dim=-1)),
+                            ("(75): ||Phi W_L - c u_1 (v_{L-1}^T W_L)||",
+                             (beta - c.unsqueeze(-1) * u1 * vW.unsqueeze(-1)).norm(dim=-1)),
+                            ("(76): | |v_{L-1}^T W_L| - 1 |  (so c u_1 (v^T W_L) = +-c u_1)", (vW.abs() - 1).abs())):
+                devs.setdefault(name, []).append(x.cpu().numpy())
             ev.checks.append(Check(f"pretraining converged: d={d}, L={L}, alpha={a:g}", bool(res.converged.all()),
                                    f"largest excess loss {float(res.excess.max()):.3g}", refutes=False))
-        big, small = PRE_ALPHAS_HERE
-        for name in devs[big]:
-            hi, lo = float(devs[big][name].max()), float(devs[small][name].max())
+        ev.seeds.append(seed)
+        lab = label_of({"d": d, "L": L})
+        for name, cols in devs.items():
+            ys = np.stack(cols, 1)                      # (B, n_alpha), common networks across alpha
             if exact:
-                ev.checks.append(Check(f"{name} <= 1e-2 at alpha={big:g} (witness: exact at finite alpha): d={d}, L={L}",
-                                       hi <= 1e-2, f"largest over {PRE_B} networks: {hi:.3g}",
-                                       counterexample=None if hi <= 1e-2 else {"d": d, "L": L, "alpha": big,
+                hi = float(ys[:, 0].max())
+                ev.checks.append(Check(f"{name} <= 1e-2 at alpha={alphas[0]:g} (witness: exact at finite alpha): {lab}",
+                                       hi <= 1e-2, f"largest over {B} networks: {hi:.3g}",
+                                       counterexample=None if hi <= 1e-2 else {"d": d, "L": L, "alpha": alphas[0],
                                                                                 "deviation": hi}))
-                continue
-            shrinks = lo <= 1e-9 or hi / lo >= SHRINK
-            # a limit: refuted only when the deviation does not shrink over the decade; shrinking but not yet below
-            # 1e-2 at the smaller alpha is finite-alpha bias, undecided (a smaller alpha would decide)
-            ok = (True if lo <= 1e-2 else None) if shrinks else False
-            ev.checks.append(Check(f"{name} -> 0 as alpha -> 0 after pretraining: d={d}, L={L}", ok,
-                                   f"largest over {PRE_B} networks: {hi:.3g} at alpha={big:g}, {lo:.3g} at "
-                                   f"alpha={small:g} (needs <= 1e-2 at the smaller alpha and a shrink >= {SHRINK:g}x "
-                                   f"over the decade, or <= 1e-9; refuted only when it does not shrink)",
-                                   counterexample=None if ok is not False else {"d": d, "L": L, f"alpha={big:g}": hi,
-                                                                                f"alpha={small:g}": lo}))
+            elif name.startswith("(74)"):
+                hi = float(ys.max())
+                ev.checks.append(Check(f"{name} <= {END_TOL:g} at the end of training, every alpha: {lab}",
+                                       hi <= END_TOL, f"largest over {B} networks and alphas "
+                                       + ", ".join(f"{a:.3g}" for a in alphas) + f": {hi:.3g}",
+                                       counterexample=None if hi <= END_TOL else {"d": d, "L": L, "deviation": hi}))
+            else:
+                ev.tests.append(slope_bound_test(f"{name} -> 0 as alpha -> 0 (log-log slope in alpha): {lab}",
+                                                 {"d": d, "L": L}, alphas, ys, VANISH_EXPONENT, seed, tol=VANISH_TOL,
+                                                 extra={"largest deviation per alpha": list(map(float, ys.max(0)))}))
     return ev
 
 
@@ -343,12 +355,17 @@ CLAIMS = [
                "to eliminate the inner product between the adjacent singular vectors'; the factor -1 absorbed in u_1). "
                "(76) needs |v_{L-1}^T W_L| = 1, i.e. ||W_L|| -> 1, which holds because beta_s is a unit vector "
                "(balanced layers, s_l = ||beta_s||^{1/L}); with ||beta_s|| != 1 the step would need c ||W_L|| "
-               "instead of c (not an erratum under Assumption 3.2). Each deviation is measured on the literally "
-               "pretrained networks (text_helpers.pretrained) at alpha = 0.1 and 0.01 and must be <= 1e-2 at 0.01 and "
-               "shrink >= 3x over the decade (or be at round-off): a step that does not hold in the limit (e.g. "
-               "|v^T W_L| -> 2^{1/L} for ||beta_s|| = 2) is rejected; one that shrinks but is still above 1e-2 at "
-               "alpha = 0.01 (finite-alpha bias: at standard, d = 10, (73) goes 0.384 -> 0.0418, about linearly in "
-               "alpha) is undecided, never refuted. (77) is tahir2024.thm3.4.  Power witness (issue 24): the same "
+               "instead of c (not an erratum under Assumption 3.2). The limit is judged by its rate in alpha, at every (d, L) of "
+               "the grid (d = 10, L = 2 and 3 at quick; d = 5, 10, 20 at L = 2 and d = 10 at L = 3 at standard): the "
+               "literally pretrained networks (text_helpers.pretrained, the same runs as the Lemma B.1 rate claims) at "
+               "the alphas of text_helpers.PRE_ALPHAS (1e-1 to 1e-2 at quick, to 10^-2.5 at standard); per network, "
+               "the log-log slope in alpha of the deviations of (73), (75), (76), tested one-sided (slope >= 0.5 with "
+               "tolerance 0.25: a deviation that does not vanish as a positive power of alpha is rejected). (74) is "
+               "an end-of-training identity at every alpha (the run interpolates beta_s): its deviation is the "
+               "stopping tolerance, checked <= 1e-8 at every alpha. Measured (standard, seed 0, d = 10): (73) "
+               "0.38 alpha^1 at L = 2 (the directions pretraining does not grow keep their size alpha, as in "
+               "tahir2024.rate.lemmaB1.eq50), slope 2 at L = 3; (75) slope about 3-4; (76) slope 2. "
+               "(77) is tahir2024.thm3.4.  Power witness (issue 24): the same "
                "deviations read as identities at finite alpha (each <= 1e-2 already at alpha = 0.1), rejected by the "
                "same runs (verify mutants)."),
     ),

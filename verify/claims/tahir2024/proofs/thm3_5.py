@@ -240,8 +240,8 @@ CLAIMS = [
                            "an exponent off by one (the scale of the invariants (35), alpha^2, for that of W(0))")),
         notes=("Surviving (L1077): 'W⊥(t) = W⊥(0) α W¯' with Frobenius norms and '≤'. 'We can break W_1 into two "
                "components W_1^par and W_1^perp where the columns of W_1^par are in row(X) and the columns of W_1^perp "
-               "are in ker(X^T)': the columns of W_1 lie in R^d, where the complement of row(X) is ker(X) (ker(X^T) is "
-               "a subspace of R^n), read so. The gradient of (5) with respect to W_1 is X^T (...) and has its columns "
+               "are in ker(X^T)': the columns of W_1 lie in R^d, where the complement of row(X) is ker(X); read so (the "
+               "printed ker(X^T) is reported by tahir2024.proof.thm3_5.ker). The gradient of (5) with respect to W_1 is X^T (...) and has its columns "
                "in row(X), so W_1^perp does not move: checked on the literal run (the same runs as "
                "proof.lemmaB1.eq71_72), ||W_1^perp(T) - W_1^perp(0)||_F <= 1e-9 ||W_1(T)||_F, and ||W_1^perp(0)||_F "
                "<= alpha ||Wbar_1||_F. A procedure or a step with a gradient leaving row(X) would move W_1^perp by "

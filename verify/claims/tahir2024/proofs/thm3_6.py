@@ -80,9 +80,8 @@ CLAIMS = [
                            "a dropped normalisation (tr versus the normalised trace of C^{-1})")),
         notes=("Reconstructed from L1085-1122. The expectations of (91)-(94) are taken of per-draw identities, checked "
                "per draw (numerics.transfer.target_task data): (91)-(92) expand the square with ||beta_t|| = 1; (93) "
-               "expands ||beta_hat||^2; (94) <beta_hat, beta_t>. The cross term of (93) is printed 'E eps^T (X^+X) "
-               "beta_t', which is dimensionally inconsistent (eps in R^n, X^+X is d x d) unless n = d; it is read as "
-               "eps^T (X^+)^T (X^+X) beta_t, whose expectation is 0 as (95) uses (so the expected chain is "
+               "expands ||beta_hat||^2; (94) <beta_hat, beta_t>. The cross term of (93) is read as "
+               "eps^T (X^+)^T (X^+X) beta_t (the term as printed is reported by tahir2024.proof.thm3_6.eq93), whose expectation is 0 as (95) uses (so the expected chain is "
                "unaffected). Also checked: X^+X is a projector (used for (95)), and (98) tr((X^+)^T X^+) = (gamma/n) "
                "tr(C^{-1}) with C = XX^T/d for gamma < 1, per draw (a missing 1/n or 1/d would be rejected). (95)-(97) "
                "and (99)-(103) are covered by tahir2024.thm3.6.finite / .stieltjes / .asymptotic. Power witnesses "
