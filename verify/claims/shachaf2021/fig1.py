@@ -151,8 +151,8 @@ CLAIMS = [
         source=src("§4.2: 'the population loss of \"Bottom Eigen Align\" ... drops to zero well before n = d'"),
         statement=r"\mathbb E R_{\mathrm{bottom\,align}}(n)\approx0\ \text{for } n\ \text{well below}\ d",
         assumptions=ASSUME, domain=_DOM,
-        notes=("Taken strictly the sentence is false: R(gamma) = ||Sigma^{1/2}P_perp v||^2 > 0 almost surely for every "
-               "n < d (P_perp v = 0 needs v in row(X)); it is 0 only at n = d. Reading encoded: 'zero' at the "
+        notes=("A sentence describing a figure: R(gamma) = ||Sigma^{1/2}P_perp v||^2 is exactly 0 only at n = d "
+               "(P_perp v = 0 needs v in row(X)), so 'drops to zero' describes the plotted curve. Reading encoded: 'zero' at the "
                "figure's resolution, E R <= 0.03 (2% of the vertical scale, the n = 0 risk 1.5), and 'well before' "
                "= by n = 0.8 d; tested one-sided at n = 0.8 d. For reference (d = 1000): E R_bottom is about 0.095 "
                "(6% of 1.5) at n = d/2 and 0.019 (1.3%) at n = 0.8 d; the figure's sweep shows the whole curve."
