@@ -457,3 +457,46 @@ def shachaf_thm53_k_derived() -> sp.Expr:
     """(6) with theta_T = alpha theta_S: k = ||P_par alpha theta_S||/||P_par theta_S|| = alpha, so
     beta = alpha P_perp theta_S + alpha P_par theta_S = theta_T and R(beta) = 0."""
     return sp.simplify(shachaf_eq6_stated().subs(bpar2, alpha_**2 * apar2))
+
+
+# ----------------------------------------------------------------------------- 000 Figure 3 in Theorem 5.5's idealisation
+#: n, d and cos(theta) of Figure 3's idealised models (unit teachers at angle theta, Sigma = I, noiseless labels)
+n_f3, d_f3 = sp.symbols("n d", positive=True)
+cos_f3 = sp.Symbol("cos_theta", real=True)
+
+
+@lru_cache(maxsize=None)
+def shachaf_fig3_frozen_mean() -> sp.Expr:
+    """E R of the frozen model c* theta_S at delta = 0 (Thm 5.5: beta = c theta_S; c* the least-squares c).
+
+    With ||theta_S|| = 1 write theta_T = cos theta_S + sin e (e unit, orthogonal); z = X theta_S ~ N(0, I_n) and
+    w = X e ~ N(0, I_n) are independent, y = cos z + sin w, so c* - cos = sin <z, w>/||z||^2 and
+    R = (c* - cos)^2 + sin^2 >= sin^2 per draw; E[1/||z||^2] = 1/(n - 2) gives E R = sin^2 (n - 1)/(n - 2), n > 2."""
+    return (1 - cos_f3**2) * (n_f3 - 1) / (n_f3 - 2)
+
+
+@lru_cache(maxsize=None)
+def shachaf_fig3_vanilla_mean() -> sp.Expr:
+    """E R of the model trained from scratch from alpha -> 0 (two layers): beta = X^+ y = P_par theta_T.
+
+    The gradient of W_1 has its columns in row(X), so P_perp W_1 stays at its O(alpha) initial value and the
+    interpolating beta = W_1 W_2 tends to the min-norm solution (eq. (5) with theta_S -> 0); for a uniformly random
+    n-dim row space E ||P_perp theta_T||^2 = (d - n)/d ||theta_T||^2."""
+    return (d_f3 - n_f3) / d_f3
+
+
+@lru_cache(maxsize=None)
+def shachaf_fig3_limit_conditions() -> dict:
+    """Where the two orderings of Figure 3 hold in the proportional limit n, d -> oo, n/d = gamma (delta = 0).
+
+    There ||P_perp theta_S||^2 -> 1 - gamma and ||P_par theta_T||^2 -> gamma, so eq. (5)'s factor k -> 1 at every L
+    (its polynomial x^L - (1 - gamma) x^{L-1} - gamma has the root x = 1) and the fine-tuned risk tends to
+    (1 - gamma) ||theta_T - theta_S||^2 = 2 (1 - gamma)(1 - cos); the frozen one to sin^2, the vanilla one to 1 - gamma.
+    Returned: the three limits and the differences finetune - frozen and finetune - vanilla (negative where the
+    ordering holds): finetune < frozen iff gamma > (1 - cos)/2, finetune < vanilla iff cos > 1/2."""
+    g = gamma
+    ft = 2 * (1 - g) * (1 - cos_f3)
+    fr, va = 1 - cos_f3**2, 1 - g
+    return {"finetune": ft, "frozen": fr, "vanilla": va,
+            "finetune - frozen": sp.factor(ft - fr), "finetune - vanilla": sp.factor(ft - va),
+            "k polynomial at x = 1": sp.simplify(x_**L - (1 - g) * x_ ** (L - 1) - g).subs(x_, 1)}

@@ -6,6 +6,7 @@ import math
 
 import mpmath as mp
 import pytest
+import sympy as sp
 import torch
 
 import numerics.deep_linear as DL
@@ -178,3 +179,30 @@ def test_over_open_setting_fails_somewhere_undecided_elsewhere_is_not_a_refutati
     tests, checks = over_open_setting("b", {"b=1": [fail], "b=2": [undecided]})
     assert [t.label for t in tests] == ["open"] and checks[0].passed is None and not checks[0].refutes
     assert checks[0].extra["fails at"] == ["b=1"] and checks[0].extra["not decided at"] == ["b=2"]
+
+
+def test_fig3_idealised_means_match_their_exact_forms():
+    """shachaf2021.fig3's idealisation: the frozen (c* theta_S) and vanilla (X^+ y) risks of the closed-form end states
+    average to sin^2 theta (n - 1)/(n - 2) and (d - n)/d (derivations), within 5 standard errors; R_frozen >= sin^2."""
+    import math
+
+    import numpy as np
+
+    from verify.claims.shachaf2021.freeze import _F3_MEANS, ideal_risks
+    cos_ = math.cos(math.pi / 4)
+    for d, n in ((12, 5), (20, 9)):
+        R = ideal_risks(6000, d, n, cos_, torch.Generator().manual_seed(d + n))
+        assert R["frozen"].min() >= (1 - cos_**2) - 1e-12
+        for k in ("frozen", "vanilla"):
+            x = R[k]
+            assert abs(x.mean() - _F3_MEANS[k](n, d, cos_)) < 5 * x.std() / math.sqrt(len(x)) + 1e-12, (k, d, n)
+        assert np.isfinite(R["finetune"]).all()
+
+
+def test_fig3_limit_conditions():
+    """In the proportional limit eq. (5)'s factor is 1 and the orderings hold iff gamma > (1 - cos)/2 and cos > 1/2."""
+    lim = DD.shachaf_fig3_limit_conditions()
+    g, c = DD.gamma, DD.cos_f3
+    assert lim["k polynomial at x = 1"] == 0
+    assert sp.simplify(lim["finetune - frozen"] - (c - 1) * (c + 2 * g - 1)) == 0
+    assert sp.simplify(lim["finetune - vanilla"] - (2 * c - 1) * (g - 1)) == 0

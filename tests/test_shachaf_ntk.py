@@ -168,3 +168,19 @@ def test_thm61_iteration_count_sign():
     f = S.ITER_STATED.subs({S.eta: 1, S.lam0: 0.25})
     assert f.subs(S.ytil, 2) < 0 < f.subs(S.ytil, 0.5)
     assert S.ITER_LINEAR.subs({S.eta: 1, S.lam0: 0.25, S.eps: 1e-3, S.ytil: 2}) > 0
+
+
+def test_iterations_corrected_is_the_minimal_fix_and_eq142_counts_for_tahir2024():
+    """Issue 37: thm6.1.iterations' corrected form is the printed count with the exponent -1 dropped (no accuracy eps
+    the theorem lacks), so the one-change rule sees a factor -1; vs_tahir2024.eq142 is an erratum of 001's (142)."""
+    import sympy as sp
+
+    from verify.claims.shachaf2021 import sec6_text
+    from verify.claims.shachaf2021.deep import CLAIMS as DEEP
+    from verify.judge.severity import one_change
+
+    it = next(c for c in sec6_text.CLAIMS if c.id == "shachaf2021.thm6.1.iterations")
+    assert sp.simplify(it.stated + it.derived) == 0 and "epsilon" not in it.corrected
+    assert one_change(it) == "a constant factor -1"
+    eq142 = next(c for c in DEEP if c.id == "shachaf2021.vs_tahir2024.eq142")
+    assert eq142.root_cause.paper == "tahir2024"

@@ -63,3 +63,30 @@ ROOT_FIG2B = RootCause(
     "n = d/10 samples (the sample size of Figure 2(a)), where the source scaling harms as much or more; it holds at "
     "n >= 0.3 d.",
     r"L=7,\ n\ge0.3d:\ \Delta R(\theta_T\to a\hat\theta_T)>\Delta R(\theta_S\to a\hat\theta_S)")
+
+
+# ----------------------------------------------------------------------------- unspecified constants (issue 36)
+def split_unspecified(claim, constant: str, decide: str, checkable_id: str, checkable_what: str, keep=None):
+    """(the statement, what is checkable) for a statement whose constant the source leaves unspecified.
+
+    'There exists c' (or an O(.) without its constant) cannot be refuted by a finite experiment, so the statement
+    itself is judged inconclusive by one undecided check that names the constant and what would decide it; the
+    checks of a concrete instance (ours: c = 1, the first term alone) move to a companion claim ``checkable_id``
+    (tagged extension: it reads the statement beyond its words), which keeps the power witnesses.  ``keep``: a check
+    of the source's own algebra that stays with the statement (e.g. a constant composed from two results)."""
+    from dataclasses import replace
+
+    from verify.kit import AllOf, Check, Custom, Evidence
+
+    undecided = Custom(lambda cl, ctx: Evidence(checks=[Check(
+        f"the statement as a whole ({constant} unspecified)", None,
+        f"{constant} is not given by the source, so no finite experiment can refute the statement as a whole; what can "
+        f"be checked is reported by {checkable_id} ({checkable_what}); what would decide it: {decide}",
+        refutes=False)]))
+    main = replace(claim, check=undecided if keep is None else AllOf([keep, undecided]), power=(),
+                   notes=(f"Inconclusive by design: {constant} is unspecified, so the statement cannot fail as a whole; "
+                          f"{checkable_id} reports what can be checked ({checkable_what}). " + claim.notes))
+    part = replace(claim, id=checkable_id, tags=tuple(claim.tags) + ("extension",),
+                   notes=(f"What can be checked of {claim.id} ({checkable_what}); an instance we chose, so a failure is "
+                          f"'does not extend', never an erratum of the source. " + claim.notes))
+    return main, part

@@ -451,7 +451,9 @@ CLAIMS = [
         stated=(DD.r_ / DD.sS) ** ((DD.L - 1) / DD.L), stated_at={"L": 1},
         notes=("The exponent (L-1)/L vanishes at L = 1, so (5) is eq. (1) (the factor is 1 whatever the norm). "
                "stated: the factor (r/||theta_S||)^{(L-1)/L} of (5), evaluated at L = 1 (sympy, and through "
-               "verify.kit.stated_value at 24 random (r, ||theta_S||))."),
+               "verify.kit.stated_value at 24 random (r, ||theta_S||)). Own construction: the check is arithmetic on the "
+               "printed exponent ((L-1)/L = 0 at L = 1), so it could fail only if the exponent were misprinted; that "
+               "(5) at L = 1 is Theorem 4.1's end state as a procedure is shown by thm5.2 and thm4.1 on literal GD."),
         check=AllOf([
             Identity("(r/s)^{(L-1)/L} at L = 1", ((DD.r_ / DD.sS) ** ((DD.L - 1) / DD.L)).subs(DD.L, 1), 1,
                      {DD.r_: (0.1, 5), DD.sS: (0.1, 5)}),

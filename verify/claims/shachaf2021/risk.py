@@ -24,7 +24,7 @@ from numerics.sampling import gaussian_design, unit_vectors
 from verify.kit import (Alternative, AllOf, Check, Claim, Constraint, Custom, Domain, Evidence, Identity, Kind, Param,
                         ProbabilityBound, Tol, label_of, per_profile, pick, stat_test, stated_value)
 
-from .common import DEEP_SETTING, LIN_SETTING, pair_at_angle, src
+from .common import DEEP_SETTING, LIN_SETTING, pair_at_angle, split_unspecified, src
 from .linear import spectrum
 
 
@@ -313,3 +313,16 @@ CLAIMS = [
                            "un-normalized tasks'): the same invariance claimed for the shallow risk is false"),),
     ),
 ]
+
+
+def _split_thm54():
+    """Issue 36: Theorem 5.4's constant c (and zeta ~ eps ||theta_T||) are unspecified (common.split_unspecified)."""
+    i = next(k for k, c in enumerate(CLAIMS) if c.id == "shachaf2021.thm5.4")
+    CLAIMS[i:i + 1] = split_unspecified(
+        CLAIMS[i], "the constant c of the probability (Theorem 5.4: 'there exists a constant c > 0'; zeta only "
+                   "'~ eps ||theta_T||')",
+        "a value of c and of zeta (the proof's constants, from Lemma 5.3.2 of [37])",
+        "shachaf2021.thm5.4.c1", "(9) and (10) at c = 1 with zeta = eps ||theta_T||, and the largest c the draws allow")
+
+
+_split_thm54()

@@ -12,6 +12,7 @@ from numerics.ntk_finetune import kernel_finetune_trials
 from verify.kit import (AllOf, Check, Claim, Constraint, Custom, Domain, Evidence, Identity, Kind, Param, Source,
                         label_of, per_profile, pick)
 
+from ..common import split_unspecified
 from .common import (DELTA, DISTS, KERNEL_TRIALS, NS, N_S, PAPER, SETTING, THETA_S_NORM, _frequency_check,
                      _literal_runs, _ns_tensor, _risk_vs_m, _width_points)
 
@@ -115,8 +116,6 @@ COR63 = Claim(
            "the literal networks; the kernel-limit risk per unit distance at d = 20 falls only like n^{-0.12} for "
            "n = 1..20 (the figure), far below the bound but not at its 1/sqrt(n) rate."),
     check=AllOf([
-        Identity("(11) first term with Cor. 6.2 substituted = 6||theta_T - theta_S||/sqrt(n)", NB.cor63_composed(),
-                 NB.cor63_stated(), {NB.dist: (0, 3), NB.n: (1, 100)}),
         Custom(_cor63_kernel, points=_cor63_points),
         Custom(_cor63_literal, points=_width_points),
         Custom(_cor63_n_dependence, why_no_points="its n-dependence figure runs a fixed grid of n at d = 20"),
@@ -124,4 +123,13 @@ COR63 = Claim(
 )
 
 
-CLAIMS = [COR63]
+#: the source's own algebra, which can fail and stays with the statement: (11)'s first term with Cor. 6.2 substituted
+_COMPOSED = Identity("(11) first term with Cor. 6.2 substituted = 6||theta_T - theta_S||/sqrt(n)", NB.cor63_composed(),
+                     NB.cor63_stated(), {NB.dist: (0, 3), NB.n: (1, 100)})
+#: issue 36: the O(.) term has no constant, so the statement is inconclusive as a whole; the first term alone is
+#: cor6.3.first_term (common.split_unspecified)
+CLAIMS = list(split_unspecified(
+    COR63, "the constant of the O(sqrt(log(n/(lambda_0 delta))/n)) term (and the constants of Theorem 6.1's conditions)",
+    "a constant for the O(.) term (the supplement's proof), with which the first-term tests become tests of (11)",
+    f"{PAPER}.cor6.3.first_term", "the first term 6||theta_T - theta_S||/sqrt(n) alone against the measured risk",
+    keep=_COMPOSED))

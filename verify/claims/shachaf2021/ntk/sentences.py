@@ -144,7 +144,11 @@ GRAM = Claim(
            "0}, and H^inf decreases as m grows, and so does max_r ||w_r(t) - w_r(init)||.  Ordering tests between "
            "consecutive widths (independent networks, Welch; at quick, with 3-8 networks per width, only the "
            "smallest against the largest width, a decade apart); the log-log slopes are reported (about -1/2 expected "
-           "from the 1/sqrt(m) Monte Carlo error of H(init) and the O(1/sqrt m) movement; not stated, not judged)."),
+           "from the 1/sqrt(m) Monte Carlo error of H(init) and the O(1/sqrt m) movement; not stated, not judged).  Own "
+           "construction: at initialisation ||H(init) - H^inf|| falls like 1/sqrt(m) by the law of large numbers, so "
+           "the ordering could fail only if training moved H(t) by more than that gap; the movement is what the check "
+           "has power against (the reversed witness), not the decrease at initialisation, which holds by construction. "
+           "What would give it more: a stated rate in m (the text gives none)."),
     check=Custom(_gram, points=_width_points),
     power=(Alternative("H(t) moves away from H^inf and the weights move more as m grows",
                        Custom(lambda claim, ctx, points: _gram(claim, ctx, points, reverse=True), points=_width_points),
