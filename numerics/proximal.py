@@ -236,6 +236,29 @@ class Trajectory:
     #: exact for the piecewise-constant lambda of the split update
     Lam: Tensor | None = None
     I: Tensor | None = None
+    #: (B, steps + 1) a bound on the float64 rounding of the loss (``losses=True``; :func:`loss_rounding`) at the two
+    #: ends of every step where some trial's loss rose, NaN elsewhere
+    loss_err: Tensor | None = None
+
+
+def loss_rounding(prob: Problem, theta: Tensor) -> tuple[Tensor, Tensor]:
+    """(loss (B,), bound (B,)): the computed ||f_theta(x*) - y*||^2 and a bound on its float64 rounding error.
+
+    The computed r_i = f_i - y_i is within g rho_i of the exact one (rho_i = the sizes of the terms of f_i, from
+    :func:`magnitudes`, plus |y_i|; g = gamma_k = k u/(1 - k u), u = eps/2, k = 3p + 2n + 20 the roundings along the
+    longest chain, as in the Theorem 1 checks), so |r_i^2 - rhat_i^2| <= 2 |rhat_i| g rho_i + 2 g^2 rho_i^2, and the
+    sum of n squares adds gamma_n times the loss.  The second-order term matters: near a zero of the residual
+    (|r| ~ 1e-15, loss ~ 1e-30) it is the whole bound, and a step that "raises" the loss by less than the bounds of
+    its two ends is not a measured increase (a converged run's loss jitters at that level under any update rule)."""
+    rho, _, _ = magnitudes(prob, theta)
+    rho = rho + prob.y.abs()
+    r = prob.f(theta) - prob.y
+    loss = (r ** 2).sum(1)
+    unit = torch.finfo(theta.dtype).eps / 2
+    k = 3 * prob.p + 2 * prob.n + 20
+    g = k * unit / (1 - k * unit)
+    gn = prob.n * unit / (1 - prob.n * unit)
+    return loss, (2 * g * r.abs() * rho + 2 * g * g * rho * rho).sum(1) + gn * loss
 
 
 def split_gd(prob: Problem, lam: float, eta: float, T: float, *, selective: bool = False,
@@ -266,10 +289,17 @@ def _split_gd(prob, lam, eta, T, selective, record, lam_schedule, linear_too, wa
     lam_now = torch.full((prob.B,), float(lam), dtype=th.dtype, device=th.device)
     Lam = torch.zeros(prob.B, dtype=th.dtype, device=th.device)
     Iint = torch.zeros_like(Lam)
-    loss_list = []
+    loss_list, err_list, prev = [], [], None
     for k in range(steps + 1):
-        if want_losses:
-            loss_list.append(((prob.f(th) - prob.y) ** 2).sum(1))
+        if want_losses:   # the rounding bound only at the two ends of a step where some loss rose (it costs 2 f's)
+            loss = ((prob.f(th) - prob.y) ** 2).sum(1)
+            err = torch.full_like(loss, math.nan)
+            if loss_list and bool((loss > loss_list[-1]).any()):
+                err_list[-1] = loss_rounding(prob, prev)[1]
+                err = loss_rounding(prob, th)[1]
+            loss_list.append(loss)
+            err_list.append(err)
+            prev = th
         if k in rec:
             ts.append(k * eta)
             keep.append(th.clone())
@@ -298,7 +328,7 @@ def _split_gd(prob, lam, eta, T, selective, record, lam_schedule, linear_too, wa
         raise NotConverged(f"split update diverged (eta={eta:g}, lambda={lam:g})")
     return Trajectory(np.array(ts), torch.stack(keep, 1), torch.stack(lams, 1),
                       torch.stack(keepb, 1) if linear_too else None, torch.stack(loss_list, 1) if want_losses else None,
-                      torch.stack(Ls, 1), torch.stack(Is, 1))
+                      torch.stack(Ls, 1), torch.stack(Is, 1), torch.stack(err_list, 1) if want_losses else None)
 
 
 def flow(prob: Problem, lam: float, times: Sequence[float], *, linear_too: bool = False,

@@ -379,6 +379,12 @@ class Claim:
                  every other term of the sum, changes only this one, stays at least those other terms at every point
                  the check reads, and is not refuted, as "equivalent on the tested domain (declared by the claim)",
                  shown as such; a mutant of any other term is judged as usual.
+    construction: one sentence saying why the claim's check is *a check of our own construction*, true whatever the
+                 source says ("the stated value is computed by the same code as the estimate", "an identity of our
+                 own derivation", "a bound we proved"), or None.  Its verdict is reported as it comes out (a
+                 confirmation stays "confirmed"), but a confirmed claim that carries it is counted apart from the
+                 confirmations of the source (results.json ``meta.counts["confirmed (own construction)"]``): a
+                 perturbed formula it rejects says nothing about the source when the stated one cannot fail.
     """
 
     id: str
@@ -408,6 +414,7 @@ class Claim:
     #: optional ``cost(point, trials) -> (bytes, seconds)`` of the check at a user point (``--at``): what
     #: :func:`verify.judge.point_cost` uses instead of its generic estimate to refuse or warn before simulating
     cost: Any = None
+    construction: str | None = None   # why the check is true by construction (a check of our own construction)
 
     def __post_init__(self) -> None:
         from verify.model.context import PROFILES
@@ -429,6 +436,9 @@ class Claim:
             raise ValueError(f"claim {self.id!r}: root_cause must be a RootCause (key, paper, summary, corrected)")
         if self.decided_at not in PROFILES:
             raise ValueError(f"claim {self.id!r}: decided_at {self.decided_at!r} is not a profile ({', '.join(PROFILES)})")
+        if self.construction is not None and (not isinstance(self.construction, str) or not self.construction.strip()):
+            raise ValueError(f"claim {self.id!r}: construction must be a sentence saying why the check is true by "
+                             f"construction (or None), not {self.construction!r}")
         paper = self.id.split(".", 1)[0]
         if paper != self.source.paper:
             raise ValueError(f"claim id {self.id!r} does not start with its paper key {self.source.paper!r}")
@@ -441,6 +451,11 @@ class Claim:
     def reads(self) -> str:
         """The claim's role, "statement" unless declared otherwise."""
         return self.role or "statement"
+
+    @property
+    def own_construction(self) -> bool:
+        """True for a check of our own construction (``construction`` given): its confirmation is counted apart."""
+        return self.construction is not None
 
     @property
     def extension(self) -> bool:

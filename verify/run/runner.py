@@ -29,6 +29,8 @@ from verify.run.environment import make_context, versions
 from verify.run.registry import select
 
 ALPHA = 0.05  # family-wise error rate of a run (Holm over every Monte Carlo test)
+#: the ``meta.counts`` key of the confirmed claims whose check is of our own construction (a part of "confirmed")
+OWN_CONSTRUCTION = "confirmed (own construction)"
 
 
 @dataclass
@@ -60,6 +62,7 @@ class ClaimResult:
             "notes": c.notes,
             "tags": list(c.tags),
             "extension": c.extension,
+            "construction": c.construction,
             "role": c.reads,
             "role_declared": c.role is not None,
             "holds_by": list(c.holds_by),
@@ -115,8 +118,14 @@ class RunResult:
     def to_json(self) -> dict:
         """The results document.  Everything but the ``timing`` block (start time, wall times) is
         a function of the claims' code, the profile, the seed and the library versions: the same
-        command gives byte-identical JSON apart from that block (tested)."""
+        command gives byte-identical JSON apart from that block (tested).
+
+        ``meta.counts`` has one entry per verdict (they add up to the number of claims) and
+        :data:`OWN_CONSTRUCTION`, the confirmed claims whose check is of our own construction
+        (``Claim.construction``): a part of "confirmed", so the confirmations of the source are
+        ``counts["confirmed"] - counts[OWN_CONSTRUCTION]``."""
         counts = {v.value: sum(r.verdict == v for r in self.claims) for v in Verdict}
+        counts[OWN_CONSTRUCTION] = sum(r.verdict is Verdict.CONFIRMED and r.claim.own_construction for r in self.claims)
         timing = {**self.timing, "claims": {r.claim.id: round(r.seconds, 3) for r in self.claims}}
         return {"meta": {**self.meta, "counts": counts}, "claims": [r.to_json() for r in self.claims],
                 "timing": timing}

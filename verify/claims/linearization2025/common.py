@@ -102,6 +102,18 @@ ROOT_THM1_SIGN = RootCause(
     "necessary' where the theorem (rightly) says sufficient",
     corrected=r"-2\langle k_tr,r\rangle\le0;\ \lambda\le4r^\top k_tr/|\nabla\tilde R(\theta_t)(\theta_t-\theta_0)|"
               r"\ \text{suffices}")
+#: the discrete selective scheme of 'What does this imply?': switching the regularization step on at a converged
+#: iterate pulls it back towards theta_0 and raises the loss
+ROOT_SELECTIVE = RootCause(
+    "linearization2025.selective_scheme", "linearization2025",
+    "the slide after Theorem 1 says the discrete selective scheme guarantees a non-increasing ||f_theta_t(x*) - y*||^2 "
+    "at every step, with no condition on the step; near convergence the switch turns the regularization step on "
+    "(grad R~(theta_t)(theta_t - theta_0) >= 0) and its pull towards theta_0 raises the loss by O(eta^2) while the "
+    "loss itself is far smaller, so the scheme raises the loss at some steps for every step size, where plain "
+    "gradient descent and regularization at every step, at the same step, do not; Theorem 1 guarantees it for the "
+    "gradient flow only",
+    corrected=r"	ext{for the gradient flow of Lemma 3 (Theorem 1): }	frac{d}{dt}\|f_{	heta_t}(x^*)-y^*\|^2\le0"
+              r"	ext{; the discrete scheme at step }\eta	ext{ is not monotone}")
 #: the proof of Theorem 2: the function value for the Jacobian's norm
 ROOT_THM2_STEP = RootCause(
     "linearization2025.thm2_proof_jacobian", "linearization2025",

@@ -171,7 +171,10 @@ CLAIMS = [
     Claim(id="linearization2025.lemma3", kind=Kind.LIMIT, source=SRC, statement=STATEMENT, assumptions=SPLIT,
           domain=Domain((MODEL, Param("lam", 0, math.inf), Param("switching", 0, 1, integer=True,
                                                                     doc="0 constant lambda, 1 lambda/0/lambda on thirds"))),
-          notes=("Checked as a limit: the literal split update at eta = T/N (N doubling) against the stated ODE solved "
+          notes=("Orders (issue 36): the limit names one parameter, the step eta, and the order is tested in eta "
+                 "alone; lambda, the switching schedule and the model are not rates of the statement but the grid's "
+                 "settings (the fit is repeated at each of them). "
+                 "Checked as a limit: the literal split update at eta = T/N (N doubling) against the stated ODE solved "
                  "by solve_ivp (DOP853, rtol 1e-12, atol 1e-14), T = 3, on linear, quadratic, tanh-MLP and ReLU "
                  "problems from a random pretrained theta0; eta_k = 0.1/(L_s 2^k), L_s = 2||J(theta_0)||^2 + lambda, k = 0..2 "
                  "; over that decrease the relative max error over [0, T] must fall at least "

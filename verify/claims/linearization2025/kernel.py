@@ -426,6 +426,10 @@ CLAIMS = [
                  "It does not say the risk itself is monotone in kappa (the risk also depends on y*'s alignment). The "
                  "stated kappa is also read through its stated form and compared with sqrt(upper/lower) numerically."),
           stated=KR.kappa_stated(),
+          construction=("upper/lower = ((sigma + lambda_max)/(sigma + lambda_min))^2 is kappa(K + sigma I)^2 by the "
+                        "remark's own definition of kappa, whatever Theorem 5's bounds are worth: an identity of "
+                        "algebra, and the numeric comparison computes kappa by the same formula; what the remark adds "
+                        "about the risk itself (not only its bounds) is not judged here"),
           check=AllOf([Identity("upper bound = kappa(K + sigma I)^2 * lower bound", lhs=KR.kappa_identity()[0],
                                 rhs=KR.kappa_identity()[1],
                                 variables={KR.sigma: (0.01, 5), KR.lmin: (0, 5), KR.lmax: (0, 50), KR.ynorm: (0, 5)}),

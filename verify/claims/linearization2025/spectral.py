@@ -353,7 +353,7 @@ CLAIMS = [
           notes=("The proof's intermediate results: the combined bounds before kappa <= c is used; the display of "
                  "R(theta u theta^)^{1/2} whose right end has lambda_min(K + sigma I) in the denominator (the preceding "
                  "line gives (1 - eta) lambda_max(K + sigma I)/kappa, i.e. lambda_max: the printed lambda_min makes "
-                 "it a weaker but still true bound); and (1 - eta)^2 <= (1 + eta)^{-2} on [0, 1]. The combined lower "
+                 "it a weaker but still true bound; the slip is reported by linearization2025.thm7.proof.combine); and (1 - eta)^2 <= (1 + eta)^{-2} on [0, 1]. The combined lower "
                  "bound is read from the stated form (stated_bound 'lower') and also searched on the family K = d I, "
                  "S = eta K where it is tightest (sqrt(R'/R) -> (1 + eta)^{-1} and lambda'/lambda -> 1 + eta as "
                  "sigma/lambda(K) -> 0)."),
