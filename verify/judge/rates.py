@@ -99,7 +99,8 @@ class Rate:
     fixed: Mapping[str, str] = field(default_factory=dict)
     logs: Mapping[str, int] = field(default_factory=dict)
     bound: str = "upper"
-    tol: float = 0.25
+    #: the slope tolerance, one for every parameter or per parameter ({"d": 0.0, "k": 0.25})
+    tol: Any = 0.25
     trials: Any = 32
     target: str = "stated"
     #: what would bring an undecided sweep into the regime (a larger budget, larger sizes): the inconclusive note
@@ -146,6 +147,7 @@ class Rate:
         if Y.shape != (trials, len(xs)):
             raise ValueError(f"{claim.id}: the sampler of {name} returned shape {Y.shape}, not {(trials, len(xs))}")
         allow = log_allowance(xs, log_power)
+        tol = float(self.tol.get(name, 0.25) if isinstance(self.tol, Mapping) else self.tol)
         bound = stated + allow
         lab = (f"exponent of {name} of {self.quantity} over {name} in [{xs[0]:g}, {xs[-1]:g}]"
                + (f" at {label_of(held)}" if held else ""))
@@ -160,10 +162,10 @@ class Rate:
                          extra=dict(info, seed=seed, exponent=math.nan, exponent_ci=(-math.inf, math.inf), tested=bound))
         if self.bound == "upper":
             t = slope_upper_test(lab + f": <= {stated:g}" + (f" + {allow:.3f} (log^{log_power})" if allow else ""),
-                                 params, xs, Y, bound, seed, tol=self.tol, target=self.target, extra=info)
+                                 params, xs, Y, bound, seed, tol=tol, target=self.target, extra=info)
             t.alternatives = {f"order {stated + 1:g}": stated + 1.0 + allow}
         else:
-            t = slope_band_test(lab + f": {stated:g} +- {self.tol:g}", params, xs, Y, bound, seed, tol=self.tol,
+            t = slope_band_test(lab + f": {stated:g} +- {tol:g}", params, xs, Y, bound, seed, tol=tol,
                                 target=self.target, extra=info)
             t.alternatives = {f"order {stated - 1:g}": stated - 1.0, f"order {stated + 1:g}": stated + 1.0}
         t.extra.update(test=t.extra["test"].replace("in m, bootstrap over networks", f"in {name}, bootstrap over "
