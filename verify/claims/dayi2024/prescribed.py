@@ -19,7 +19,7 @@ from . import common as CM
 
 _CACHE: dict = {}
 #: instances per setting (the bootstrap resamples them)
-RUNS = per_profile(12, 20)
+RUNS = per_profile(8, 16)
 
 
 def _xi(p) -> float:

@@ -258,7 +258,7 @@ _THM8_POWER = (
 #: issue 36: Thm 8 at the prescribed step (dayi2024.prescribed), the Claim-2 instance (sep = 2) with sigma = h_3 in
 #: both readings of the source (normalized neurons sigma(r .) = h_3, act 2, the one the CSQ argument needs; raw
 #: h_3, act 5), d over a factor 4 (Thm 7's unit C/lambda^2 is ~ 10^3 steps here)
-_THM8_RATE = PR.rate(ds=per_profile([32, 64, 128], [32, 64, 128]),
+_THM8_RATE = PR.rate(ds=per_profile([16, 32, 64], [32, 64, 128]),
                      held_d=[{"k": 5, "xi": 1.0, "sep": 2, "act": a, "recovery": w} for a in (2, 5) for w in (0, 1)],
                      fixed={"k": "one Claim-2 instance (k = 5) is simulated: Thm 7's unit of h_3 is ~ 10^3 steps (cost)",
                             "xi": "Claim 2 fixes xi = sqrt(k/(k-1))"})
