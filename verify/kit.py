@@ -32,6 +32,7 @@ from verify.judge import Figure, Tol, label_of, point_tests, stat_test
 from verify.judge.stated import STATED, stated_slope, stated_value
 # --- a verdict over a range of a setting the source leaves open (a step size, a budget, a dimension)
 from verify.judge.open_settings import over_open_setting
+from verify.judge.rates import Rate, log_allowance  # a stated order's exponent of every parameter it names
 # --- tests of orderings (E[a] < E[b]) and of orders (log-log slopes), for custom checks
 from verify.judge.orders import (ordering_test, per_trial_slopes, slope_annotation, slope_band_test, slope_bound_test,
                      slope_of_means, slope_test_means, slope_test_paired, slope_upper_test)
@@ -49,7 +50,7 @@ __all__ = [
     "trials_to_decide_at", "raised",
     # strategies
     "AllOf", "Asymptotic", "Custom", "Expectation", "FigureSweep", "Identity", "ProbabilityBound",
-    "PropertySearch", "PerPoint", "PerGroup", "over_open_setting",
+    "PropertySearch", "PerPoint", "PerGroup", "over_open_setting", "Rate", "log_allowance",
     # strategy options and custom-check helpers
     "Figure", "Tol", "label_of", "point_tests", "stat_test",
     # the stated form as a number

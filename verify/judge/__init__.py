@@ -37,13 +37,14 @@ from verify.judge.figures import Figure, figure_data
 from verify.judge.per_group import PerGroup
 from verify.judge.per_point import PerPoint
 from verify.judge.points import monte_carlo, point_tests, simulate_points, stat_test
+from verify.judge.rates import Rate  # orders and rates along every parameter they name
 from verify.judge.search import Identity, NaNPredicate, PropertySearch, StatedSearch, is_nan
 
 #: the judge strategies (each has ``run(claim, ctx) -> Evidence``); tests/test_kit.py checks that every strategy
 #: class of this package is listed here and exported by :mod:`verify.kit`
-STRATEGIES = (AllOf, Asymptotic, Custom, Expectation, FigureSweep, Identity, ProbabilityBound, PropertySearch)
+STRATEGIES = (AllOf, Asymptotic, Custom, Expectation, FigureSweep, Identity, ProbabilityBound, PropertySearch, Rate)
 
 __all__ = ["FLOP_RATE", "AllOf", "Asymptotic", "Custom", "Expectation", "Figure", "FigureSweep", "Identity",
-           "NaNPredicate", "PerGroup", "PerPoint", "Point", "ProbabilityBound", "PropertySearch", "STRATEGIES",
+           "NaNPredicate", "PerGroup", "PerPoint", "Point", "ProbabilityBound", "PropertySearch", "Rate", "STRATEGIES",
            "Sampler", "StatedSearch", "Tol", "binomial_test", "figure_data", "grid_points", "is_nan", "label_of",
            "monte_carlo", "point_cost", "point_tests", "simulate_points", "stat_test", "takes_points"]

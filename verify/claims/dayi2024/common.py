@@ -294,14 +294,16 @@ def step_grid(lo: float, hi: float) -> list:
 
 def run_tuned(gen: torch.Generator, *, k: int, arms, act_name: str, inner, ds, R: int, grid, budget_units: float,
               rank_w=None, thresholds=(0.5, 0.75), c_hat_equals_c: bool = False, c_fixed=None, glm: bool = False,
-              budget_steps: int | None = None, dtype=torch.float64, device="cpu") -> list:
+              budget_steps: int | None = None, per_d: bool = False, dtype=torch.float64, device="cpu") -> list:
     """Online SGD (eq. (4), exact chain) for R instances at every d in ``ds``, every step eta = nu scale_i of the
     d-free ``grid`` (nu) and every arm (xi, gram), in one tensor, for one common budget of
     ``budget_units`` * median(C_i/lambda_i^2) steps (``glm``: lambda = 0, scale = 1/median(C) and the budget
     ``budget_units`` * median(C) steps).  Instance i starts at every d and every step from the same Gaussian
     coordinate g_1 (common random numbers; u^_0 uniform on the sphere of span(W)^perp, flipped to the sign of
     phi(0)).  ``budget_steps``: one budget in steps for every arm instead (a sweep over k or eps compares
-    hitting times censored at one common level).  Returns one :class:`Tuned` per arm."""
+    hitting times censored at one common level).  ``per_d``: the step at dimension d is eta = nu scale_i / d (the
+    theorems' prescribed step ~ lambda/(C d), :func:`run_prescribed`) instead of nu scale_i.  Returns one
+    :class:`Tuned` per arm."""
     nd, J = len(ds), len(grid)
     per_arm = []
     for xi, gram in arms:
@@ -340,7 +342,8 @@ def run_tuned(gen: torch.Generator, *, k: int, arms, act_name: str, inner, ds, R
     Gs = torch.as_tensor(np.stack([a["G"] for a in per_arm]), dtype=dtype, device=device)
     Gs = Gs.repeat_interleave(n, 0)
     nu = np.asarray(grid, float)
-    eta = torch.as_tensor(np.concatenate([np.tile((nu[:, None] * a["scale"][None, :]).ravel(), nd) for a in per_arm]),
+    per = [1.0 / d if per_d else 1.0 for d in ds]
+    eta = torch.as_tensor(np.concatenate([(nu[:, None] * a["scale"][None, :]).ravel() * f for a in per_arm for f in per]),
                           dtype=dtype, device=device)
     sgn1 = [np.where(a["phi0"] >= 0, 1.0, -1.0) for a in per_arm]
     sgn = torch.as_tensor(np.concatenate([np.tile(s, nd * J) for s in sgn1]), dtype=dtype, device=device)
@@ -454,3 +457,45 @@ def tuned_test(label: str, params: dict, fit: dict, ds, *, bound: float, upper: 
                                                              "lower bound of the exponent (T* capped at the budget)"))
     return StatTest(estimate=0.0, extra=dict(info, note="T* censored at some d and its lower bound decides nothing "
                                                         "here (or censored below the largest d)"), **undecided)
+
+
+# ------------------------------------------------------------------ issue 36: the step and budget the theorems prescribe
+#: Thm 7's step eta = kappa lambda/(C d) (L195: 'set the learning rate with scaling ..'; kappa ours, see STEP_SIZE)
+KAPPA = 0.5
+#: the budget: TAU_PRESCRIBED times Thm 7's horizon C d/(kappa lambda^2) of each instance (T = O(C d/lambda^2))
+TAU_PRESCRIBED = 4.0
+PRESCRIBED_DESIGN = (
+    "Design (issue 36: the hyper-parameters the theorem prescribes).  Every instance i runs at Thm 7's step "
+    f"eta_i = kappa lambda_i/(C_i d) (kappa = {KAPPA}) at every d of the sweep (the same c, c^ and initial "
+    "coordinate g_1 along u at every d: common random numbers), within Thm 7's budget: a run not at the threshold "
+    f"after {TAU_PRESCRIBED:g} C_i d/(kappa lambda_i^2) steps is censored, which leaves the sweep undecided (the "
+    "theorem's horizon was not enough), never dropped.  The quantity whose exponents are fitted is T_i/u_i, the "
+    "hitting time in the instance's own unit u_i = C_i/(kappa lambda_i^2) (Thm 7's time scale); Thm 7 states "
+    "T = O(C d/lambda^2), so its exponent of d is 1 (plus the logs O~ hides) and of every other parameter (k, xi) "
+    "0 once the time scale is divided out: each is swept with the others held (verify.judge.rates.Rate), the "
+    "exponent being the log-log slope of the mean of T/u with a bootstrap over instances.  The step-tuned design "
+    "of issue 24 is kept only as an extra, labelled check: its tests are listed in the details under 'extra check, "
+    "not in the verdict' and its figure is kept; the text below that describes it (TUNED_DESIGN, MEASURED) is about "
+    "that extra check.  Open settings (issue 37): kappa (the theorem's 'sufficiently small absolute constant', L73: "
+    "'for sufficiently small absolute constant factor'; its value is lost), the thresholds 1/2 and 3/4, and the "
+    "budget multiple 4 are ours; the sweeps are not run over them (what would settle that: the same sweeps at "
+    "kappa = 1/4 and 1).  Referee measurements at this step (T/(unit d) flat, every run at its threshold): Thm 4 "
+    "0.25 -> 0.31 for d = 64 -> 4096, Thm 8 0.34 -> 0.48 for d = 32 -> 2048, Thm 1 (normalized h_3) 0.23 -> 0.35 "
+    "for d = 32 -> 2048.")
+
+
+def run_prescribed(gen: torch.Generator, *, k: int, xi: float, gram, act_name: str, inner, ds, R: int,
+                   thresholds=(0.5, 0.75), c_fixed=None, rank_w=None, dtype=torch.float64, device="cpu") -> np.ndarray:
+    """T_i/u_i (R, len(ds), len(thresholds)) at Thm 7's prescribed step and budget (see PRESCRIBED_DESIGN): the
+    hitting time of each instance at each d in its own unit u_i = C_i/(kappa lambda_i^2); inf where the run did not
+    reach the threshold within TAU_PRESCRIBED d u_i steps."""
+    probe = run_tuned(gen, k=k, arms=[(xi, gram)], act_name=act_name, inner=inner, ds=ds, R=R, grid=[KAPPA],
+                      budget_units=TAU_PRESCRIBED * max(ds) / KAPPA, thresholds=thresholds, c_fixed=c_fixed,
+                      rank_w=rank_w, per_d=True, dtype=dtype, device=device)[0]
+    unit = 1.0 / (KAPPA * np.maximum(probe.scale, 1e-300) * np.maximum(probe.lam, 1e-12))   # C/(kappa lambda^2)
+    out = np.full((R, len(ds), len(thresholds)), np.inf)
+    for j, d in enumerate(ds):
+        h = probe.hits[d][0].astype(float)                                        # (R, thresholds)
+        ok = (h >= 0) & (h <= TAU_PRESCRIBED * d * unit[:, None])
+        out[:, j] = np.where(ok, h / unit[:, None], np.inf)
+    return out
