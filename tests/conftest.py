@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
-from verify import registry
+from verify.run import registry
 from verify.plugin import ClaimSet
 
 # The tests' own property tests draw the same examples on every run (CI's result does not depend on luck);

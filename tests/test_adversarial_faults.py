@@ -308,8 +308,7 @@ def test_jobs_above_the_core_count_are_capped(capsys, pkg):
 def test_a_failed_cache_write_is_a_warning_and_the_run_goes_on(capsys, pkg, monkeypatch):
     """A full disk when the resume cache is written: one warning line per claim (its id, the reason), the run
     finishes and writes its reports."""
-    from verify import cache
-
+    from verify.run import cache
     def full(*a, **k):
         raise OSError(28, "No space left on device")
     monkeypatch.setattr(cache.Cache, "put", full)

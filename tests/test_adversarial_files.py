@@ -156,8 +156,7 @@ def test_a_claim_id_that_is_not_plain_is_refused(tmp_path, doc):
 
 
 def test_a_paper_declaration_with_a_path_key_is_one_line(capsys, tmp_path, monkeypatch):
-    from verify import registry
-
+    from verify.run import registry
     monkeypatch.setattr(registry, "_EXTRA", [])   # the --claims source is forgotten after the test
     pkg = tmp_path / "evil_pkg"
     pkg.mkdir()

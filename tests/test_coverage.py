@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from verify import coverage as cov
+from verify.audit import coverage as cov
 from verify.cli import main
 from verify.run.registry import all_claims
 

@@ -95,8 +95,7 @@ def test_a_point_that_raises_gives_the_serial_error_record(cluster):
     serial run's (here the check succeeds when recomputed, so it is the serial document)."""
     import cloudpickle
 
-    from verify import distributed as distributed_mod
-
+    from verify.run import distributed as distributed_mod
     cloudpickle.register_pickle_by_value(sys.modules[__name__])
     cluster.point_task = _raises
     try:
@@ -124,8 +123,7 @@ def _dies(claim_id, profile, seed, device, at):  # a task that kills its worker 
 def test_a_task_lost_twice_makes_its_claim_inconclusive(cluster):
     import cloudpickle
 
-    from verify import distributed as distributed_mod
-
+    from verify.run import distributed as distributed_mod
     cloudpickle.register_pickle_by_value(sys.modules[__name__])
     cluster.task = _dies
     try:

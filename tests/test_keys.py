@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from verify import reach
+from verify.run import reach
 from verify.run.cache import claim_code
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -91,8 +91,7 @@ def test_tahir2024_reversed_mc_ordering_tests_the_opposite_side():
 
 # ------------------------------------------------------------------ mutants --jobs / --resume
 def test_mutants_in_two_processes_equal_serial_and_resume_reads_back(tmp_path, monkeypatch):
-    from verify import mutants as M
-
+    from verify.audit import mutants as M
     pats = ["shachaf2021.eq7", "dayi2024.init"]
     par = M.mutation_power(pats, "quick", 0, tmp_path / "par", jobs=2)
     ser = M.mutation_power(pats, "quick", 0, tmp_path / "ser")
@@ -109,7 +108,7 @@ def test_mutants_in_two_processes_equal_serial_and_resume_reads_back(tmp_path, m
 def test_power_measured_with_other_library_versions_is_given_with_one_line(monkeypatch):
     """Same code, another hypothesis: the stored record is still read, with a versions_differ note, and a run
     says it in one line instead of losing the power column; other code: not measured."""
-    from verify import power
+    from verify.run import power
     from verify.run.runner import make_context
     from verify.run.cache import numeric_versions
     from verify.audit.mutants import power_key

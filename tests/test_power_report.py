@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from verify import power
+from verify.run import power
 from verify.run.runner import make_context
 from verify.audit.mutants import power_key
 from verify.run.registry import all_claims

@@ -123,23 +123,24 @@ def judge_code() -> str:
 
 def power_key(claim, ctx) -> str:
     """The key a claim's measured power is stored under (``mutants_P.json`` ``claims[id].key``) and read back by
-    :func:`verify.run.power.power_of`: the claim's own key without library versions (:func:`verify.run.cache.claim_key`)
-    and :func:`judge_code`.  Versions are recorded once per file and compared apart."""
-    import hashlib
-
+    :func:`verify.run.power.power_of`: the claim's own key without library versions
+    (:func:`verify.run.cache.claim_key`: the code its check reaches).  The code that generates and judges mutants
+    (:func:`judge_code`) is recorded beside it (``claims[id].judge``) and enters the resume key of ``mutants
+    --resume``, so a changed judge of mutants is re-measured there; a run reads the power measured on the claim's
+    present code.  Versions are recorded once per file and compared apart."""
     from verify.run.cache import claim_key
 
-    return hashlib.sha256((claim_key(claim, ctx) + judge_code()).encode()).hexdigest()[:32]
+    return claim_key(claim, ctx)
 
 
 def _store_key(claim, ctx, family: int = FAMILY) -> str:
-    """The resume key of one claim's mutation power (``mutants --resume``): :func:`power_key`, the library
+    """The resume key of one claim's mutation power (``mutants --resume``): :func:`power_key`, :func:`judge_code`, the
     versions that change numbers and the size of the Holm family."""
     import hashlib
 
     from verify.run.cache import numeric_versions
 
-    parts = json.dumps([power_key(claim, ctx), numeric_versions(api.versions()), family], sort_keys=True)
+    parts = json.dumps([power_key(claim, ctx), judge_code(), numeric_versions(api.versions()), family], sort_keys=True)
     return hashlib.sha256(parts.encode()).hexdigest()[:32]
 
 
@@ -241,6 +242,7 @@ def mutation_power(patterns=None, profile: str = "quick", seed: int = 0, out: Pa
     per = {c.id: per[c.id] for c in chosen}   # the selection's order, however they finished
     for c in chosen:   # a run reads this claim's power only while its code and the mutants' judge are the same
         per[c.id]["key"] = pkeys[c.id]
+        per[c.id]["judge"] = judge_code()
     covered = {k: v for k, v in per.items() if v["covered"]}
     # a claim whose stated form is itself refuted (an erratum) says nothing about power: listed, not counted
     # nor does a claim refuted by another part of its check (its reviewed verdict, tests/expected_verdicts.json,

@@ -6,8 +6,8 @@ at profile P reads that file and gives every claim a ``power`` record (``results
 
 * ``shown``: at least one alternative (a sympy mutant or a witness) was rejected by the claim's own check at this
   profile (or, for a check whose tests cannot refute, detected: the check turns inconclusive on it), measured on the
-  same code: the claim's power key (:func:`verify.audit.mutants.power_key`: the code the claim reaches and the code that
-  judges its mutants, hashed without layout) matches the one the mutants run recorded;
+  same code: the claim's power key (:func:`verify.audit.mutants.power_key`: the code the claim's check reaches,
+  hashed without layout) matches the one the mutants run recorded;
 * ``untested``: the claim has nothing to mutate (no sympy form its check judges, no witness), or the mutants run
   judged its alternatives and rejected none.  A confirmed claim with untested power is reported as "confirmed,
   untested power", with what would give it power (its notes' "untested power: ..." sentence, else the reason);
@@ -45,13 +45,14 @@ def _doc(profile: str) -> dict | None:
 
 
 def _code_key(claim, profile: str, seed: int) -> str | None:
-    """The claim's power key at the mutants run's profile and seed (:func:`verify.audit.mutants.power_key`, on the CPU
-    in float64 as ``verify mutants`` runs): equal keys, same code."""
+    """The claim's power key at the mutants run's profile and seed (its :func:`verify.run.cache.claim_key`, which
+    :func:`verify.audit.mutants.power_key` records, on the CPU in float64 as ``verify mutants`` runs): equal keys,
+    same code."""
     from verify.model.context import PROFILES, Context
-    from verify.audit.mutants import power_key
+    from verify.run.cache import claim_key
 
     try:
-        return power_key(claim, Context(profile=PROFILES[profile], seed=int(seed), progress=False))
+        return claim_key(claim, Context(profile=PROFILES[profile], seed=int(seed), progress=False))
     except Exception:  # noqa: BLE001 - a claim whose objects cannot be hashed is "not measured", not a crash
         return None
 
