@@ -439,6 +439,13 @@ class Claim:
         if self.construction is not None and (not isinstance(self.construction, str) or not self.construction.strip()):
             raise ValueError(f"claim {self.id!r}: construction must be a sentence saying why the check is true by "
                              f"construction (or None), not {self.construction!r}")
+        for name in ("statement", "assumptions", "notes", "corrected", "corrected_form"):
+            text = getattr(self, name, None)
+            bad = sorted({ch for ch in text if ord(ch) < 32 and ch != "\n"}) if isinstance(text, str) else []
+            if bad:   # "\frac" or "\text" in a string that is not raw: a form feed or a tab where TeX was meant
+                raise ValueError(f"claim {self.id!r}: {name} holds the control character(s) "
+                                 f"{', '.join(repr(ch) for ch in bad)} (a LaTeX \\frac, \\text or \\theta in a "
+                                 f"string that is not raw?): write it as r\"...\"")
         paper = self.id.split(".", 1)[0]
         if paper != self.source.paper:
             raise ValueError(f"claim id {self.id!r} does not start with its paper key {self.source.paper!r}")

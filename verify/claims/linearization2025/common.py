@@ -112,8 +112,8 @@ ROOT_SELECTIVE = RootCause(
     "loss itself is far smaller, so the scheme raises the loss at some steps for every step size, where plain "
     "gradient descent and regularization at every step, at the same step, do not; Theorem 1 guarantees it for the "
     "gradient flow only",
-    corrected=r"	ext{for the gradient flow of Lemma 3 (Theorem 1): }	frac{d}{dt}\|f_{	heta_t}(x^*)-y^*\|^2\le0"
-              r"	ext{; the discrete scheme at step }\eta	ext{ is not monotone}")
+    corrected=r"\text{for the gradient flow of Lemma 3 (Theorem 1): }\tfrac{d}{dt}\|f_{\theta_t}(x^*)-y^*\|^2\le0"
+              r"\text{; the discrete scheme at step }\eta\text{ is not monotone}")
 #: the proof of Theorem 2: the function value for the Jacobian's norm
 ROOT_THM2_STEP = RootCause(
     "linearization2025.thm2_proof_jacobian", "linearization2025",

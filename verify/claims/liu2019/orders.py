@@ -252,8 +252,8 @@ CLAIMS = [
         id="liu2019.lemma4.order",
         kind=Kind.SYMBOLIC,
         source=src("Lemma 4, eq. (33) (App. C.2.1, L434): the O-form of the radius"),
-        statement=r"rac{4\sqrt{n_P}\|y_P-u_P(0)\|_2}{\sqrt m\lambda_P}+rac{4\sqrt{n_Q}\|y_Q-u_Q(P)\|_2}{\sqrt m\lambda_Q}"
-                  r"=O\Big(rac{n_P^3n_Q^{3/2}}{\sqrt m\lambda_P^2\lambda_Q\delta^{3/2}}\Big)",
+        statement=r"\frac{4\sqrt{n_P}\|y_P-u_P(0)\|_2}{\sqrt m\lambda_P}+\frac{4\sqrt{n_Q}\|y_Q-u_Q(P)\|_2}{\sqrt m\lambda_Q}"
+                  r"=O\Big(\frac{n_P^3n_Q^{3/2}}{\sqrt m\lambda_P^2\lambda_Q\delta^{3/2}}\Big)",
         assumptions=FACTORS + "; ||y_P - u_P(0)|| = O(n_P/delta) (L340); ||u_Q(P) - u_Q(0)|| through (19), Lemma 3, (6) "
                     "and (22) (the proof's last sentence); m >= poly(...) (Theorem 3)",
         domain=Domain(()), role="statement",

@@ -450,11 +450,11 @@ CLAIMS = [
         source=src("§4.1, text after Thm 4.2: 'shows the dependence of the bound on the number of train samples used "
                    "(as it depends on n^{-0.5}) ... the term relating to the top-k span decreases like n^{-1.5}, while "
                    "the term relating to bottom-k span decreases like n^{-0.5}'"),
-        statement=r"rac{d\log g^3}{d\log n}=-	frac32\ \ 	ext{at every } n 	ext{ of Theorem 4.2 } (n<d)",
+        statement=r"\frac{d\log g^3}{d\log n}=-\tfrac32\ \ \text{at every } n \text{ of Theorem 4.2 } (n<d)",
         assumptions="g(lambda, delta, n) = c lambda_1 max{sqrt(r/n), r/n, sqrt(delta/n), delta/n} of Theorem 4.2, "
                     "r = sum_i lambda_i / lambda_1 >= 1, delta >= 1.",
         domain=Domain((Param("n", 1, math.inf), Param("r", 1, math.inf), Param("delta", 1, math.inf))),
-        corrected=r"rac{d\log g^3}{d\log n}=-	frac32\ 	ext{only for } n\ge\max(r,\delta);\ -3\ 	ext{for } n<\max(r,\delta)",
+        corrected=r"\frac{d\log g^3}{d\log n}=-\tfrac32\ \text{only for } n\ge\max(r,\delta);\ -3\ \text{for } n<\max(r,\delta)",
         notes=("The plain reading of the sentence (issue 36): the rates at every sample size the theorem covers, not "
                "only for large n. The exponent is computed from the paper's g itself (its max{...} form, "
                "derivations.linear_finetune.g_value), as a log-log difference quotient at (n, n(1 + 1e-6)). "
