@@ -5,7 +5,7 @@ import copy
 import sys
 import time
 
-from verify.report.tables import ORDER, class_counts_text, counts, one_line, papers, summary_rows
+from verify.report.tables import ORDER, counts, errata_text, one_line, papers, summary_rows
 
 _MARK = {"confirmed": "✔ confirmed", "refuted": "✘ refuted", "does not extend": "↛ not extended", "inconclusive": "? inconclusive",
          "error": "! error"}
@@ -24,8 +24,7 @@ def print_summary(doc: dict) -> None:
     for p in papers(doc):
         n = counts(doc, p)
         bv = n["by_verdict"]
-        print(f"{p:18s} {n['claims']:3d} claims: {bv['confirmed']} confirmed, {bv['refuted']} errata"
-              + (f" ({class_counts_text(n['by_class'])})" if bv["refuted"] else "")
+        print(f"{p:18s} {n['claims']:3d} claims: {bv['confirmed']} confirmed, {errata_text(n)}"
               + f", {bv['does not extend']} do not extend, {bv['inconclusive']} inconclusive"
               + (f", {bv['error']} error(s)" if bv.get("error") else ""))
     print(", ".join(f"{total.get(k, 0)} {k}" for k in ORDER if k != "error" or total.get(k)) + f"  ({doc.get('timing', {}).get('seconds', '?')} s, "

@@ -14,9 +14,8 @@ from __future__ import annotations
 
 import math
 
-from verify.judge.severity import rank
-from verify.report.tables import (BRIEF_NOTE, DETAILED, ORDER, SOURCE_NOTES, checked_parts, claims_of, class_counts_text,
-                     corrected_heading, corrected_verdict_word, counts, cross_references, errata_groups,
+from verify.report.tables import (BRIEF_NOTE, DETAILED, ORDER, SOURCE_NOTES, checked_parts, claims_of,
+                     corrected_heading, corrected_verdict_word, counts, cross_references, errata_groups, errata_text, error_counts,
                      extensions_refuted, fmt, klass, measured, measured_cell, minimal, one_line, papers, point_rows,
                      set_aside_note, short, source_info, verdict_text, what_decides, what_fails, with_verdict, witness,
                      confirmed_split, untested_why, POWER_NOTE, power_cell, verdict_word)
@@ -107,29 +106,27 @@ def render_index(doc: dict, pdfs: set[str] | None = None) -> str:
     v = doc.get("meta", {}).get("versions", {})
     if v:
         L += ["Library versions: " + ", ".join(f"{k} {val}" for k, val in v.items() if k != "platform") + ".", ""]
-    L += ["| source | claims (statements) | confirmed (untested power) | errata by severity | does not extend | "
-          "inconclusive | report |",
+    L += ["| source | claims (statements) | confirmed (untested power) | errata by severity (refuted claims) | "
+          "does not extend | inconclusive | report |",
           "|---|---|---|---|---|---|---|"]
     tot = {k: 0 for k in ("claims", "statements", "untested_power", *ORDER)}
-    by_class: dict = {}
     for p in papers(doc):
         info, n = source_info(doc, p), counts(doc, p)
         bv = n["by_verdict"]
         num = f"{info['number']} " if info["number"] else ""
         links = f"[md]({p}/report.md), [tex]({p}/report.tex)" + (f", [pdf]({p}/report.pdf)" if p in pdfs else "")
         L.append(f"| **{num}{p}** — {_cell(one_line(info['title'], 70))} | {n['claims']} ({n['statements']}) | "
-                 f"{bv['confirmed']}{_untested(n)} | {bv['refuted']}{': ' + _cell(class_counts_text(n['by_class'])) if bv['refuted'] else ''} | "
+                 f"{bv['confirmed']}{_untested(n)} | {_cell(errata_text(n))} | "
                  f"{bv['does not extend']} | {bv['inconclusive']} | {links} |")
-        for k, v in n["by_class"].items():
-            by_class[k] = by_class.get(k, 0) + v
         tot["claims"] += n["claims"]
         tot["statements"] += n["statements"]
         tot["untested_power"] += n["untested_power"]
         for k in ORDER:
             tot[k] += bv[k]
-    by_class = dict(sorted(by_class.items(), key=lambda kv: rank(kv[0])))
-    L.append(f"| **all** | {tot['claims']} ({tot['statements']}) | {tot['confirmed']}{_untested(tot)} | {tot['refuted']}"
-             f"{': ' + _cell(class_counts_text(by_class)) if tot['refuted'] else ''} | "
+    e = error_counts(doc)   # a root cause shared by two sources is one erratum of the run
+    every = {"errors": e["errors"], "witnesses": e["witnesses"], "errors_by_class": e["by_class"]}
+    L.append(f"| **all** | {tot['claims']} ({tot['statements']}) | {tot['confirmed']}{_untested(tot)} | "
+             f"{_cell(errata_text(every))} | "
              f"{tot['does not extend']} | {tot['inconclusive']} | `results.json` |")
     L += ["", "The first pages of every report in one document: [summary.tex](summary.tex)"
           + (", [summary.pdf](summary.pdf)" if "summary" in pdfs else "") + "."]
@@ -138,7 +135,8 @@ def render_index(doc: dict, pdfs: set[str] | None = None) -> str:
           "term away), *boundary* (fails only on a set of measure zero), *proof step* (a step fails, the result "
           "holds), *remark* (a sentence of discussion, a caption or a table). *Does not extend*: a reading beyond "
           "the source's own context that fails there; not an erratum. A cross-source claim counts in its own "
-          "source's line and is listed under the root cause's source.", ""]
+          "source's line and is listed under the root cause's source.  Errata are counted as independent errors: the "
+          "refuted claims that witness one root cause (`RootCause`) count once, in the class of the most serious.", ""]
     return "\n".join(L) + "\n"
 
 
