@@ -556,12 +556,14 @@ def run(patterns=None, profile: str = "standard", seed: int = 0, device: str = "
             r.corrected_verdict, r.corrected_reason = decide_corrected(r.evidence)
     from verify.judge.severity import assess
 
-    from verify.run.power import power_of
+    from verify.run.power import power_of, versions_line
 
     by_id = {r.claim.id: r for r in results}
     for r in results:
         r.severity = assess(r, by_id, ctx)
         r.power = power_of(r.claim, profile) if at is None else None
+    if line := versions_line([r.power for r in results if r.power]):
+        warn(line)   # the power column is still given, measured with other library versions: said once
     meta = {"profile": profile, "seed": seed, "device": str(ctx.device), "dtype": str(ctx.dtype),
             "alpha_familywise": alpha, "multiple_testing": "Holm over all Monte Carlo tests of the run",
             "patterns": list(patterns or []), "at": at, "versions": versions(),
