@@ -52,10 +52,6 @@ ALLOW: set[str] = {
     "liu2019.eq45",                       # (45)'s cross term of order kappa^(1/2) above the printed kappa ("not encoded")
     "liu2019.lemma5",                     # the bound after (34) with Lemma 4's radius R' in place of R ("not tested")
     "liu2019.thm3_proof.hperp",           # L499's 'm_Q' for n_Q^2 and n_Q^(3/2) ("noted here, not tested")
-    "tahir2024.appC.mercer",              # (150)'s lambda_l for lambda_l^2
-    "tahir2024.proof.thm3_6.eq91_98",     # (93)'s cross term eps^T (X^+X) beta_t does not type-check
-    "tahir2024.thm3.7.chi2",              # (117)'s e^{r^2/2} for e^{-r^2/2}
-    "tahir2024.thm3.9.eq143",             # (143)'s sum over k = 1..n-d for d-n
 }
 
 

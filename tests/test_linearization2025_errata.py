@@ -52,11 +52,11 @@ def test_normalization_root_cause_is_one_object_in_common(claims):
 
 
 @pytest.mark.parametrize("cid, change", [
-    ("linearization2025.kernel_ridge", "a factor 1/n"),
-    ("linearization2025.kernel_ridge.finetune", "a factor 1/n"),
-    ("linearization2025.thm5", "a factor n"),
-    ("linearization2025.thm2", "one symbol, R in place of R0"),
-    ("linearization2025.thm4", "a factor sqrt(R_tilde_0)"),
+    ("linearization2025.kernel_ridge", "a missing factor: a factor n missing"),
+    ("linearization2025.kernel_ridge.finetune", "a missing factor: a factor n missing"),
+    ("linearization2025.thm5", "a missing factor: a factor 1/n missing"),
+    ("linearization2025.thm2", "one symbol for another: R where R0"),
+    ("linearization2025.thm4", "an exponent: R_tilde_0 where sqrt(R_tilde_0)"),
 ])
 def test_stated_and_derived_differ_by_one_change(claims, cid, change):
     assert one_change(claims[cid]) == change
@@ -119,5 +119,5 @@ def test_one_change_symbol_substitution_needs_the_same_form():
     import types
 
     a, b, c = sp.symbols("a b c", positive=True)
-    assert one_change(types.SimpleNamespace(stated=2 * a * c, derived=2 * b * c)) == "one symbol, a in place of b"
+    assert one_change(types.SimpleNamespace(stated=2 * a * c, derived=2 * b * c)) == "one symbol for another: a where b"
     assert one_change(types.SimpleNamespace(stated=2 * a * c, derived=3 * b * c)) is None

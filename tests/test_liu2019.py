@@ -170,7 +170,7 @@ def test_eq10_forms_differ_by_one_factor_and_the_corrected_bound_holds():
 
     claim = next(c for c in text.CLAIMS if c.id == "liu2019.eq10")
     assert sp.simplify(A.eq10_stated() / A.eq10_derived() - sp.sqrt(A.kappa)) == 0
-    assert one_change(claim) == "a factor sqrt(kappa)"
+    assert one_change(claim) == "an exponent: 1/sqrt(kappa) where 1/kappa"
     f = sp.lambdify((A.R_ball, A.kappa), A.eq10_stated(), modules="mpmath")
     for R, k in ((0.1, 0.3), (1e-3, 1e-2), (2.0, 0.5)):
         p = {"R": R, "kappa": k}

@@ -96,4 +96,4 @@ def test_dudley_margin_is_the_shortfall_of_the_bound_two():
 def test_eq50_corrected_order_is_one_power_apart():
     from verify.judge.severity import one_change
 
-    assert one_change(CLAIMS["tahir2024.rate.lemmaB1.eq50"]) == "a factor alpha"
+    assert one_change(CLAIMS["tahir2024.rate.lemmaB1.eq50"]) == "an exponent: alpha^2 where alpha"

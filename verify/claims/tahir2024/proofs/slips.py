@@ -85,7 +85,7 @@ def _eq143(claim, ctx, points) -> Evidence:
         X, seed = _design(claim, ctx, p)
         ev.seeds.append(seed)
         n, d = int(p["n"]), int(p["d"])
-        dim = round(float(torch.trace(torch.eye(d, dtype=X.dtype) - torch.linalg.pinv(X) @ X)))
+        dim = round(float(torch.trace(torch.eye(d, dtype=X.dtype, device=X.device) - torch.linalg.pinv(X) @ X)))
         rows.append({"n": n, "d": d, "dim range(I - P_row(X))": dim, "printed n - d": n - d})
         if dim != max(n - d, 0):
             bad.append(rows[-1])
@@ -130,9 +130,9 @@ def _eq93(claim, ctx, points) -> Evidence:
         gen, seed = ctx.generator(claim.id, label_of(p))
         ev.seeds.append(seed)
         X = gaussian_design(1, n, d, gen, dtype=torch.float64)[0]
-        bt = torch.randn(d, generator=gen, dtype=torch.float64)
+        bt = torch.randn(d, generator=gen, dtype=torch.float64, device=gen.device)
         bt = bt / bt.norm()
-        eps = s * torch.randn(n, generator=gen, dtype=torch.float64)
+        eps = s * torch.randn(n, generator=gen, dtype=torch.float64, device=gen.device)
         Xp = torch.linalg.pinv(X)
         P = Xp @ X
         if eps.shape[0] != P.shape[0]:          # eps^T (X^+X): (n) x (d x d)
@@ -180,8 +180,8 @@ def _ker(claim, ctx, points) -> Evidence:
         ev.seeds.append(seed)
         n, d = X.shape
         gen, _ = ctx.generator(claim.id, "W1", label_of(p))
-        W1 = torch.randn(d, d, generator=gen, dtype=torch.float64)
-        Wp = (torch.eye(d, dtype=X.dtype) - torch.linalg.pinv(X) @ X) @ W1
+        W1 = torch.randn(d, d, generator=gen, dtype=torch.float64, device=gen.device)
+        Wp = (torch.eye(d, dtype=X.dtype, device=X.device) - torch.linalg.pinv(X) @ X) @ W1
         if Wp.shape[0] != X.shape[0]:           # X^T c needs c in R^n; the columns c of W_1^perp are in R^d
             bad.append({"n": n, "d": d, "columns of W_1^perp": f"R^{d}", "ker(X^T)": f"subspace of R^{n}"})
         worst = max(worst, float((X @ Wp).norm() / (W1.norm() * X.norm())))
