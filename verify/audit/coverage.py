@@ -467,12 +467,12 @@ def load_ledger(paper: str) -> Ledger:
         raise ValueError(f"{paper} has no ledger yet ({path}; start one with `python -m verify coverage --init "
                          f"SOURCE_TEXT --write {path}`)")
     try:
-        if folder.name == name.rsplit(".", 1)[-1] and (folder / "__init__.py").exists():
-            mod = importlib.import_module(f"{name}.ledger")   # inside its package: its own imports work
-        else:
-            spec = importlib.util.spec_from_file_location(f"_ftverify_ledger_{paper}", path)
-            mod = importlib.util.module_from_spec(spec)
-            spec.loader.exec_module(mod)
+        # read afresh from the file (an edited ledger is seen by the next call); named inside its package, so
+        # that its own relative imports work
+        inside = folder.name == name.rsplit(".", 1)[-1] and (folder / "__init__.py").exists()
+        spec = importlib.util.spec_from_file_location(f"{name}.ledger" if inside else f"_ledger_{paper}", path)
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
         led = mod.LEDGER
     except Exception as e:  # noqa: BLE001 -- a user's ledger that fails is one line naming it
         raise ValueError(f"cannot load the ledger {path}: {type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"
