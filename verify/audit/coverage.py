@@ -40,13 +40,16 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import os
 import re
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-SEEDS = Path(__file__).resolve().parents[2].parent / "shared" / "seeds"
-"""Where the five source texts live: ``../shared/seeds/`` beside the repository (README, "Paper keys")."""
+SEEDS = Path(os.environ.get("FTVERIFY_SEEDS") or Path(__file__).resolve().parents[2].parent / "shared" / "seeds")
+"""Where the five built-in sources' texts live: ``../shared/seeds/`` beside the repository (README, "Paper keys"),
+or the folder named by the environment variable ``FTVERIFY_SEEDS``.  A claims package of one's own names its text
+in its ledger instead (:func:`ledger_source`)."""
 
 PAPERS = {  # paper key -> its source text (README, "Paper keys")
     "shachaf2021": "000_efaf07e323d59f0e.txt",
