@@ -8,13 +8,15 @@ import itertools
 import json
 from pathlib import Path
 
+import verify.run.registry as registry
 from verify.cli import main
 
 _keys = itertools.count()
 
 
-def _package(tmp_path: Path) -> tuple[str, Path]:
-    key = f"selpaper{next(_keys)}"
+def _package(tmp_path: Path, key: str) -> tuple[str, Path]:
+    """The scaffold's package under a key of the test's own (its claim ids, hence its draws, fixed whatever runs
+    before it)."""
     assert main(["new", key, "--dir", str(tmp_path)]) == 0
     return key, tmp_path / key
 
@@ -26,17 +28,20 @@ def _run(capsys, *argv):
 
 
 def test_claims_alone_selects_the_package(tmp_path, capsys):
-    key, pkg = _package(tmp_path)
+    key, pkg = _package(tmp_path, "selpaperlist")
     capsys.readouterr()
     code, out, _ = _run(capsys, "list", "--claims", pkg)
     ids = [ln.split()[0] for ln in out.splitlines()]
     assert code == 0 and ids == [f"{key}.example.{k}" for k in ("asymptotic", "bound", "exact", "prob_bound")]
     code, out, _ = _run(capsys, "list", key)        # the paper key is a pattern: the same claims
     assert code == 0 and [ln.split()[0] for ln in out.splitlines()] == ids
-    code, out, _ = _run(capsys, "run", "--claims", pkg, "--profile", "quick", "--out", tmp_path / "r", "--no-progress")
+    tiny, f = _tiny(tmp_path)
+    registry._EXTRA.clear()   # a new command line (one process each): only this --claims source
+    registry.all_claims.cache_clear()
+    code, out, _ = _run(capsys, "run", "--claims", f, "--profile", "quick", "--out", tmp_path / "r", "--no-progress")
     doc = json.loads((tmp_path / "r" / "results.json").read_text())
-    assert code == 0 and sorted(c["id"] for c in doc["claims"]) == ids       # not the built-in suite
-    assert doc["meta"]["patterns"] == [key]
+    assert code == 0 and [c["id"] for c in doc["claims"]] == [f"{tiny}.sq"]      # not the built-in suite
+    assert doc["meta"]["patterns"] == [tiny]
 
 
 def test_claims_without_claims_is_one_line(tmp_path, capsys):
@@ -48,7 +53,7 @@ def test_claims_without_claims_is_one_line(tmp_path, capsys):
 
 
 def test_power_of_a_package_is_kept_in_it_and_read_by_its_run(tmp_path, capsys):
-    key, pkg = _package(tmp_path)
+    key, pkg = _package(tmp_path, "selpaperpower")
     cid = f"{key}.example.exact"
     code, out, _ = _run(capsys, "mutants", cid, "--claims", pkg, "--no-progress")
     stored = pkg / "power" / "mutants_quick.json"
@@ -77,7 +82,7 @@ Theorem 2. The maximum-likelihood variance tends to sigma^2.
 
 
 def test_coverage_of_a_package_reads_its_ledger_and_its_text(tmp_path, capsys):
-    key, pkg = _package(tmp_path)
+    key, pkg = _package(tmp_path, "selpapercov")
     (pkg / "paper.txt").write_text(PAPER_TEXT)     # the scaffold's ledger names paper.txt, beside it
     capsys.readouterr()
     code, out, _ = _run(capsys, "coverage", "--claims", pkg)
@@ -106,10 +111,40 @@ def test_coverage_of_a_package_reads_its_ledger_and_its_text(tmp_path, capsys):
 
 
 def test_coverage_of_a_paper_without_ledger_is_one_line(tmp_path, capsys):
-    key, pkg = _package(tmp_path)
+    key, pkg = _package(tmp_path, "selpapernoledger")
     (pkg / "ledger.py").unlink()
     capsys.readouterr()
     code, _, err = _run(capsys, "coverage", "--claims", pkg)
     assert code == 2 and err.count("\n") == 1 and f"{key} has no ledger yet" in err
     code, _, err = _run(capsys, "coverage", "nosuchpaper")
     assert code == 2 and "unknown paper 'nosuchpaper'" in err
+
+
+TINY = """
+import mpmath as mp
+from verify.kit import Claim, Domain, Kind, Paper, Param, PropertySearch, Source
+
+PAPER = Paper("{key}", "notes.pdf", "A one-claim paper")
+CLAIMS = [Claim(id="{key}.sq", kind=Kind.BOUND, source=Source("{key}", "eq. (1)"), statement="x^2 >= 0",
+                assumptions="x real", domain=Domain((Param("x", -10, 10),)),
+                check=PropertySearch("x^2 >= 0", holds=lambda p: mp.mpf(p["x"]) ** 2 >= 0))]
+"""
+
+
+def _tiny(tmp_path: Path) -> tuple[str, Path]:
+    """A one-claim paper in one file (a fast property search)."""
+    key = f"tinypaper{next(_keys)}"   # claim ids are not what these tests judge: any unique key
+    f = tmp_path / f"{key}.py"
+    f.write_text(TINY.format(key=key))
+    return key, f
+
+
+def test_stability_and_calibrate_take_the_package_alone(tmp_path, capsys):
+    key, pkg = _tiny(tmp_path)
+    code, _, _ = _run(capsys, "stability", "--claims", pkg, "--seeds", "1", "--out", tmp_path / "st")
+    doc = json.loads((tmp_path / "st" / "stability_quick.json").read_text())
+    assert code == 0 and doc["patterns"] == [key] and doc["claims"] == 1
+    code, _, _ = _run(capsys, "calibrate", "--claims", pkg, "--seeds", "1", "--profile", "quick",
+                      "--out", tmp_path / "cal")
+    doc = json.loads((tmp_path / "cal" / "calibration_suite_quick.json").read_text())
+    assert code == 0 and doc["patterns"] == [key]
