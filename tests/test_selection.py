@@ -148,3 +148,13 @@ def test_stability_and_calibrate_take_the_package_alone(tmp_path, capsys):
                       "--out", tmp_path / "cal")
     doc = json.loads((tmp_path / "cal" / "calibration_suite_quick.json").read_text())
     assert code == 0 and doc["patterns"] == [key]
+
+
+def test_a_package_keeps_its_pins_beside_it(tmp_path):
+    from verify.run.registry import package_pins, use
+
+    key, pkg = _package(tmp_path, "selpaperpins")
+    use([str(pkg)])
+    assert package_pins(key) == {f"{key}.example.{k}": "confirmed" for k in ("asymptotic", "bound", "exact",
+                                                                            "prob_bound")}
+    assert package_pins("tahir2024") == {}      # the built-in sources' pins are the suite's own file

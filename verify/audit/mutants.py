@@ -305,21 +305,13 @@ def mutation_power(patterns=None, profile: str = "quick", seed: int = 0, out: Pa
 
 
 def _package_pins(chosen) -> dict[str, str]:
-    """The pinned verdicts of the selected claims of packages of one's own: the ``tests/expected_verdicts.json``
-    beside or inside each package (where ``python -m verify new`` writes it), so that a package's refuted claim
-    (an erratum) is listed, not counted, as a built-in one is."""
-    from verify.run.registry import home, is_builtin
+    """The pinned verdicts of the selected claims of packages of one's own (:func:`verify.run.registry.package_pins`),
+    so that a package's refuted claim (an erratum) is listed, not counted, as a built-in one is."""
+    from verify.run.registry import package_pins
 
     pins: dict[str, str] = {}
     for paper in sorted({c.source.paper for c in chosen}):
-        h = home(paper)
-        if h is None or is_builtin(paper):
-            continue
-        for f in (h[1].parent / "tests" / "expected_verdicts.json", h[1] / "tests" / "expected_verdicts.json"):
-            try:
-                pins.update({k: v for k, v in json.loads(f.read_text()).items() if k.startswith(paper + ".")})
-            except (OSError, ValueError, AttributeError):
-                continue
+        pins.update(package_pins(paper))
     return pins
 
 

@@ -253,6 +253,24 @@ def is_builtin(paper: str) -> bool:
     return h is not None and h[0].startswith(BUILTIN + ".")
 
 
+def package_pins(paper: str) -> dict[str, str]:
+    """The reviewed verdicts of a claims package of one's own: the ids of ``paper`` in the
+    ``tests/expected_verdicts.json`` beside the package (where ``python -m verify new`` writes it) or inside it;
+    {} for a built-in source (its pins are the suite's tests/expected_verdicts.json) or when there is none."""
+    import json
+
+    h = home(paper)
+    if h is None or is_builtin(paper):
+        return {}
+    pins: dict[str, str] = {}
+    for f in (h[1].parent / "tests" / "expected_verdicts.json", h[1] / "tests" / "expected_verdicts.json"):
+        try:
+            pins.update({k: v for k, v in json.loads(f.read_text()).items() if k.startswith(paper + ".")})
+        except (OSError, ValueError, AttributeError):
+            continue
+    return pins
+
+
 def package_papers() -> list[str]:
     """The paper keys of the ``--claims`` sources (:func:`use`), sorted: what a command selects when it is given
     ``--claims`` and no pattern (only the package's claims, not the built-in suite)."""
