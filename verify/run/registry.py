@@ -13,6 +13,12 @@ raises is skipped with one warning line naming it: a colleague's broken package 
 (a ``--claims`` source that fails to import stays an error).  Both are checked when the claims are
 loaded, before anything is simulated, with a one-line error (:class:`ClaimsError`).  Worker processes
 (``--jobs N``) call :func:`use` with :func:`sources` first, so they load exactly the same claims.
+
+Selection (:func:`default_patterns`): a command given ``--claims PKG`` and no pattern selects PKG's claims only (its
+papers' keys are the patterns); a pattern selects among every loaded claim (``'*'``: all, ``mypaper2026``: one
+paper's).  What belongs to a package lives in it, found through the module that declares its ``PAPER``
+(:func:`home`): its ``ledger.py``, its measured power (``power/mutants_<profile>.json``) and its pinned verdicts
+(:func:`package_pins`).
 """
 from __future__ import annotations
 
