@@ -58,8 +58,11 @@ def test_builtin_papers_declare_themselves():
 
 def test_list_with_claims_file(capsys, tmp_path):
     f, key = _module(tmp_path)
-    code, out, _ = _run(capsys, "list", "--claims", str(f))
-    assert code == 0 and f"{key}.sq" in out and "arXiv:0000.00000: eq. (1)" in out
+    code, out, _ = _run(capsys, "list", "--claims", str(f))   # --claims alone: only its claims (issue 38)
+    assert code == 0 and [ln.split()[0] for ln in out.splitlines()] == [f"{key}.sq"]
+    assert "arXiv:0000.00000: eq. (1)" in out
+    code, out, _ = _run(capsys, "list", "*", "--claims", str(f))   # a pattern selects among every claim
+    assert code == 0 and f"{key}.sq" in out
     assert any(line.startswith("tahir2024.thm3.6.finite") for line in out.splitlines())   # besides the built-in ones
 
 

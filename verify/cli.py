@@ -196,8 +196,10 @@ def build_parser() -> argparse.ArgumentParser:
     mu.add_argument("patterns", nargs="*", help="glob over claim ids (default: all)")
     mu.add_argument("--profile", default="quick", choices=["quick", "standard", "full"])
     mu.add_argument("--seed", type=int, default=0)
-    mu.add_argument("--out", default="benchmarks/local", help="folder for mutants_<profile>.json (default benchmarks/local/, "
-                     "git-ignored; --out benchmarks/results to commit)")
+    mu.add_argument("--out", default=None, help="folder for mutants_<profile>.json (default: with --claims PKG, "
+                    "PKG/power/, where runs of PKG read its power; else benchmarks/local/, git-ignored; --out "
+                    "benchmarks/results to commit the built-in sources' power)")
+    mu.add_argument("--no-progress", action="store_true", help="no line per judged claim (the table and totals stay)")
     mu.add_argument("--jobs", type=int, default=1, metavar="N", help="judge claims in N local processes (as for run)")
     mu.add_argument("--resume", action="store_true", help="read back the claims already judged into OUT/.mutants_cache "
                     "by an earlier or interrupted run of the same code, profile and seed")
@@ -215,7 +217,8 @@ def build_parser() -> argparse.ArgumentParser:
     _dask_flags(st)
     cv = sub.add_parser("coverage", help="coverage ledgers: per source, items covered by claims, not checkable "
                                          "(by reason) and uncovered; --init lists a source's labelled items")
-    cv.add_argument("papers", nargs="*", help="paper keys, e.g. dayi2024 (default: all five)")
+    cv.add_argument("papers", nargs="*", help="paper keys, e.g. dayi2024 or your package's (default: with --claims, "
+                    "its papers; else the five built-in sources and installed claims packages)")
     cv.add_argument("--init", metavar="SOURCE", help="parse SOURCE (a paper key, a file in ../shared/seeds or a path) "
                     "and print a ledger stub of its labelled items with their line ranges")
     cv.add_argument("--write", metavar="FILE", help="with --init: write the stub to FILE (which must not exist)")
@@ -225,7 +228,9 @@ def build_parser() -> argparse.ArgumentParser:
                     "source and with the registered claims; exit 1 on a missing, moved or dangling entry")
     claims_help = ("also load the claims (CLAIMS, and the paper's PAPER) of a .py file, a folder of them or a dotted "
                    "module, besides the built-in sources and the installed ftverify.claims entry points (repeatable)")
-    for sp_ in (ls, r, mu, st):
+    claims_help += ("; with no pattern (or paper key), a command selects only these sources' claims ('*' selects "
+                    "every claim)")
+    for sp_ in (ls, r, mu, st, cal, cv):
         sp_.add_argument("--claims", action="append", metavar="PATH", help=claims_help)
     nw = sub.add_parser("new", help="write a claims package for your own paper: PAPER, an example claim of each "
                                     "common kind, a ledger stub and a pytest file that runs green as written")
@@ -239,24 +244,43 @@ def _cmd_new(args) -> int:
 
     for f in scaffold(args.key, Path(args.dir)):
         print(f"wrote {f}")
-    print(f"\nnext: python -m verify run '{args.key}.*' --claims {Path(args.dir) / args.key} --profile quick "
+    print(f"\nnext: python -m verify run --claims {Path(args.dir) / args.key} --profile quick "
           f"--out /tmp/{args.key}-report\n      python -m pytest {Path(args.dir) / 'tests'}")
     return EXIT_OK
 
 
+def _scaffold_stub(path: Path, paper: str) -> bool:
+    """Whether ``path`` is the ledger ``python -m verify new`` wrote for ``paper``, untouched: ``coverage --init
+    --write`` replaces it (any other existing file is never written over)."""
+    from verify.scaffold import LEDGER
+
+    try:
+        return path.read_text(encoding="utf-8") == LEDGER.format(key=paper)
+    except (OSError, UnicodeDecodeError):
+        return False
+
+
 def _cmd_coverage(args) -> int:
+    import os
+
     from verify.audit import coverage as cov
+    from verify.run.registry import all_claims, entry_points, package_papers
 
     if args.init:
         if args.papers:
             raise UsageError("--init takes one SOURCE and no paper keys")
         path = cov.source_path(args.init)
         items = cov.parse(cov.read_source(path))
-        paper = next((k for k, v in cov.PAPERS.items() if v == path.name), path.stem)
-        text = cov.stub(items, paper, path.name)
-        if args.write:
-            out = Path(args.write)
-            if out.exists():
+        paper = next((k for k, v in cov.PAPERS.items() if v == path.name), None)
+        own = package_papers() if args.claims else []
+        paper = paper or (own[0] if len(own) == 1 else path.stem)
+        out = Path(args.write) if args.write else None
+        # a built-in source is named by its file in SEEDS; a text of one's own by its path from the ledger's folder
+        name = path.name if paper in cov.PAPERS or out is None else os.path.relpath(path.resolve(),
+                                                                                     out.resolve().parent)
+        text = cov.stub(items, paper, name)
+        if out is not None:
+            if out.exists() and not _scaffold_stub(out, paper):
                 raise UsageError(f"{out} exists; the stub is not written over a ledger (remove it first)")
             out.write_text(text, encoding="utf-8")
             print(f"wrote {out}: {len(items)} items of {path.name}")
@@ -265,11 +289,13 @@ def _cmd_coverage(args) -> int:
         return EXIT_OK
     if args.write:
         raise UsageError("--write needs --init SOURCE")
-    if args.papers:
-        ledgers = [cov.load_ledger(p) for p in args.papers]
-    else:  # every paper that has a ledger
+    papers = args.papers or package_papers()
+    if papers:
+        ledgers = [cov.load_ledger(p) for p in papers]
+    else:  # every paper that has a ledger: the built-in sources, then the installed claims packages
         ledgers = []
-        for p in cov.PAPERS:
+        installed = sorted({c.source.paper for c in all_claims()} - set(cov.PAPERS)) if entry_points() else []
+        for p in [*cov.PAPERS, *installed]:
             try:
                 ledgers.append(cov.load_ledger(p))
             except ValueError as e:
@@ -277,11 +303,9 @@ def _cmd_coverage(args) -> int:
     known = None
     bad = 0
     if args.check:
-        from verify.run.registry import all_claims
-
         known = {c.id for c in all_claims()}
         for led in ledgers:
-            diff = cov.compare(led, cov.parse(cov.read_source(cov.source_path(led.paper))))
+            diff = cov.compare(led, cov.parse(cov.read_source(cov.ledger_source(led))))
             for it in diff["missing"]:
                 print(f"{led.paper}: parsed item missing from the ledger: {it}")
             for e, it in diff["moved"]:
@@ -296,7 +320,7 @@ def _cmd_coverage(args) -> int:
 
 def _cmd_stability(args) -> int:
     from verify.audit.calibration import merge_stability, verdict_stability
-    from verify.run.registry import select
+    from verify.run.registry import default_patterns, select
     from verify.report import check_writable
 
     if args.merge:
@@ -313,34 +337,55 @@ def _cmd_stability(args) -> int:
     if args.jobs < 1:
         raise UsageError(f"--jobs must be at least 1, not {args.jobs}")
     _cap_jobs(args)
-    select(args.patterns or None)  # an unknown pattern fails before any simulation
+    patterns = default_patterns(args.patterns)
+    select(patterns)  # an unknown pattern fails before any simulation
     check_writable(Path(args.out))
     with _cluster(args) as cluster:
-        verdict_stability(args.patterns or None, args.profile, args.seeds, args.seed, Path(args.out), jobs=args.jobs,
+        verdict_stability(patterns, args.profile, args.seeds, args.seed, Path(args.out), jobs=args.jobs,
                           cluster=cluster)
     return EXIT_OK
 
 
+def _mutants_outs(args, patterns) -> list[tuple[list[str] | None, Path]]:
+    """Where ``mutants`` writes: ``--out`` when given (one document); else, with ``--claims``, each package's
+    ``power/`` folder, for the claims of its papers (where :func:`verify.run.power.power_of` reads a package's
+    power); else benchmarks/local/."""
+    from verify.run.registry import home, is_builtin, select
+
+    if args.out is not None or not args.claims:
+        return [(patterns, Path(args.out if args.out is not None else "benchmarks/local"))]
+    by_folder: dict[Path, list[str]] = {}
+    for c in select(patterns):
+        h = home(c.source.paper)
+        folder = Path("benchmarks/local") if h is None or is_builtin(c.source.paper) else h[1] / "power"
+        by_folder.setdefault(folder, []).append(c.id)
+    return [(ids, folder) for folder, ids in by_folder.items()]
+
+
 def _cmd_mutants(args) -> int:
     from verify.audit.mutants import mutation_power
-    from verify.run.registry import select
+    from verify.run.registry import default_patterns, select
     from verify.report import check_writable
 
     if args.jobs < 1:
         raise UsageError(f"--jobs must be at least 1, not {args.jobs}")
     _cap_jobs(args)
-    select(args.patterns or None)  # an unknown pattern fails before any simulation
-    check_writable(Path(args.out))
+    patterns = default_patterns(args.patterns)
+    select(patterns)  # an unknown pattern fails before any simulation
+    outs = _mutants_outs(args, patterns)
+    for _, out in outs:
+        check_writable(out)
     with _cluster(args) as cluster:
-        mutation_power(args.patterns or None, args.profile, args.seed, Path(args.out), cluster=cluster,
-                       jobs=args.jobs, resume=args.resume)
+        for sel, out in outs:
+            mutation_power(sel, args.profile, args.seed, out, cluster=cluster, jobs=args.jobs, resume=args.resume,
+                           progress=not args.no_progress)
     return EXIT_OK
 
 
 def _cmd_list(args) -> int:
-    from verify.run.registry import select
+    from verify.run.registry import default_patterns, select
 
-    for c in select(args.patterns):
+    for c in select(default_patterns(args.patterns)):
         print(f"{c.id:40s} {c.kind.value:30s} {c.source.file}: {c.source.where}")
     return EXIT_OK
 
@@ -361,7 +406,7 @@ def _wrote(out: Path, res: dict) -> None:
 
 def _cmd_run(args) -> int:
     from verify.run import runner as api
-    from verify.run.registry import select
+    from verify.run.registry import default_patterns, select
     from verify.report import check_writable, locked, prepare, write_reports
     from verify.report.console import print_summary
     from verify.run.progress import ClaimLines
@@ -375,10 +420,11 @@ def _cmd_run(args) -> int:
     lines = _Finished(ClaimLines() if not args.no_progress and not sys.stdout.isatty() else None)
     # the Dask flags are checked (and a cluster started) first; then one run at a time into a folder, from before
     # simulating until the reports are written
+    patterns = default_patterns(args.patterns)   # --claims PKG alone: PKG's claims, not the built-in suite
     with _cluster(args) as cluster, locked(out):
-        prepare(out, sorted({c.source.paper for c in select(args.patterns or None)}), pdf=args.pdf)
+        prepare(out, sorted({c.source.paper for c in select(patterns)}), pdf=args.pdf)
         try:
-            result = api.run(args.patterns or None, profile=args.profile, seed=args.seed, device=args.device,
+            result = api.run(patterns, profile=args.profile, seed=args.seed, device=args.device,
                              at=at, progress=bars, cache_dir=out / ".cache", resume=args.resume, jobs=args.jobs,
                              on_claim=lines, cluster=cluster, claim_timeout=args.claim_timeout)
         except KeyboardInterrupt as e:
@@ -439,7 +485,7 @@ def _cmd_compare(args) -> int:
 
 def _cmd_calibrate(args) -> int:
     from verify.audit.calibration import calibrate, verdict_stability
-    from verify.run.registry import select
+    from verify.run.registry import default_patterns, select
     from verify.report import check_writable
 
     if args.seeds < 1:
@@ -447,12 +493,13 @@ def _cmd_calibrate(args) -> int:
     if args.jobs < 1:
         raise UsageError(f"--jobs must be at least 1, not {args.jobs}")
     _cap_jobs(args)
-    if args.patterns:
-        select(args.patterns)  # an unknown pattern fails before any simulation
+    patterns = default_patterns(args.patterns)   # --claims PKG alone: PKG's claims
+    if patterns:
+        select(patterns)  # an unknown pattern fails before any simulation
     check_writable(Path(args.out))  # fail before an hour of simulation
-    if args.patterns:
+    if patterns:
         with _cluster(args) as cluster:
-            verdict_stability(args.patterns, args.profile, args.seeds, args.seed + 1000, Path(args.out),
+            verdict_stability(patterns, args.profile, args.seeds, args.seed + 1000, Path(args.out),
                               jobs=args.jobs, name="calibration_suite", cluster=cluster)
         return EXIT_OK
     if args.workers is not None or args.scheduler is not None:

@@ -10,10 +10,16 @@ in any repository.  A test module declares which claims it verifies and where th
 
 Every claim of the source (a ``.py`` file, a folder or a package, a path relative to the test file, or a dotted
 module name, as for ``python -m verify run --claims``) becomes one item, ``test_claim[mypaper2026.thm1]``,
-marked ``ftverify`` (plus ``marks=``), so ``-k`` and ``-m`` select claims as usual.  All claims pinned in one
-expected-verdicts file are judged in **one run** (the first item to need it starts it: Holm's correction and the
-replication of rejections span exactly that family, as in ``python -m verify run``); each item then compares its
-claim's verdict with the pinned one and fails with the claim's reason and evidence when they differ.
+marked ``ftverify`` (plus ``marks=``), so ``-k`` and ``-m`` select claims as usual.  The selected claims pinned in
+one expected-verdicts file are judged in **one run** (the first item to need it starts it: Holm's correction and the
+replication of rejections span exactly that family, as in ``python -m verify run PATTERN``); a claim that ``-k``,
+``-m`` or the node ids deselect is not simulated.  Each item then compares its claim's verdict with the pinned one
+and fails with the claim's reason and evidence when they differ.  A session fixture made by
+:meth:`ClaimSet.run_fixture` (or :meth:`ClaimSet.result`) gets the run of every claim of the set: when a selected
+test uses that fixture, the items share that one full run.
+
+Pins of claims that no longer exist (an id in the expected file, of a paper whose claims are collected, that no
+collected claim has) give one warning naming them (:class:`StalePins`): delete them from the file.
 
 Options: ``--ftverify-profile quick|standard|full`` (default: the ClaimSet's, ``quick``), ``--ftverify-seed``,
 ``--ftverify-jobs``, and ``--ftverify-write-expected``: write the verdicts of claims that have none pinned into the
@@ -25,6 +31,7 @@ from __future__ import annotations
 
 import json
 import os
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -52,6 +59,19 @@ class ClaimSet:
             raise ValueError(f"ClaimSet profile {profile!r}: choose one of {', '.join(PROFILES)}")
         self.sources, self.expected, self.profile, self.seed, self.jobs = sources, expected, profile, seed, jobs
         self.marks = tuple(marks)
+        self.fixtures: set[str] = set()   # the fixtures made by run_fixture (they need every claim's run)
+
+    def run_fixture(self, name: str):
+        """A session fixture ``name`` whose value is the run of every claim of this set (``conftest.py``:
+        ``quick_run = SUITE.run_fixture("quick_run")``).  A selected test that uses it makes the items share
+        that full run instead of simulating only the selected claims first."""
+        self.fixtures.add(name)
+
+        @pytest.fixture(scope="session", name=name)
+        def _run(request):
+            return self.result(request.config)
+
+        return _run
 
     def _resolve(self, base: Path) -> tuple[list[str], Path]:
         srcs = []
@@ -77,6 +97,7 @@ class ClaimSet:
                 self.seed if opt("ftverify_seed") is None else opt("ftverify_seed"),
                 opt("ftverify_jobs") or self.jobs)
         g.add(claims)
+        g.fixtures |= self.fixtures
         return g, claims
 
     def result(self, config, base: Path | str | None = None):
@@ -95,23 +116,36 @@ class _Group:
     _run: object = None
     pinned: dict | None = None
     new: dict = field(default_factory=dict)
+    selected: set | None = None    # the claims of the selected items (pytest_collection_finish); None: every claim
+    fixtures: set = field(default_factory=set)
 
     def add(self, claims) -> None:
         have = {c.id for c in self.claims}
         self.claims += [c for c in claims if c.id not in have]
 
-    def result(self):
-        if self._run is None:
+    def result(self, ids: set | None = None):
+        """The run of the claims ``ids`` (default: every claim of the group), made once: a run that already
+        covers them is reused, else a run of exactly them is made (its own Holm family, as ``verify run``
+        with those ids)."""
+        want = {c.id for c in self.claims} if ids is None else set(ids)
+        if self._run is None or not want <= set(self._by_id):
             from verify import api
 
-            self._run = api.run(claims=sorted(self.claims, key=lambda c: c.id), profile=self.profile,
-                                seed=self.seed, progress=False, jobs=max(1, min(self.jobs, os.cpu_count() or 1)))
+            self._run = api.run(claims=sorted((c for c in self.claims if c.id in want), key=lambda c: c.id),
+                                profile=self.profile, seed=self.seed, progress=False,
+                                jobs=max(1, min(self.jobs, os.cpu_count() or 1)))
             self._by_id = {r.claim.id: r for r in self._run.claims}
         return self._run
 
     def of(self, claim_id: str):
-        self.result()
+        self.result(self.selected)
         return self._by_id[claim_id]
+
+    def stale(self) -> list[str]:
+        """Pinned ids of this group's papers that no claim of the group has (a claim deleted or renamed)."""
+        papers = {c.source.paper for c in self.claims}
+        have = {c.id for c in self.claims}
+        return sorted(k for k in self.pinned_verdicts() if k.split(".", 1)[0] in papers and k not in have)
 
     def pinned_verdicts(self) -> dict:
         if self.pinned is None:
@@ -125,6 +159,10 @@ class _Group:
 
 
 _GROUPS = pytest.StashKey[dict]()
+
+
+class StalePins(pytest.PytestWarning):
+    """An expected-verdicts file pins claims that no longer exist."""
 
 
 class VerdictMismatch(AssertionError):
@@ -230,6 +268,21 @@ def pytest_pycollect_makeitem(collector, name, obj):
             item.add_marker(m)
         items.append(item)
     return items
+
+
+def pytest_collection_finish(session) -> None:
+    """After ``-k``, ``-m`` and node ids have deselected: each group simulates only its selected claims (all of them
+    when a selected test uses one of its run fixtures); stale pins are warned about, naming them."""
+    groups = session.config.stash.get(_GROUPS, {})
+    for g in groups.values():
+        mine = [it for it in session.items if isinstance(it, ClaimItem) and it.group is g]
+        full = any(g.fixtures & set(getattr(it, "fixturenames", ())) for it in session.items
+                   if not isinstance(it, ClaimItem))
+        g.selected = None if full else {it.claim.id for it in mine}
+        if stale := g.stale():
+            shown = ", ".join(stale[:10]) + (f" and {len(stale) - 10} more" if len(stale) > 10 else "")
+            warnings.warn(StalePins(f"{g.expected} pins {len(stale)} claim(s) that no longer exist: {shown} "
+                                    "(delete them from the file)"), stacklevel=1)
 
 
 def pytest_sessionfinish(session) -> None:

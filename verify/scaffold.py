@@ -6,7 +6,8 @@ Writes, under DIR (default: the current folder)::
     <key>/claims.py              CLAIMS: one commented example claim of each common kind (exact expectation,
                                  asymptotic limit, bound searched by hypothesis, probability bound), all true
                                  textbook facts, to be replaced by the paper's own statements
-    <key>/ledger.py              the coverage ledger stub: which numbered statement each claim checks (TODO)
+    <key>/ledger.py              the coverage ledger stub: which numbered statement each claim checks (TODO), and
+                                 where the paper's text is (a path relative to the package; ``coverage --check``)
     tests/test_<key>.py          one pytest item per claim (verify.plugin.ClaimSet)
     tests/expected_verdicts.json the reviewed verdicts of the four examples at the quick profile
 
@@ -160,10 +161,14 @@ LEDGER = '''"""Coverage ledger of {key}: every labelled item of the paper and th
 TODO: one entry per theorem, lemma, proposition, corollary and numbered equation of the paper (the suite's own
 papers keep theirs in verify/claims/<paper>/ledger.py, in this format): the item, its first and last line in the
 source text, the ids of the claims that test it, or a reason (e.g. "definition") when none does.
+`python -m verify coverage --claims {key} --init PAPER_TEXT --write NEW_FILE` lists the labelled items of the text;
+`python -m verify coverage --claims {key}` tabulates this ledger, `--check` compares it with the text.
 """
 from verify.kit import Ledger, LedgerEntry as E
 
-LEDGER = Ledger("{key}", "TODO the source text's file name", [
+# the paper's key, then its text (markdown, LaTeX, or plain text extracted from the PDF): a path relative to this
+# folder, or absolute
+LEDGER = Ledger("{key}", "paper.txt", [
     # E("Theorem 1", 10, 20, "{key}.thm1"),
     # E("eq. (2)", 25, 25, reason="definition", note="the model"),
 ])

@@ -39,13 +39,17 @@ Three parts:
 from __future__ import annotations
 
 import importlib
+import importlib.util
+import os
 import re
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-SEEDS = Path(__file__).resolve().parents[2].parent / "shared" / "seeds"
-"""Where the five source texts live: ``../shared/seeds/`` beside the repository (README, "Paper keys")."""
+SEEDS = Path(os.environ.get("FTVERIFY_SEEDS") or Path(__file__).resolve().parents[2].parent / "shared" / "seeds")
+"""Where the five built-in sources' texts live: ``../shared/seeds/`` beside the repository (README, "Paper keys"),
+or the folder named by the environment variable ``FTVERIFY_SEEDS``.  A claims package of one's own names its text
+in its ledger instead (:func:`ledger_source`)."""
 
 PAPERS = {  # paper key -> its source text (README, "Paper keys")
     "shachaf2021": "000_efaf07e323d59f0e.txt",
@@ -403,7 +407,7 @@ class Ledger:
     source text with the claims that test it, or why none does (``python -m verify coverage``)."""
 
     paper: str
-    source: str  # the file name in SEEDS
+    source: str  # the file name in SEEDS; for a package of one's own, the text's path relative to the package
     entries: tuple[Entry, ...] = field(default_factory=tuple)
 
     def __post_init__(self):
@@ -438,14 +442,61 @@ def read_source(path: Path) -> str:
         raise ValueError(f"{path} is a folder, not a source text") from None
 
 
+def _package_home(paper: str):
+    """(module name, folder) of the claims package of a paper that is not a built-in source (``--claims`` or an
+    installed entry point), or ValueError naming the papers there are."""
+    from verify.run.registry import home
+
+    h = home(paper)
+    if h is None:
+        raise ValueError(f"unknown paper {paper!r} (one of {', '.join(PAPERS)}, or the paper of a claims package "
+                         f"given with --claims or installed)")
+    return h
+
+
 def load_ledger(paper: str) -> Ledger:
-    if paper not in PAPERS:
-        raise ValueError(f"unknown paper {paper!r} (one of {', '.join(PAPERS)})")
+    """The ``LEDGER`` of a paper: ``verify/claims/<paper>/ledger.py`` for a built-in source; for a claims package of
+    one's own (``--claims PKG`` or installed), the ``ledger.py`` of the package that declares the paper's ``PAPER``
+    (``python -m verify new`` writes one)."""
+    if paper in PAPERS:
+        try:
+            return importlib.import_module(f"verify.claims.{paper}.ledger").LEDGER
+        except ModuleNotFoundError:
+            raise ValueError(f"{paper} has no ledger yet (verify/claims/{paper}/ledger.py; start one with `python -m "
+                             f"verify coverage --init {paper} --write verify/claims/{paper}/ledger.py`)") from None
+    name, folder = _package_home(paper)
+    path = folder / "ledger.py"
+    if not path.exists():
+        raise ValueError(f"{paper} has no ledger yet ({path}; start one with `python -m verify coverage --init "
+                         f"SOURCE_TEXT --write {path}`)")
     try:
-        return importlib.import_module(f"verify.claims.{paper}.ledger").LEDGER
-    except ModuleNotFoundError:
-        raise ValueError(f"{paper} has no ledger yet (verify/claims/{paper}/ledger.py; start one with `python -m "
-                         f"verify coverage --init {paper} --write verify/claims/{paper}/ledger.py`)") from None
+        # read afresh from the file (an edited ledger is seen by the next call); named inside its package, so
+        # that its own relative imports work
+        inside = folder.name == name.rsplit(".", 1)[-1] and (folder / "__init__.py").exists()
+        spec = importlib.util.spec_from_file_location(f"{name}.ledger" if inside else f"_ledger_{paper}", path)
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        led = mod.LEDGER
+    except Exception as e:  # noqa: BLE001 -- a user's ledger that fails is one line naming it
+        raise ValueError(f"cannot load the ledger {path}: {type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"
+                         ) from None
+    if not isinstance(led, Ledger) or led.paper != paper:
+        raise ValueError(f"{path}: LEDGER must be Ledger({paper!r}, 'source text', [...]) (verify.kit.Ledger)")
+    return led
+
+
+def ledger_source(ledger: Ledger) -> Path:
+    """The source text a ledger describes: for a built-in source, its file in :data:`SEEDS`; for a claims package of
+    one's own, ``Ledger(paper, source, ...)``'s ``source``, a path relative to the package's folder (or absolute):
+    the text lives where its user keeps it, not beside the repository."""
+    if ledger.paper in PAPERS:
+        return source_path(ledger.paper)
+    _, folder = _package_home(ledger.paper)
+    path = (folder / Path(ledger.source).expanduser()).resolve()
+    if not path.is_file():
+        raise FileNotFoundError(f"{ledger.paper}: no source text at {path} (the ledger's second argument, "
+                                f"{ledger.source!r}, is the text's path relative to {folder})")
+    return path
 
 
 def compare(ledger: Ledger, items: list[Item]) -> dict[str, list]:

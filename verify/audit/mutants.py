@@ -198,12 +198,14 @@ def _compute_local(todo, profile: str, seed: int, family: int, jobs: int):
 
 
 def mutation_power(patterns=None, profile: str = "quick", seed: int = 0, out: Path | None = None,
-                   family: int = FAMILY, cluster=None, jobs: int = 1, resume: bool = False) -> dict:
+                   family: int = FAMILY, cluster=None, jobs: int = 1, resume: bool = False,
+                   progress: bool = True) -> dict:
     """Mutation power of every selected claim (``python -m verify mutants``): a per-claim table and survivors.
     ``cluster`` (:class:`verify.run.distributed.Cluster`): the claims are judged on its workers (each claim's mutants
     in one task, on the same seeds as here), then tabulated in the selection's order. ``jobs``: that many local
     processes instead. Each finished claim is stored under ``out/.mutants_cache``; ``resume`` reads back the
-    claims whose entry matches (same claim code, judge, profile, seed and versions) instead of judging them."""
+    claims whose entry matches (same claim code, judge, profile, seed and versions) instead of judging them.
+    ``progress=False`` (``--no-progress``): no line per judged claim; the table and the totals are printed."""
     from verify.run.registry import select
 
     ctx = api.make_context(profile, seed, progress=False)
@@ -234,11 +236,12 @@ def mutation_power(patterns=None, profile: str = "quick", seed: int = 0, out: Pa
         per[cid] = r
         if store is not None and not str(r.get("why", "")).startswith("error while judging"):
             _store_put(store, by_id[cid], keys[cid], r)
-        print(f"[{k}/{len(chosen)}] {cid}: " + (f"{r['refuted']}/{r['judged']} mutants refuted"
-                                                 + (" (the stated form itself was refuted too)"
-                                                    if r["control_refuted"] else "")
-                                                 if r["covered"] else
-                                                 f"not covered ({r['why']})") + f"  {r['seconds']} s", flush=True)
+        if progress:
+            print(f"[{k}/{len(chosen)}] {cid}: " + (f"{r['refuted']}/{r['judged']} mutants refuted"
+                                                     + (" (the stated form itself was refuted too)"
+                                                        if r["control_refuted"] else "")
+                                                     if r["covered"] else
+                                                     f"not covered ({r['why']})") + f"  {r['seconds']} s", flush=True)
     per = {c.id: per[c.id] for c in chosen}   # the selection's order, however they finished
     for c in chosen:   # a run reads this claim's power only while its code and the mutants' judge are the same
         per[c.id]["key"] = pkeys[c.id]
@@ -249,7 +252,7 @@ def mutation_power(patterns=None, profile: str = "quick", seed: int = 0, out: Pa
     # is 'refuted' although the part judging the stated form passes, e.g. a correct proof step of a wrong theorem)
     from verify.audit.calibration import reviewed_verdicts
 
-    reviewed = reviewed_verdicts()
+    reviewed = {**_package_pins(chosen), **reviewed_verdicts()}
     for k, v in covered.items():
         v["claim_refuted"] = v["control_refuted"] or reviewed.get(k) == "refuted"
     # nor does a claim whose check cannot refute (our own derivation, refutes=False): listed with what it caught
@@ -299,6 +302,17 @@ def mutation_power(patterns=None, profile: str = "quick", seed: int = 0, out: Pa
         path.write_text(json.dumps(doc, indent=1, default=str))
         print(f"wrote {path}")
     return doc
+
+
+def _package_pins(chosen) -> dict[str, str]:
+    """The pinned verdicts of the selected claims of packages of one's own (:func:`verify.run.registry.package_pins`),
+    so that a package's refuted claim (an erratum) is listed, not counted, as a built-in one is."""
+    from verify.run.registry import package_pins
+
+    pins: dict[str, str] = {}
+    for paper in sorted({c.source.paper for c in chosen}):
+        pins.update(package_pins(paper))
+    return pins
 
 
 def _untested_power(chosen, per: dict, reviewed: dict) -> dict:

@@ -19,6 +19,11 @@ versions of the libraries that change numbers (:data:`verify.run.cache.NUMERIC_L
 ("power measured with hypothesis 6.170.17, this environment has 6.170.27; 204 claims' power read from that run")
 instead of the power column silently turning "not measured".
 
+A claims package of one's own (``--claims PKG`` or installed) keeps its power in the package:
+``python -m verify mutants --claims PKG --profile P`` writes ``PKG/power/mutants_P.json`` and a run of its claims
+reads it there (:func:`package_results`), then ``benchmarks/results/``; the built-in sources read
+``benchmarks/results/mutants_P.json`` only.
+
 Nothing here runs a simulation: a claim's power is measured by ``verify mutants`` (slow, once per commit and
 profile); a run only reads it.
 """
@@ -42,6 +47,36 @@ def _doc(profile: str) -> dict | None:
         return json.loads((RESULTS / f"mutants_{profile}.json").read_text())
     except (OSError, ValueError):
         return None
+
+
+@lru_cache(maxsize=32)
+def _read(path: str, mtime_ns: int) -> dict | None:
+    """A mutants document, read once per version of the file (a package's file is rewritten by its user's
+    ``mutants`` run in the same session as the reports that read it)."""
+    try:
+        doc = json.loads(Path(path).read_text())
+    except (OSError, ValueError):
+        return None
+    return doc if isinstance(doc, dict) else None
+
+
+def package_results(paper: str, profile: str) -> Path | None:
+    """Where the power of a claims package of one's own is kept: ``<package folder>/power/mutants_<profile>.json``
+    (written by ``python -m verify mutants --claims PKG``); None for a built-in source or an undeclared paper."""
+    from verify.run.registry import home, is_builtin
+
+    h = home(paper)
+    if h is None or is_builtin(paper):
+        return None
+    return h[1] / "power" / f"mutants_{profile}.json"
+
+
+def _package_doc(paper: str, profile: str) -> tuple[dict | None, str]:
+    path = package_results(paper, profile)
+    try:
+        return _read(str(path), path.stat().st_mtime_ns), str(path)
+    except (OSError, AttributeError):
+        return None, ""
 
 
 def _code_key(claim, profile: str, seed: int) -> str | None:
@@ -82,12 +117,15 @@ def power_of(claim, profile: str) -> dict:
     sympy_form = isinstance(claim.stated, sp.Expr)
     witnesses = [a.name for a in claim.power]
     rec = {"sympy_form": sympy_form, "witnesses": witnesses, "measured": None}
-    doc = _doc(profile)
+    doc, file = _package_doc(claim.source.paper, profile)   # a package's own power first, in the package
     r = (doc or {}).get("claims", {}).get(claim.id)
+    if r is None:
+        doc, file = _doc(profile), f"benchmarks/results/mutants_{profile}.json"
+        r = (doc or {}).get("claims", {}).get(claim.id)
     if r is not None and r.get("key") and r["key"] == _code_key(claim, profile, doc.get("seed", 0)):
         rec["measured"] = {k: r.get(k) for k in ("covered", "judged", "refuted", "detected", "power", "why",
                                                  "judged_by")}
-        rec["measured"].update(profile=profile, seed=doc.get("seed"), file=f"benchmarks/results/mutants_{profile}.json",
+        rec["measured"].update(profile=profile, seed=doc.get("seed"), file=file,
                                survivors=[m["mutant"] for m in r.get("mutants", [])
                                           if str(m.get("status", "")).startswith("survived")])
         if differ := _versions_differ(doc):
@@ -104,8 +142,9 @@ def power_of(claim, profile: str) -> dict:
         rec["why"] = untested_note(claim) or "no stated sympy form to mutate and no declared power witness"
     else:
         rec["status"] = "not measured"
+        own = package_results(claim.source.paper, profile)
         rec["why"] = (f"no `verify mutants --profile {profile}` result for this claim's present code "
-                      f"(benchmarks/results/mutants_{profile}.json)")
+                      f"({own or f'benchmarks/results/mutants_{profile}.json'})")
         py = _versions_differ(doc or {}).get("python")
         if r is not None and py:   # bytecode differs between Python minors: the code cannot be matched
             rec["why"] += f"; measured with Python {py[0]}, this environment has Python {py[1]}"
@@ -142,4 +181,4 @@ def is_untested(c: dict) -> bool:
     return (c.get("power") or {}).get("status") == "untested"
 
 
-__all__ = ["power_of", "power_cell", "is_untested", "untested_note", "versions_line"]
+__all__ = ["power_of", "package_results", "power_cell", "is_untested", "untested_note", "versions_line"]

@@ -13,6 +13,12 @@ raises is skipped with one warning line naming it: a colleague's broken package 
 (a ``--claims`` source that fails to import stays an error).  Both are checked when the claims are
 loaded, before anything is simulated, with a one-line error (:class:`ClaimsError`).  Worker processes
 (``--jobs N``) call :func:`use` with :func:`sources` first, so they load exactly the same claims.
+
+Selection (:func:`default_patterns`): a command given ``--claims PKG`` and no pattern selects PKG's claims only (its
+papers' keys are the patterns); a pattern selects among every loaded claim (``'*'``: all, ``mypaper2026``: one
+paper's).  What belongs to a package lives in it, found through the module that declares its ``PAPER``
+(:func:`home`): its ``ledger.py``, its measured power (``power/mutants_<profile>.json``) and its pinned verdicts
+(:func:`package_pins`).
 """
 from __future__ import annotations
 
@@ -42,6 +48,7 @@ class ClaimsError(ValueError):
 
 
 _MODULE: dict[str, str] = {}  # claim id -> the module that declares it
+_HOME: dict[str, str] = {}    # paper key -> the module whose PAPER declares it (its package: ledger, power results)
 _EXTRA: list[str] = []        # --claims sources, in the order given
 
 
@@ -151,6 +158,7 @@ def _declare_papers(mod) -> None:
         m = sys.modules.get(".".join(parts[:i]))
         if m is not None and isinstance(getattr(m, "PAPER", None), Paper):
             declare(m.PAPER, _place(m))
+            _HOME.setdefault(m.PAPER.key, m.__name__)
 
 
 _WARNED: set[str] = set()
@@ -228,6 +236,65 @@ def module_of(claim_id: str) -> str:
     if claim_id not in _MODULE:
         all_claims()
     return _MODULE[claim_id]
+
+
+def home(paper: str) -> tuple[str, Path] | None:
+    """(module name, folder) of the claims package that declares ``paper`` (its ``PAPER``): where the package's
+    ledger (``<module>.ledger``) and its measured power (``<folder>/power/``) live, found as the built-in sources'
+    are.  The folder is the package's own (or, for a single ``.py`` file, the folder holding it).  None for a paper
+    no loaded claims package declares."""
+    if paper not in _HOME:
+        all_claims()
+    name = _HOME.get(paper)
+    mod = sys.modules.get(name) if name else None
+    if mod is None or not getattr(mod, "__file__", None):
+        return None
+    f = Path(mod.__file__).resolve()
+    return name, f.parent
+
+
+def is_builtin(paper: str) -> bool:
+    """Whether ``paper`` is one of the suite's own sources (``verify/claims/<paper>/``)."""
+    h = home(paper)
+    return h is not None and h[0].startswith(BUILTIN + ".")
+
+
+def package_pins(paper: str) -> dict[str, str]:
+    """The reviewed verdicts of a claims package of one's own: the ids of ``paper`` in the
+    ``tests/expected_verdicts.json`` beside the package (where ``python -m verify new`` writes it) or inside it;
+    {} for a built-in source (its pins are the suite's tests/expected_verdicts.json) or when there is none."""
+    import json
+
+    h = home(paper)
+    if h is None or is_builtin(paper):
+        return {}
+    pins: dict[str, str] = {}
+    for f in (h[1].parent / "tests" / "expected_verdicts.json", h[1] / "tests" / "expected_verdicts.json"):
+        try:
+            pins.update({k: v for k, v in json.loads(f.read_text()).items() if k.startswith(paper + ".")})
+        except (OSError, ValueError, AttributeError):
+            continue
+    return pins
+
+
+def package_papers() -> list[str]:
+    """The paper keys of the ``--claims`` sources (:func:`use`), sorted: what a command selects when it is given
+    ``--claims`` and no pattern (only the package's claims, not the built-in suite)."""
+    return sorted({c.source.paper for c in claims_from(_EXTRA)}) if _EXTRA else []
+
+
+def default_patterns(patterns) -> list[str] | None:
+    """The selection of a command: its patterns when given; else, with ``--claims`` sources, their papers' keys
+    (a paper key selects its claims); else None (every claim).  One rule for ``list``, ``run``, ``mutants``,
+    ``stability``, ``calibrate`` and ``coverage``: ``--claims PKG`` alone means PKG's claims; ``'*'`` means all."""
+    if patterns:
+        return list(patterns)
+    if not _EXTRA:
+        return None
+    keys = package_papers()
+    if not keys:
+        raise UnknownClaim(f"--claims {', '.join(_EXTRA)}: no CLAIMS found there (see docs/tutorial.md)")
+    return keys
 
 
 def select(patterns: list[str] | tuple[str, ...] | None = None, exact: bool = False) -> list[Claim]:
