@@ -67,11 +67,11 @@ LEDGER = Ledger("liu2019", "002_040fb3cd502e6250.txt", [
     # ---------------------------------------------------------------- App. C.1: pretraining, Lemmas 1-3
     E("eq. (3)", 298, 298, reason="definition", note="Z_P, the md x n_P matrix of active-unit indicators"),
     E("eq. (4)", 302, 302, _T + "eq4_13_14"),
-    E("eq. (5)", 306, 306, _T + "eq5", note="its last line writes y where the lines before have y_P (§6.1's generic y)"),
+    E("eq. (5)", 306, 306, _T + "eq5", _T + "eq5.label"),
     E("eq. (6)", 310, 310, _T + "eq6"),
     E("Lemma 1", 314, 316, _T + "lemma1"),
     E("eq. (7)", 316, 316, _T + "lemma1"),
-    E("Lemma 2", 318, 322, _T + "lemma2"),
+    E("Lemma 2", 318, 322, _T + "lemma2", _T + "lemma2.any_width"),
     E("display L320", 320, 320, _T + "lemma2"),
     E("Lemma 3", 330, 338, _T + "lemma3"),
     E("eq. (8)", 332, 332, _T + "lemma3"),
@@ -105,7 +105,7 @@ LEDGER = Ledger("liu2019", "002_040fb3cd502e6250.txt", [
     E("Theorem 3", 426, 428, _T + "thm3"),
     E("eq. (32)", 428, 428, _T + "thm3"),
     E("Lemma 4", 432, 434, _T + "lemma4"),
-    E("eq. (33)", 434, 434, _T + "lemma4"),
+    E("eq. (33)", 434, 434, _T + "lemma4", _T + "lemma4.order"),
     E("display L438", 438, 438, _T + "lemma4_proof.sum"),
     E("proof of Lemma 4: ||y_Q - u_Q(0)|| = O(kappa sqrt(n_Q)/sqrt(delta)); u_Q(P) - u_Q(0) via (19)", 440, 440,
       _T + "lemma4_proof.u0", _T + "lemma4_proof.bracket", manual=True),
@@ -125,7 +125,8 @@ LEDGER = Ledger("liu2019", "002_040fb3cd502e6250.txt", [
     E("proof of Theorem 3, L486: H_Q(k)^perp (entries with u_j - y_j) and ||H^perp||_2 <= C n_Q^2 R/delta", 486, 486,
       _T + "thm3_proof.hperp", manual=True),
     E("display L488", 488, 488, _T + "thm3_proof.steps"),
-    E("display L492", 492, 501, _T + "thm3_proof.hperp", _T + "thm3_proof.step_size", _T + "thm3",
+    E("display L492", 492, 501, _T + "thm3_proof.hperp", _T + "thm3_proof.step_size", _T + "thm3_proof.m_q",
+      _T + "thm3_proof.radius", _T + "thm3",
       note="the expansion (L496-L497) with H^perp, the step-size condition of the last inequality, and the "
       "contraction itself (Theorem 3's rate, measured on the literal runs)"),
     # ---------------------------------------------------------------- App. C.2.2: proof of Theorem 2
@@ -133,7 +134,7 @@ LEDGER = Ledger("liu2019", "002_040fb3cd502e6250.txt", [
     E("display L509", 509, 512, _T + "lemma6"),
     E("eq. (34)", 516, 516, _T + "thm3_proof.steps", _T + "eq34_36",
       note="defines eps_3(k); its bound (L518) is checked on the run"),
-    E("display L518", 518, 521, _T + "thm3_proof.steps"),
+    E("display L518", 518, 521, _T + "thm3_proof.steps", _T + "eq34.sbar"),
     E("eq. (35)", 525, 525, _T + "eq34_36", note="defines zeta(k)"),
     E("eq. (36)", 527, 530, _T + "eq36", _T + "eq34_36"),
     E("eq. (37)", 534, 534, _T + "eq37"),
@@ -147,5 +148,5 @@ LEDGER = Ledger("liu2019", "002_040fb3cd502e6250.txt", [
     E("display L577", 577, 581, _T + "eq42_577"),
     E("eq. (43)", 585, 585, _T + "eq43_44"),
     E("eq. (44)", 589, 593, _T + "eq43_44"),
-    E("eq. (45)", 597, 603, _T + "eq45"),
+    E("eq. (45)", 597, 603, _T + "eq45", _T + "eq45.cross_term"),
 ])

@@ -66,12 +66,12 @@ CLAIMS = [
                     "y_P + e_P(k) (the text does not define it; Arora et al.'s u(0) = 0 convention); the last line's y "
                     "read as y_P",
         domain=Domain(()), role="proof step", holds_by=HOLDS1,
-        notes=NOTE_RUN + "  Every line equals the left side.  Notation: the last line writes y where the lines before "
-              "have y_P; §6.1 writes the loss of either phase with a generic y ('For both pretraining and fine-tuning, "
-              "the objective function of the model is the squared loss L(W) = (1/2)(y - f(X))^T(y - f(X))'), and (6) "
-              "keeps y, so y reads as the labels of the phase, y_P: a notation inconsistency, not a wrong step (with y_Q "
-              "the line would not even have matching dimensions when n_P != n_Q).  e_P(k) is never defined in 002; the "
-              "third line fixes it.",
+        notes=NOTE_RUN + "  Every line equals the left side.  The last line writes y where the lines before have y_P, a "
+              "one-symbol slip reported by liu2019.eq5.label; §6.1 writes the loss of either phase with a generic y "
+              "('For both pretraining and fine-tuning, the objective function of the model is the squared loss L(W) = "
+              "(1/2)(y - f(X))^T(y - f(X))'), and (6) keeps y, so y is read here as the labels of the phase, y_P (with "
+              "y_Q the line would not even have matching dimensions when n_P != n_Q).  e_P(k) is never defined in 002; "
+              "the third line fixes it.",
         check=Custom(_eq5),
         power=(Alternative("the third line with +sum_k eta Z_P(k) e_P(k)",
                            Custom(lambda claim, ctx: _eq5(claim, ctx, sign=-1)), "a sign slip on the remainder term"),),

@@ -246,9 +246,9 @@ CLAIMS = [
         notes=NOTE_RUN + "  I_1 = -eta H_Q(k)(u - y) + eta H^perp (u - y) (L476-L478) makes the expansion of L496-L497 "
               "exact only with H^perp's entries free of the residual; the printed entries carry (u_j - y_j), which "
               "makes r^T H^perp r cubic in the residual.  The bound the proof then uses, ||H^perp||_2 <= C n_Q^2 R/delta "
-              "(Lemma 5), is the bound for the corrected matrix.  L499 also writes 'm_Q' for n_Q^2 and n_Q^(3/2) "
-              "(2C eta n_Q^2 R/delta from H^perp, 2C eta n_Q^(3/2) R/delta from I_2 with L470 and Lemma 5): a symbol "
-              "slip, noted here, not tested.  A slip of a proof step; Theorem 3 is confirmed on the literal networks "
+              "(Lemma 5), is the bound for the corrected matrix.  L499's 'm_Q' where n_Q^2 and n_Q^(3/2) stand "
+              "(2C eta n_Q^2 R/delta from H^perp, 2C eta n_Q^(3/2) R/delta from I_2 with L470 and Lemma 5) is "
+              "liu2019.thm3_proof.m_q.  A slip of a proof step; Theorem 3 is confirmed on the literal networks "
               "(liu2019.thm3).",
         check=Custom(_hperp),
     ),
