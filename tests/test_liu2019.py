@@ -160,7 +160,8 @@ def test_stated_forms_pin_the_numbers_the_checks_used():
 # ----------------------------------------------------------------------------- issue 22: readings, roles, root causes
 def test_eq10_forms_differ_by_one_factor_and_the_corrected_bound_holds():
     """eq. (10) as printed, 2R/sqrt(2 pi kappa), and the N(0, kappa^2) density bound 2R/(sqrt(2 pi) kappa) differ by
-    the one factor sqrt(kappa) (a typo-class erratum once the corrected form is verified)."""
+    the one factor sqrt(kappa): one exponent of kappa (1/2 where 1), a change of dependence, so the issue-37 rule
+    does not call it a typo; (10) is a step of the proof of Lemma 3 whose repair the stated orders absorb."""
     import mpmath
     import sympy as sp
 
@@ -170,7 +171,7 @@ def test_eq10_forms_differ_by_one_factor_and_the_corrected_bound_holds():
 
     claim = next(c for c in text.CLAIMS if c.id == "liu2019.eq10")
     assert sp.simplify(A.eq10_stated() / A.eq10_derived() - sp.sqrt(A.kappa)) == 0
-    assert one_change(claim) == "a factor sqrt(kappa)"
+    assert one_change(claim) == "an exponent: 1/sqrt(kappa) where 1/kappa"
     f = sp.lambdify((A.R_ball, A.kappa), A.eq10_stated(), modules="mpmath")
     for R, k in ((0.1, 0.3), (1e-3, 1e-2), (2.0, 0.5)):
         p = {"R": R, "kappa": k}
@@ -189,7 +190,7 @@ def test_roles_and_root_causes_of_the_refuted_claims():
     roles = {"liu2019.eq11": "proof step", "liu2019.eq12": "proof step", "liu2019.eq17": "proof step",
              "liu2019.eq20": "proof step", "liu2019.lemma4_proof.u0": "proof step", "liu2019.table2.improvement": "table",
              "liu2019.appA.improvement_ratio": "table", "liu2019.sec3.proportional": "remark",
-             "liu2019.sec6_3.scratch": "remark", "liu2019.eq10": "statement", "liu2019.lemma5": "statement"}
+             "liu2019.sec6_3.scratch": "remark", "liu2019.eq10": "proof step", "liu2019.lemma5": "statement"}
     for cid, role in roles.items():
         assert claims[cid].role == role, cid
         assert claims[cid].root_cause is not None, cid

@@ -89,7 +89,7 @@ LEDGER = Ledger("liu2019", "002_040fb3cd502e6250.txt", [
     E("eq. (18)", 372, 372, _T + "eq18_19"),
     E("eq. (19)", 376, 376, _T + "eq18_19", _T + "eq6", _T + "lemma4_proof.bracket"),
     E("eq. (20)", 380, 380, _T + "eq20", _T + "eq18_19"),
-    E("eq. (21)", 384, 392, _T + "eq21"),
+    E("eq. (21)", 384, 392, _T + "eq21", _T + "eq21.kappa_term"),
     E("App. C.1 after (21), L394: ||Z_P(0)||_F <= sqrt(n_P), ||Z_Q(P)||_F <= sqrt(n_Q)", 394, 394,
       _T + "sec_c1.z_norms", manual=True),
     E("eq. (22)", 396, 396, _T + "eq20"),

@@ -275,7 +275,7 @@ CLAIMS = [
         statement=r"\epsilon'^\top Z_Q(P)^\top Z_P(0)H_P^{\infty-1}y_P=O\Big(\frac{n_P^2n_Q^{1/2}}{\sqrt m\lambda_P^2\delta\kappa}"
                   r"\sqrt{n_P}\sqrt{n_Q}\frac1{\lambda_P}\sqrt{n_P}\Big)=O\Big(\frac{n_P^3n_Q}{\sqrt m\lambda_P^2\delta^2\kappa}\Big)",
         assumptions=FACTORS, domain=Domain(()), stated=A.EQ23_STATED, derived=A.EPS_PRIME_22 * A.EQ23_FACTORS,
-        role="proof step", holds_by=("liu2019.thm1",),
+        role="proof step", holds_by=("liu2019.thm1",), repair="absorbed",
         corrected=r"O\Big(\frac{n_P^3n_Q}{\sqrt m\lambda_P^3\delta^2\kappa}\Big)",
         notes=ORDER_NOTE + "  The text: 'using ||Z_P(0)||_F <= sqrt(n_P) and ||Z_Q(P)||_F <= sqrt(n_Q), we can control "
               "the magnitude of the perturbation terms ... (22) (23)'.  The factors written inside (23) carry "
@@ -294,7 +294,7 @@ CLAIMS = [
         statement=r"\epsilon'^\top Z_Q(P)^\top\epsilon=O\Big(\frac{n_P^3n_Q}{\sqrt m\lambda_P^3\delta^3}\Big)+"
                   r"O\Big(\frac{n_P^3n_Q}{m^{3/4}\lambda_P^{7/2}\delta^3\kappa^{3/2}}\Big)",
         assumptions=FACTORS, domain=Domain(()), stated=A.EQ24_STATED[1], derived=A.EQ24_DERIVED[1],
-        role="proof step", holds_by=("liu2019.thm1",),
+        role="proof step", holds_by=("liu2019.thm1",), repair="absorbed",
         corrected=r"O\Big(\frac{n_P^3n_Q}{\sqrt m\lambda_P^3\delta^3}\Big)+O\Big(\frac{n_P^4n_Q}{m^{3/4}\lambda_P^{7/2}\delta^3\kappa^{3/2}}\Big)",
         notes=ORDER_NOTE + "  ||eps'|| ||Z_Q(P)||_F ||eps|| with (22) and (6): the first term multiplies out as printed "
               "(n_P^2 n_Q^(1/2) * n_Q^(1/2) * n_P = n_P^3 n_Q); the second is n_P^2 n_Q^(1/2) * n_Q^(1/2) * n_P^2 = "
@@ -411,7 +411,7 @@ CLAIMS = [
         assumptions="Lemma 6's ||Z_Q(k) - Z_Q(0)||_F (uniform in k); ||(I - eta H_Q^inf)^k|| <= (1 - eta lambda_Q)^k "
                     "(eta <= 1/lambda_max), so eta sum_k (...)^k <= 1/lambda_Q ('the maximum eigenvalue of (H_Q^inf)^-1 is "
                     "lambda_Q^-1', liu2019.sec_c2.max_eigenvalue); ||y_Q - u_Q(P)|| = O(n_P sqrt(n_Q)/lambda_P) as in (36)",
-        domain=Domain(()), stated=A.EQ40_STATED, derived=A.EQ40_DERIVED, role="proof step", holds_by=("liu2019.thm2",),
+        domain=Domain(()), stated=A.EQ40_STATED, derived=A.EQ40_DERIVED, role="proof step", holds_by=("liu2019.thm2",), repair="absorbed",
         corrected=r"O\Big(\frac{n_P^{5/2}n_Q^{7/4}}{m^{1/4}\lambda_P^2\lambda_Q^{3/2}\kappa\delta^{3/4}}\Big)",
         notes=ORDER_NOTE + "  The product of the factors the sentence after (40) names carries n_Q^(5/4) (Lemma 6) times "
               "n_Q^(1/2) (the residual): n_Q^(7/4), printed n_Q^(3/4); the other exponents agree (n_P^(5/2), m^(-1/4), "
@@ -430,7 +430,7 @@ CLAIMS = [
                   r"\frac{n_Pn_Q^{1/2}\kappa^{1/2}}{\lambda_P\lambda_Q\delta^{1/2}}\Big)+\frac{\mathrm{poly}(\dots)}{m^{1/4}}",
         assumptions="A = (y_Q - y_(P->Q))^T H_Q^inf^-1 (y_Q - y_(P->Q)) >= 0 (zero when y_Q = y_(P->Q), the case of "
                     "perfectly similar tasks); poly(n_P, n_Q, 1/delta, 1/lambda_P, 1/lambda_Q, 1/kappa) free of m",
-        domain=Domain(()), role="proof step", holds_by=("liu2019.thm2",),
+        domain=Domain(()), role="proof step", holds_by=("liu2019.thm2",), repair="weaker rate",
         corrected=r"\|W(Q)-W(P)\|_F\le\sqrt A+O\Big(\frac{n_Pn_Q^{1/2}\kappa^{1/2}}{\lambda_P\lambda_Q\delta^{1/2}}\Big)+"
                   r"\frac{\mathrm{poly}(\dots)}{m^{1/8}}",
         notes="(45) ends the proof of Theorem 2 ('which completes the proof') with an additive O(poly/m^(1/4)) remainder "
@@ -442,7 +442,8 @@ CLAIMS = [
               "below (then sqrt(A + c) - sqrt(A) <= c/(2 sqrt A)), and A is not among the poly(...) variables.  (45)'s "
               "cross term with (44)'s last line is of order kappa^(1/2), above the printed kappa^1 term: "
               "liu2019.eq45.cross_term.  Role (issue 27): the last "
-              "step of the proof of Theorem 2; Theorem 2 is confirmed on the literal networks as a limit statement "
+              "step of the proof of Theorem 2: repaired, the proof gives (2) with poly(...)/m^(1/8) for the printed "
+              "poly(...)/m^(1/4), a weaker rate in m (repair 'weaker rate'); Theorem 2 is confirmed on the literal networks as a limit statement "
               "(liu2019.thm2: the excess over sqrt(A) vanishes along its schedule; it does not measure the exponent of m).",
         check=Custom(_eq45),
     ),
@@ -559,3 +560,46 @@ CLAIMS += [
         check=Custom(_eq45_cross),
     ),
 ]
+
+
+# ============================================================================ (21) repaired: the kappa remainder of (1)
+#: Theorem 1's kappa remainder, O(n_P^2 n_Q^(1/2) kappa/(lambda_P^2 delta))
+THM1_KAPPA = A.n_P ** 2 * sp.sqrt(A.n_Q) * A.kappa / (A.lam_P ** 2 * A.delta)
+#: the term -2 y_Q^T Z_Q(P)^T eps the printed (21) lacks, bounded as the proof bounds its neighbours (27), (29):
+#: ||y_Q|| ||Z_Q(P)||_F ||eps||, term by term of (6)
+EQ21_MISSING = tuple(2 * sp.sqrt(A.n_Q) * A.ZQ_NORM * e for e in A.EPS_6)
+EQ21_KAPPA_CORRECTED = A.n_P * A.n_Q * A.kappa / (A.lam_P * A.delta)
+
+
+def _eq21_kappa(claim, ctx):
+    return Evidence(checks=[
+        _order_check("(1) from the repaired (21): the kappa part of -2 y_Q^T Z_Q(P)^T eps, 2 ||y_Q|| ||Z_Q(P)||_F "
+                     "(n_P kappa/(lambda_P delta)), is O(n_P^2 n_Q^(1/2) kappa/(lambda_P^2 delta)), Theorem 1's kappa "
+                     "remainder", EQ21_MISSING[0], THM1_KAPPA),
+        Check("its m part, 2 ||y_Q|| ||Z_Q(P)||_F (6)'s second term, carries m^(-1/4): within (1)'s poly(...)/m^(1/4)",
+              sp.simplify(sp.diff(sp.log(EQ21_MISSING[1]), A.m) * A.m + sp.Rational(1, 4)) == 0,
+              f"the term is {sp.sstr(EQ21_MISSING[1])}", refutes=False),
+        _order_check("corrected: (1) with the kappa remainder O(n_P^2 n_Q^(1/2) kappa/(lambda_P^2 delta)) + "
+                     "O(n_P n_Q kappa/(lambda_P delta)) bounds it", EQ21_MISSING[0], EQ21_KAPPA_CORRECTED, refutes=False)])
+
+
+CLAIMS.append(Claim(
+    id="liu2019.eq21.kappa_term",
+    kind=Kind.SYMBOLIC,
+    source=src("eq. (21) (App. C.1) repaired, and Theorem 1's eq. (1): the kappa remainder the proof gives"),
+    statement=r"2\,|y_Q^\top Z_Q(P)^\top\epsilon|\ \text{(a term of the full (21))}=O\Big(\frac{n_P^2n_Q^{1/2}\kappa}"
+              r"{\lambda_P^2\delta}\Big)+\frac{\mathrm{poly}(\dots)}{m^{1/4}}",
+    assumptions=FACTORS + "; ||y_Q|| <= sqrt(n_Q) (|y| <= 1); the rule of ORDER_NOTE (n_Q -> oo)",
+    domain=Domain(()), role="proof step", holds_by=("liu2019.thm1",), repair="weaker rate",
+    corrected=r"\text{(1) with the kappa remainder }O\Big(\frac{n_P^2n_Q^{1/2}\kappa}{\lambda_P^2\delta}\Big)+"
+              r"O\Big(\frac{n_Pn_Q\kappa}{\lambda_P\delta}\Big)",
+    notes=ORDER_NOTE + "  The printed (21) lacks -2 y_Q^T Z_Q(P)^T eps (liu2019.eq21).  Bounded with the factors the "
+          "proof uses for (27) and (29), its kappa part is 2 n_P n_Q kappa/(lambda_P delta), above Theorem 1's kappa "
+          "remainder by 2 n_Q^(1/2) lambda_P/n_P, unbounded as n_Q grows (also at the largest kappa Theorem 1 allows, "
+          "kappa ~ lambda_P^2 delta/(n_P^2 n_Q^(1/2)), where the stated remainder is O(1) and this term "
+          "O(lambda_P n_Q^(1/2)/n_P)).  Its m part falls in the poly(...)/m^(1/4).  So the repaired proof gives (1) "
+          "with an extra kappa term O(n_P n_Q kappa/(lambda_P delta)): a weaker dependence on n_Q than stated.  "
+          "Theorem 1 is confirmed on the literal networks (liu2019.thm1), which do not resolve its kappa remainder; "
+          "whether (1)'s printed remainder holds is left open by this check, which judges the proof's bookkeeping.",
+    check=Custom(_eq21_kappa),
+))
