@@ -158,6 +158,9 @@ CLAIMS = [
               "identity holds for any fixed split matrix, so the reading changes only which perturbation (40) bounds "
               "(liu2019.lemma6's notes).  e(k) as (37) defines it; (37)'s own sum is liu2019.eq37.",
         check=Custom(lambda claim, ctx: _eq5(claim, ctx, phase="Q")),
+        construction="e(k) is defined by the decomposition u_Q(k) - y_Q = (I - eta H_Q^inf)^k (u_Q(P) - y_Q) + e(k) "
+                     "that the third line uses, the second line is the GD step (4) the run performs and the fourth "
+                     "regroups Z_Q(k) = Z_Q(0) + (Z_Q(k) - Z_Q(0)), so every line equals the left side whatever the run.",
         power=(Alternative("the third line with +sum_k eta Z_Q(k) e(k)",
                            Custom(lambda claim, ctx: _eq5(claim, ctx, phase="Q", sign=-1)),
                            "a sign slip on the remainder term"),),
