@@ -47,11 +47,6 @@ _ID = re.compile(r"\b[a-z][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)+")   # a claim id, or
 # integrator then deletes the entry: a fixed entry fails test_the_allow_list_holds_only_current_offenders.
 ALLOW: set[str] = {
     "linearization2025.lemma1",           # the second 'Lemma 1' slide repeats Theorem 2 (a labelling slip)
-    "liu2019.eq5",                        # y where y_P in (5)'s last line (a notation inconsistency)
-    "liu2019.eq36",                       # (36) bounds zeta(k) with ||H_Q(0) - H_Q(k)|| only ("not encoded")
-    "liu2019.eq45",                       # (45)'s cross term of order kappa^(1/2) above the printed kappa ("not encoded")
-    "liu2019.lemma5",                     # the bound after (34) with Lemma 4's radius R' in place of R ("not tested")
-    "liu2019.thm3_proof.hperp",           # L499's 'm_Q' for n_Q^2 and n_Q^(3/2) ("noted here, not tested")
 }
 
 

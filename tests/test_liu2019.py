@@ -160,7 +160,8 @@ def test_stated_forms_pin_the_numbers_the_checks_used():
 # ----------------------------------------------------------------------------- issue 22: readings, roles, root causes
 def test_eq10_forms_differ_by_one_factor_and_the_corrected_bound_holds():
     """eq. (10) as printed, 2R/sqrt(2 pi kappa), and the N(0, kappa^2) density bound 2R/(sqrt(2 pi) kappa) differ by
-    the one factor sqrt(kappa) (a typo-class erratum once the corrected form is verified)."""
+    the one factor sqrt(kappa): one exponent of kappa (1/2 where 1), a change of dependence, so the issue-37 rule
+    does not call it a typo; (10) is a step of the proof of Lemma 3 whose repair the stated orders absorb."""
     import mpmath
     import sympy as sp
 
@@ -189,7 +190,7 @@ def test_roles_and_root_causes_of_the_refuted_claims():
     roles = {"liu2019.eq11": "proof step", "liu2019.eq12": "proof step", "liu2019.eq17": "proof step",
              "liu2019.eq20": "proof step", "liu2019.lemma4_proof.u0": "proof step", "liu2019.table2.improvement": "table",
              "liu2019.appA.improvement_ratio": "table", "liu2019.sec3.proportional": "remark",
-             "liu2019.sec6_3.scratch": "remark", "liu2019.eq10": "statement", "liu2019.lemma5": "statement"}
+             "liu2019.sec6_3.scratch": "remark", "liu2019.eq10": "proof step", "liu2019.lemma5": "statement"}
     for cid, role in roles.items():
         assert claims[cid].role == role, cid
         assert claims[cid].root_cause is not None, cid
@@ -260,3 +261,34 @@ def test_step_size_condition_of_theorem3():
     eta = A.lam_Q / A.n_Q
     assert A.ratio(eta ** 2 * A.n_Q ** 2, eta * A.lam_Q / 4) == 4 * A.n_Q
     assert A.order_gap(eta ** 2 * A.n_Q ** 2, eta * A.lam_Q / 4) == {"n_Q": 1}
+
+
+def test_the_discrepancies_the_notes_described_are_claims_that_fail_as_printed_and_hold_repaired():
+    """Issue 37: each discrepancy once written only in a note is a claim whose printed check fails and whose
+    corrected check holds (sympy, no simulation); the refuted proof steps declare what the repaired proof gives."""
+    from verify.run.registry import all_claims
+    from verify.run.runner import make_context
+
+    ctx = make_context("quick", 0, progress=False)
+    claims = {c.id: c for c in all_claims() if c.paper == "liu2019"}
+    for cid in ("liu2019.eq5.label", "liu2019.thm3_proof.m_q", "liu2019.thm3_proof.radius", "liu2019.eq34.sbar",
+                "liu2019.eq45.cross_term", "liu2019.eq21.kappa_term"):
+        c = claims[cid]
+        ev = c.check.run(c, ctx)
+        assert any(k.passed is False for k in ev.checks if k.refutes), cid
+        assert all(k.passed for k in ev.checks if not k.refutes), cid
+        assert c.role == "proof step" and c.holds_by and c.repair in ("absorbed", "weaker rate"), cid
+    # what the repaired proofs give: a weaker rate where the repair changes the result's dependence
+    assert {cid for cid, c in claims.items() if c.repair == "weaker rate"} == {
+        "liu2019.eq21", "liu2019.eq21.kappa_term", "liu2019.eq45", "liu2019.thm3_proof.step_size"}
+
+
+def test_the_order_claims_sweep_every_parameter_they_name():
+    """Issue 36: Lemma 3, Lemma 6 and eq. (6) carry a Rate for every parameter of their order (swept or declared)."""
+    from verify.judge.rates import unswept
+    from verify.claims.liu2019 import rates as RT
+
+    for rate in (RT.LEMMA3_RATE, *RT.LEMMA6_RATES, RT.EQ6_RATE):
+        assert unswept(rate) == []
+        assert {"n_P", "inv_kappa"} <= set(rate.sweeps)
+    assert set(RT.LEMMA3_RATE.sweeps) == {"m", "inv_kappa", "n_P", "n_Q"}

@@ -10,7 +10,9 @@ import mpmath
 import torch
 
 from derivations import kernels as kn
-from verify.kit import Alternative, Check, Claim, Custom, Domain, Evidence, Kind
+import sympy as sp
+
+from verify.kit import AllOf, Alternative, Check, Claim, Custom, Domain, Evidence, Identity, Kind
 
 from .common import src
 
@@ -202,7 +204,7 @@ CLAIMS = [
                   r"H_{PQ}H_{PQ}^\top H_P^{-1}y_P-2y_Q^\top H_{PQ}^\top H_P^{-1}y_P+\dots\ \text{(the 13 terms of (21))}",
         assumptions="(14) with a^T a/m = 1; u_Q(P) - u_Q(0) = Z_Q(P)^T(Z_P(0) H_P^-1 y_P + eps) + eps' ((19), with the "
                     "Z_Q(P) that (21) writes); 'eps^T Z_Q(P)^T' read as (Z_Q(P)^T eps)^T where the dimensions require it",
-        domain=Domain(()), role="proof step", holds_by=("liu2019.thm1",),
+        domain=Domain(()), role="proof step", holds_by=("liu2019.thm1",), repair="weaker rate",
         corrected=r"\text{the full expansion of }\|u_Q(0)-y_Q+v\|^2,\ v=H_{PQ}^\top H_P^{-1}y_P+D+Z_Q(P)^\top\epsilon+\epsilon'",
         notes="Expanding ||u_Q(0) - y_Q + v||^2 with v = H_PQ^T H_P^-1 y_P + D + Z_Q(P)^T eps + eps' (D = (Z_Q(P)^T Z_P(0) "
               "- H_PQ^T) H_P^-1 y_P) gives 16 terms; as printed (21) (i) has the three u_Q(0) cross terms without the "
@@ -213,8 +215,9 @@ CLAIMS = [
               "with the bounds the proof uses next: 2 (H_PQ^T H_P^-1 y_P)^T D and -2 y_Q^T eps' are poly/sqrt(m) "
               "(Lemma 3, (22)); but -2 y_Q^T Z_Q(P)^T eps <= ||y_Q|| ||Z_Q(P)||_F ||eps|| = O(n_P n_Q kappa/(lambda_P "
               "delta)) + poly/m^(1/4) by (6), whose kappa part exceeds Theorem 1's kappa remainder O(n_P^2 n_Q^(1/2) "
-              "kappa/(lambda_P^2 delta)) by n_Q^(1/2) lambda_P/n_P (unbounded as n_Q grows; by hand, not encoded): "
-              "with the full expansion the kappa remainder of (1) would carry n_P n_Q kappa/(lambda_P delta) too.  "
+              "kappa/(lambda_P^2 delta)) by n_Q^(1/2) lambda_P/n_P, unbounded as n_Q grows: with the full expansion "
+              "the kappa remainder of (1) carries n_P n_Q kappa/(lambda_P delta) too (liu2019.eq21.kappa_term), so the "
+              "repaired proof gives a weaker dependence on n_Q than (1) states.  "
               "Theorem 1 is confirmed on the literal networks (liu2019.thm1), which do not resolve its kappa remainder.",
         check=Custom(_eq21),
     ),
@@ -224,7 +227,7 @@ CLAIMS = [
         source=src("eq. (9) (App. C.1, proof of Lemma 3, L334), second line"),
         statement=r"|H_{PQ,ij}(P)-H_{PQ,ij}(0)|\le\frac1m\sum_{r=1}^m\mathbb I\big(\mathbb I^Q_{ri}(P)\ne\mathbb I^Q_{ri}(0)\big)",
         assumptions="the first line of (9): the difference is (x_P,i^T x_Q,j/m) sum_r I^P_ri(0)(I^Q_rj(P) - I^Q_rj(0))",
-        domain=Domain(()), role="proof step", holds_by=("liu2019.lemma3",),
+        domain=Domain(()), role="proof step", holds_by=("liu2019.lemma3",), repair="absorbed",
         corrected=r"\le\frac1m\sum_{r=1}^m\mathbb I\big(\mathbb I^Q_{rj}(P)\ne\mathbb I^Q_{rj}(0)\big)",
         notes="The first line of (9) differs in the indicator of x_Q,j; the second line bounds it by the flips of x_Q,i "
               "(and the third by |w_r(0)^T x_Q,i| <= R), a different target input.  One unit that flips on x_Q,2 and not "
@@ -239,7 +242,7 @@ CLAIMS = [
         statement=r"\eta\sum_{k'=0}^\infty\frac{\sqrt{n_Q}(1-\frac{\eta\lambda_Q}2)^{k'/2}}{\sqrt m}\|y_Q-u_Q(k')\|_2"
                   r"=\frac{4\sqrt{n_Q}\|y_Q-u_Q(P)\|_2}{\sqrt m\lambda_Q}",
         assumptions="Theorem 3 (32): ||y_Q - u_Q(k)|| <= (1 - eta lambda_Q/2)^(k/2)||y_Q - u_Q(P)||; eta lambda_Q <= 2",
-        domain=Domain(()), role="proof step", holds_by=("liu2019.lemma4",),
+        domain=Domain(()), role="proof step", holds_by=("liu2019.lemma4",), repair="absorbed",
         corrected=r"\le\eta\sum_{k'\ge0}\frac{\sqrt{n_Q}(1-\frac{\eta\lambda_Q}2)^{k'/2}}{\sqrt m}\|y_Q-u_Q(P)\|_2\le"
                   r"\frac{4\sqrt{n_Q}\|y_Q-u_Q(P)\|_2}{\sqrt m\lambda_Q}",
         notes="Three slips in one display: its third line keeps ||y_Q - u_Q(k')|| where Theorem 3's decay factor "
@@ -257,7 +260,7 @@ CLAIMS = [
         statement=r"u_Q(k)-y_Q=(I-\eta H_Q^\infty)^k(u_Q(P)-y_Q)+\sum_{t=0}^{k-1}(I-\eta H_Q^\infty)^k"
                   r"\big(\zeta(k-1-t)+\epsilon_3(k-1-t)\big)",
         assumptions="(35): u_Q(k+1) - u_Q(k) = -eta H_Q^inf (u_Q(k) - y_Q) + eps_3(k) + zeta(k)",
-        domain=Domain(()), role="proof step", holds_by=("liu2019.thm2",),
+        domain=Domain(()), role="proof step", holds_by=("liu2019.thm2",), repair="absorbed",
         corrected=r"u_Q(k)-y_Q=(I-\eta H_Q^\infty)^k(u_Q(P)-y_Q)+\sum_{t=0}^{k-1}(I-\eta H_Q^\infty)^t"
                   r"\big(\zeta(k-1-t)+\epsilon_3(k-1-t)\big)",
         notes="'Taking sum over each iteration' of (35) gives the power t of (I - eta H_Q^inf) on the perturbation of "
@@ -268,5 +271,141 @@ CLAIMS = [
               "1/lambda_max; not checked here); (38) and (41) repeat the printed sum.  Theorem 2 "
               "is confirmed on literal networks as a limit statement (liu2019.thm2).",
         check=Custom(_eq37),
+    ),
+]
+
+
+# ============================================================================ (5), last line: y for y_P
+# the 1 x 1 case of (5) over K = 2 steps (Z_P(k) = z_k, H_P^inf = h, e_P(k) = e_k): the last line against the line
+# before it, with the label vector as printed (y) and as the line before has it (y_P)
+_z0, _z1, _h, _eta, _e0, _e1 = sp.symbols("z_0 z_1 h eta e_0 e_1", real=True)
+_y, _yP = sp.symbols("y y_P", real=True)
+
+
+def _eq5_last(y):
+    q = [(1 - _eta * _h) ** k for k in range(2)]
+    return (sum(_eta * _z0 * q[k] * y for k in range(2)) + sum(_eta * (z - _z0) * q[k] * y for k, z in enumerate((_z0, _z1)))
+            - _eta * (_z0 * _e0 + _z1 * _e1))
+
+
+EQ5_BEFORE = _eta * _z0 * _yP + _eta * _z1 * (1 - _eta * _h) * _yP - _eta * (_z0 * _e0 + _z1 * _e1)
+EQ5_PRINTED, EQ5_CORRECT = _eq5_last(_y), _eq5_last(_yP)
+_EQ5_RANGES = {v: (-2.0, 2.0) for v in (_z0, _z1, _h, _eta, _e0, _e1, _y, _yP)}
+
+
+# ============================================================================ L499: m_Q for n_Q^2 and n_Q^(3/2)
+_C, _R, _dl, _mQ = sp.symbols("C R delta m_Q", positive=True)
+_nQ, _lQ, _et = sp.symbols("n_Q lambda_Q eta", positive=True)
+L499_PRINTED = 1 - _et * _lQ + 2 * _C * _et * _mQ * _R / _dl + 2 * _C * _et * _mQ ** sp.Rational(3, 2) * _R / _dl + _et ** 2 * _nQ ** 2
+#: the coefficient the two bounds before it give: 2 C eta n_Q^2 R/delta (||H^perp||_2 <= C n_Q^2 R/delta, L486) and
+#: 2 C eta n_Q^(3/2) R/delta (|I_2^i| of L470 with Lemma 5's sum_i |bar S_i| <= C m n_Q R/delta)
+L499_CORRECT = 1 - _et * _lQ + 2 * _C * _et * _nQ ** 2 * _R / _dl + 2 * _C * _et * _nQ ** sp.Rational(3, 2) * _R / _dl + _et ** 2 * _nQ ** 2
+
+
+def _l499_terms(radius):
+    """The two corrected middle terms of L499 (from H^perp and from I_2), each over eta lambda_Q, at ``radius``."""
+    c = sp.Symbol("c", positive=True)
+    terms = (2 * _C * _et * _nQ ** 2 * _R / _dl, 2 * _C * _et * _nQ ** sp.Rational(3, 2) * _R / _dl)
+    return c, tuple(sp.simplify(t.subs(_R, radius(c)) / (_et * _lQ)) for t in terms)
+
+
+def _l499_repair(claim, ctx):
+    """With Lemma 2's radius R = c delta lambda_Q/n_Q^2 the two corrected terms are 2 C c eta lambda_Q and
+    2 C c eta lambda_Q/sqrt(n_Q), together below eta lambda_Q/4 for c <= 1/(16 C), as the last inequality needs."""
+    c, r = _l499_terms(lambda c: c * _dl * _lQ / _nQ ** 2)
+    ok = sp.simplify(r[0] - 2 * _C * c) == 0 and sp.simplify(r[1] - 2 * _C * c / sp.sqrt(_nQ)) == 0
+    return Evidence(checks=[Check("repair: with R = c delta lambda_Q/n_Q^2 (Lemma 2) the corrected terms are "
+                                  "2 C c eta lambda_Q and 2 C c eta lambda_Q/sqrt(n_Q)", ok,
+                                  f"(terms)/(eta lambda_Q) = {', '.join(sp.sstr(x) for x in r)} (sympy)", refutes=False)])
+
+
+def _l458_radius(claim, ctx):
+    """L458's R = c lambda_Q/n_Q^2 in the corrected L499 terms: each over eta lambda_Q must stay below a constant
+    (1/8) for the last inequality; with c a constant it grows like 1/delta (the rule of ORDER_NOTE, per term)."""
+    from derivations import ntk_orders as A
+    c, r = _l499_terms(lambda c: c * _lQ / _nQ ** 2)
+    c2, r2 = _l499_terms(lambda c: c * _dl * _lQ / _nQ ** 2)
+    to_A = {_C: 1, c: 1, c2: 1, _nQ: A.n_Q, _dl: A.delta}
+    gaps = [A.order_gap(x.subs(to_A), sp.Integer(1)) for x in r]
+    gaps2 = [A.order_gap(x.subs(to_A), sp.Integer(1)) for x in r2]
+    bad = {k: str(v) for g in gaps for k, v in g.items()}
+    # R' < R: m > (R' sqrt(m))^2/R^2 with R' of Lemma 4's O-form (33) and R = c delta lambda_Q/n_Q^2
+    from .orders import LEMMA4_ORDER
+    need = sp.simplify((LEMMA4_ORDER * sp.sqrt(A.m)) ** 2 / (c * A.delta * A.lam_Q / A.n_Q ** 2) ** 2)
+    e_needed = sp.simplify(sp.diff(sp.log(need), A.delta) * A.delta)
+    return Evidence(checks=[
+        Check("L458/L500: with R = c lambda_Q/n_Q^2 (c a constant) the L499 terms 2 C eta n_Q^2 R/delta and "
+              "2 C eta n_Q^(3/2) R/delta are O(eta lambda_Q), as '<= (1 - eta lambda_Q/2)' needs", not bad,
+              f"(terms)/(eta lambda_Q) = {', '.join(sp.sstr(x) for x in r)}" + (f": unbounded through {bad}" if bad else ""),
+              counterexample=None if not bad else {"ratios": [sp.sstr(x) for x in r], "exponents": bad}),
+        Check("corrected: with Lemma 2's radius R = c delta lambda_Q/n_Q^2 (Du et al.'s) they are", not any(gaps2),
+              f"(terms)/(eta lambda_Q) = {', '.join(sp.sstr(x) for x in r2)}", refutes=False),
+        Check("repair: the premise R' < R with R = c delta lambda_Q/n_Q^2 and Lemma 4's R' needs m of order delta^(-5) "
+              "in delta, within Theorem 3's m = Omega(.../delta^10)", e_needed >= -10,
+              f"delta exponent of the width R' < R needs: {sp.sstr(e_needed)} (Theorem 3 states -10)", refutes=False)])
+
+
+CLAIMS += [
+    Claim(
+        id="liu2019.eq5.label",
+        kind=Kind.SYMBOLIC,
+        source=src("eq. (5) (App. C.1, L306), last line: the label vector of its first two sums"),
+        statement=r"\sum_k\eta Z_P(k)(I-\eta H_P^\infty)^k y_P-\sum_k\eta Z_P(k)e_P(k)=\sum_k\eta Z_P(0)(I-\eta H_P^\infty)^k"
+                  r"\mathbf y+\sum_k\eta(Z_P(k)-Z_P(0))(I-\eta H_P^\infty)^k\mathbf y-\sum_k\eta Z_P(k)e_P(k)",
+        assumptions="y read as a symbol of its own (§6.1 writes the loss of either phase with a generic y); checked in "
+                    "the 1 x 1 case over K = 2 steps, where the line is an identity in y, y_P, Z_P(k), H_P^inf, eta, e_P(k)",
+        domain=Domain(()), role="proof step", holds_by=("liu2019.thm1",), repair="absorbed",
+        stated=EQ5_PRINTED, derived=EQ5_CORRECT,
+        corrected=r"\dots=\sum_k\eta Z_P(0)(I-\eta H_P^\infty)^k y_P+\sum_k\eta(Z_P(k)-Z_P(0))(I-\eta H_P^\infty)^k y_P"
+                  r"-\sum_k\eta Z_P(k)e_P(k)",
+        notes="The line before has y_P; the last line (and eq. (6) after it) writes y.  Read as its own symbol, the "
+              "printed line equals the one before only at y = y_P (sympy on the 1 x 1 case); with y_P it is an identity "
+              "(the corrected form), and that is how liu2019.eq5 reads it on the drawn network.  One symbol of "
+              "notation: the result of the proof is unchanged.",
+        check=AllOf([Identity("(5): the last line, with y as printed, equals the line before", EQ5_PRINTED, EQ5_BEFORE,
+                              _EQ5_RANGES),
+                     Identity("corrected: with y_P", EQ5_CORRECT, EQ5_BEFORE, _EQ5_RANGES, refutes=False)]),
+    ),
+    Claim(
+        id="liu2019.thm3_proof.m_q",
+        kind=Kind.SYMBOLIC,
+        source=src("proof of Theorem 3 (App. C.2.1, L499): the coefficient after the first inequality"),
+        statement=r"1-\eta\lambda_Q+\frac{2C\eta m_QR}{\delta}+\frac{2C\eta m_Q^{3/2}R}{\delta}+\eta^2n_Q^2",
+        assumptions="the bounds the text names for that inequality: ||H_Q(k)^perp||_2 <= C n_Q^2 R/delta (L486), "
+                    "|I_2^i| <= eta |bar S_i| sqrt(n_Q)||u - y||/m (L470) with Lemma 5, eta^2 n_Q^2 (L488); m_Q is not "
+                    "defined anywhere in the text",
+        domain=Domain(()), role="proof step", holds_by=("liu2019.thm3",), repair="absorbed",
+        stated=L499_PRINTED, derived=L499_CORRECT,
+        corrected=r"1-\eta\lambda_Q+\frac{2C\eta n_Q^2R}{\delta}+\frac{2C\eta n_Q^{3/2}R}{\delta}+\eta^2n_Q^2",
+        notes="The two middle terms come from 2 eta r^T H^perp r <= 2 eta (C n_Q^2 R/delta)||r||^2 and from "
+              "2|r^T I_2| <= 2 ||r|| sum_i |I_2^i| <= 2 eta sqrt(n_Q)(C m n_Q R/delta)||r||^2/m; the printed m_Q, a symbol "
+              "the text never defines, stands where n_Q^2 and n_Q^(3/2) are meant (sympy: the printed coefficient is "
+              "not the one the bounds give).  With R = c lambda_Q/n_Q^2 the corrected terms are 2 C c eta lambda_Q "
+              "(1 + n_Q^(-1/2))/delta with L458's R = c lambda_Q/n_Q^2, and 2 C c eta lambda_Q (1 + n_Q^(-1/2)) with "
+              "Lemma 2's R = c delta lambda_Q/n_Q^2 (checked), below eta lambda_Q/4 for a small c; the delta that L458's "
+              "R lacks is liu2019.thm3_proof.radius, and the eta^2 n_Q^2 term is liu2019.thm3_proof.step_size.",
+        check=AllOf([Identity("L499: the printed coefficient equals the one the bounds before it give", L499_PRINTED,
+                              L499_CORRECT, {v: (0.1, 4.0) for v in (_C, _R, _dl, _mQ, _nQ, _lQ, _et)}),
+                     Custom(_l499_repair)]),
+    ),
+    Claim(
+        id="liu2019.thm3_proof.radius",
+        kind=Kind.SYMBOLIC,
+        source=src("proof of Theorem 3 (App. C.2.1, L458 and L499-L503): 'R = c lambda_Q/n_Q^2 for some small positive "
+                   "constant c'; 'The last inequality we used the bound of the step size and the bound of R'"),
+        statement=r"R=\frac{c\lambda_Q}{n_Q^2}\ (c\ \text{a constant})\Rightarrow\frac{2C\eta n_Q^2R}{\delta}+"
+                  r"\frac{2C\eta n_Q^{3/2}R}{\delta}=O(\eta\lambda_Q)",
+        assumptions="the corrected L499 coefficient (liu2019.thm3_proof.m_q): 2 C eta (n_Q^2 + n_Q^(3/2)) R/delta, with "
+                    "Lemma 5's C; a constant is free of n_Q, delta, lambda_Q (the rule of ORDER_NOTE, delta -> 0)",
+        domain=Domain(()), role="proof step", holds_by=("liu2019.thm3",), repair="absorbed",
+        corrected=r"R=\frac{c\,\delta\lambda_Q}{n_Q^2}\ \text{(Lemma 2's radius, Du et al.)}",
+        notes="Lemma 2, which the proof uses for lambda_min(H_Q(k)) > lambda_Q/2, has the radius c delta lambda_0/n^2, and "
+              "Du et al.'s proof this one follows takes R = c delta lambda_0/n^2; L458 drops the delta.  With R = c "
+              "lambda_Q/n_Q^2 the H^perp and I_2 terms are 2 C c eta lambda_Q (1 + n_Q^(-1/2))/delta, which a constant c "
+              "keeps below eta lambda_Q/4 only for delta bounded below (sympy); with delta in R they are 2 C c eta "
+              "lambda_Q (1 + n_Q^(-1/2)).  The repair asks R' < R for a radius smaller by delta, i.e. a width of "
+              "order delta^(-5) in delta (checked), which Theorem 3's m = Omega(.../delta^10) already covers: absorbed.  "
+              "Theorem 3 is confirmed on the literal networks (liu2019.thm3).",
+        check=Custom(_l458_radius),
     ),
 ]

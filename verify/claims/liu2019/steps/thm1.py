@@ -66,13 +66,17 @@ CLAIMS = [
                     "y_P + e_P(k) (the text does not define it; Arora et al.'s u(0) = 0 convention); the last line's y "
                     "read as y_P",
         domain=Domain(()), role="proof step", holds_by=HOLDS1,
-        notes=NOTE_RUN + "  Every line equals the left side.  Notation: the last line writes y where the lines before "
-              "have y_P; §6.1 writes the loss of either phase with a generic y ('For both pretraining and fine-tuning, "
-              "the objective function of the model is the squared loss L(W) = (1/2)(y - f(X))^T(y - f(X))'), and (6) "
-              "keeps y, so y reads as the labels of the phase, y_P: a notation inconsistency, not a wrong step (with y_Q "
-              "the line would not even have matching dimensions when n_P != n_Q).  e_P(k) is never defined in 002; the "
-              "third line fixes it.",
+        notes=NOTE_RUN + "  Every line equals the left side.  The last line writes y where the lines before have y_P, a "
+              "one-symbol slip reported by liu2019.eq5.label; §6.1 writes the loss of either phase with a generic y "
+              "('For both pretraining and fine-tuning, the objective function of the model is the squared loss L(W) = "
+              "(1/2)(y - f(X))^T(y - f(X))'), and (6) keeps y, so y is read here as the labels of the phase, y_P (with "
+              "y_Q the line would not even have matching dimensions when n_P != n_Q).  e_P(k) is never defined in 002; "
+              "the third line fixes it.",
         check=Custom(_eq5),
+        construction="The text never defines e_P(k), so its third line defines it, the second line is the GD step (4) "
+                     "the run performs, and the fourth regroups Z_P(k) = Z_P(0) + (Z_P(k) - Z_P(0)): with y read as y_P "
+                     "every line equals the left side whatever the run, so the check records the decomposition rather "
+                     "than testing it (the slip in its last line is liu2019.eq5.label; (4) is liu2019.eq4_13_14).",
         power=(Alternative("the third line with +sum_k eta Z_P(k) e_P(k)",
                            Custom(lambda claim, ctx: _eq5(claim, ctx, sign=-1)), "a sign slip on the remainder term"),),
     ),
@@ -110,6 +114,9 @@ CLAIMS = [
               "on each input, so ||Z||_F is near sqrt(n/2) and a bound sqrt(n)/2 fails (the power witness).  Found in "
               "the second reading (issue 27): the facts the orders (22)-(31) multiply.",
         check=Custom(_z_norms),
+        construction="Both bounds hold for every W, since ||Z||_F^2 = (1/m) sum_r sum_j I_rj ||x_j||^2 <= n for unit "
+                     "inputs and a_r = +-1 (a bound we proved), so no drawn network can violate them; the transpose "
+                     "identity is exact algebra.",
         power=(Alternative("||Z||_F <= sqrt(n)/2", Custom(lambda claim, ctx: _z_norms(claim, ctx, scale=0.5)),
                            "a constant off by 2"),),
     ),

@@ -158,6 +158,9 @@ CLAIMS = [
               "identity holds for any fixed split matrix, so the reading changes only which perturbation (40) bounds "
               "(liu2019.lemma6's notes).  e(k) as (37) defines it; (37)'s own sum is liu2019.eq37.",
         check=Custom(lambda claim, ctx: _eq5(claim, ctx, phase="Q")),
+        construction="e(k) is defined by the decomposition u_Q(k) - y_Q = (I - eta H_Q^inf)^k (u_Q(P) - y_Q) + e(k) "
+                     "that the third line uses, the second line is the GD step (4) the run performs and the fourth "
+                     "regroups Z_Q(k) = Z_Q(0) + (Z_Q(k) - Z_Q(0)), so every line equals the left side whatever the run.",
         power=(Alternative("the third line with +sum_k eta Z_Q(k) e(k)",
                            Custom(lambda claim, ctx: _eq5(claim, ctx, phase="Q", sign=-1)),
                            "a sign slip on the remainder term"),),
@@ -170,7 +173,7 @@ CLAIMS = [
                   r"=y_Q-H_{PQ}^\top H_P^{-1}y_P+(H_{PQ}^\top-Z_Q(0)^\top Z_P(0))H_P^{-1}y_P-Z_Q(0)^\top\epsilon-\epsilon'+u_Q(0)",
         assumptions="u_Q(P) - u_Q(0) = Z_Q(0)^T (Z_P(0) H_P^-1 y_P + eps) + eps_1 + eps_2 ((19)); eps' = eps_1 + eps_2 "
                     "((20)); all measured on the drawn network",
-        domain=Domain(()), role="proof step", holds_by=HOLDS2,
+        domain=Domain(()), role="proof step", holds_by=HOLDS2, repair="absorbed",
         corrected=r"y_Q-u_Q(P)=y_Q-H_{PQ}^\top H_P^{-1}y_P+(H_{PQ}^\top-Z_Q(0)^\top Z_P(0))H_P^{-1}y_P-Z_Q(0)^\top\epsilon-\epsilon'-u_Q(0)",
         notes=NOTE_RUN + "  From (19), y_Q - u_Q(P) = y_Q - u_Q(0) - Z_Q(0)^T(...) - eps_1 - eps_2: the first line has "
               "+eps_1 + eps_2 (sign flipped), the second -eps' (right) but +u_Q(0) (sign flipped from the first line's "
@@ -187,7 +190,7 @@ CLAIMS = [
                   r"\ \text{((34) minus (35))}",
         assumptions="H_Q(0) the Gram on X_Q at W(0) (Lemma 6's reading) or at W(P) = W_Q(0) (both are checked), "
                     "H_Q(k) at W_Q(k)",
-        domain=Domain(()), role="proof step", holds_by=HOLDS2,
+        domain=Domain(()), role="proof step", holds_by=HOLDS2, repair="absorbed",
         corrected=r"\|\zeta(k)\|_2\le\eta\|H_Q^\infty-H_Q(k)\|_F\|u_Q(k)-y_Q\|_2",
         notes=NOTE_RUN + "  zeta(k) is the difference of (34) and (35); the text before (35) says 'substituting H_Q(k) "
               "with H_Q^inf using the bound on ||H_Q^inf - H_Q(k)||_F', but (36)'s first line bounds it with "
