@@ -21,7 +21,7 @@ from verify.report.tables import (BRIEF_NOTE, DETAILED, ORDER, SOURCE_NOTES, che
                      set_aside_note, short, source_info, verdict_text, what_decides, what_fails, with_verdict, witness,
                      confirmed_split, untested_why, POWER_NOTE, power_cell)
 from verify.report.referee import (CONSEQUENCE_WORDS, SECTION_NOTES, SECTION_TITLES, SECTIONS, counterexample,
-                                   errata, figure_caption, greek, place, plain_doc, summary, values_text,
+                                   errata, figure_caption, greek, place, plain, plain_doc, relevant, summary, values_text,
                                    what_is_wrong)
 from .untrusted import math_ok, strip_controls
 
@@ -203,7 +203,7 @@ def _body(doc: dict, paper: str) -> list[str]:
 
 
 def render_paper(doc: dict, paper: str, figs: dict[str, list[str]]) -> str:
-    doc = plain_doc(doc)
+    doc = plain_doc(relevant(doc, paper))
     timing = doc.get("timing", {})
     info = source_info(doc, paper)
     num = f"{info['number']}: " if info["number"] else ""
@@ -271,7 +271,7 @@ def cx_tex(cx: dict | None) -> str | None:
     parts = []
     for k, v in cx["point"].items():
         name = tex_name(k)
-        name = esc(k) if name.startswith("\\text{") else f"\\({name}\\)"
+        name = esc(greek(plain(k))) if name.startswith("\\text{") else f"\\({name}\\)"
         if isinstance(v, (list, tuple, dict)):
             t = values_text(v, short)
             if t:

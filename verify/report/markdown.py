@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 
 from verify.report.referee import (CONSEQUENCE_WORDS, SECTION_NOTES, SECTION_TITLES, SECTIONS, counterexample,
-                                   errata, figure_caption, greek, place, plain_doc, summary, values_text,
+                                   errata, figure_caption, greek, place, plain, plain_doc, relevant, summary, values_text,
                                    what_is_wrong)
 from verify.report.tables import (ORDER, SOURCE_NOTES, checked_parts, claims_of, corrected_heading, counts,
                                   cross_references, errata_text, error_counts, extensions_refuted, klass, one_line,
@@ -125,11 +125,11 @@ def render_paper(doc: dict, paper: str, figs: dict[str, list[str]]) -> str:
     """A source's report as a referee writes one: the summary paragraph, the major errata, the minor errata, the
     typos and slips (:mod:`verify.report.referee`), then the rest (readings that do not extend, inconclusive,
     confirmed), what was checked, and every claim's full record in the appendix."""
-    doc = inert(plain_doc(doc))
+    doc = inert(plain_doc(relevant(doc, paper)))
     info, n = source_info(doc, paper), counts(doc, paper)
     num = f"{info['number']} · " if info["number"] else ""
     L = [f"# {num}{info['title']}", "",
-         f"Verification report for `{paper}` (source text `{info['file']}`). [All sources](../index.md).", ""]
+         f"Verification report for `{paper}`. [All sources](../index.md).", ""]
     if paper in SOURCE_NOTES:
         L += [f"> **Note.** {SOURCE_NOTES[paper]}", ""]
     L += ["## Summary", "", " ".join(summary(doc, paper)), ""]
@@ -181,7 +181,7 @@ def cx_text(cx: dict | None) -> str | None:
     for k, v in cx["point"].items():
         t = values_text(v, _num) if isinstance(v, (list, tuple, dict)) else _num(v)
         if t:
-            parts.append(f"{_name(k)} = {t}")
+            parts.append(f"{_name(plain(k))} = {t}")
     out = greek(", ".join(parts)) or "the instance the check describes"
     v = cx.get("values")
     if v and "simulated" in v:

@@ -25,13 +25,16 @@ from verify.report.tables import (SOURCE_NOTES, claims_of, counts, cross_referen
 
 _ISSUE = re.compile(r"\b[Ii]ssues?\s+\d+(?:\s*(?:,|/|and|&)\s*\d+)*\s*(?:[:;,]\s*)?")
 _LINES = re.compile(r"(?:,\s*|\s+)?(?:(?:display|lines?|at)\s+)?\bL\d{1,4}(?:\s*(?:[-–]|\+|and|,)\s*L?\d{1,4}\b)*")
-_MODULE = re.compile(r"\b(?:([A-Za-z_][\w]*)/)+([\w]+)\.py\b|\b[\w]+\.py\b")
+_MODULE = re.compile(r"\b(?:verify|derivations|numerics|tests|benchmarks|docs|reports|scripts)/[\w./-]*\w"
+                     r"|\b(?:[A-Za-z_]\w*/)+\w+\.py\b|\b\w+\.py\b")
 _FOLDER_WORDS = {"derivations": "our derivation", "numerics": "our simulation code", "tests": "our tests",
-                 "benchmarks": "our benchmarks", "verify": "the suite"}
+                 "benchmarks": "our benchmarks", "verify": "the suite", "docs": "our notes", "reports": "our reports",
+                 "scripts": "our scripts"}
 _PROFILE = re.compile(r"\b(?:the\s+)?(quick|standard|full)\s+profiles?\b|\bprofiles?\s+(quick|standard|full)\b",
                       re.I)
 _RUN_WORDS = {"quick": "the quick run", "standard": "the standard run", "full": "the full run"}
 _OO = re.compile(r"(?<![\w.])(-?)oo\b")
+_ANY = re.compile(r"[Ii]ssue|\.py\b|/|\bL\d|[Pp]rofile|\*|\|\||\boo\b|=|->|<=|>=")
 
 
 def _module_word(m: re.Match) -> str:
@@ -45,6 +48,8 @@ def plain(s) -> str:
     if s is None:
         return ""
     s = " ".join(str(s).split())
+    if not _ANY.search(s):   # most strings (labels, numbers, words) hold nothing to change
+        return s
     s = _ISSUE.sub("", s)
     s = _MODULE.sub(_module_word, s)
     s = _LINES.sub("", s)
@@ -67,11 +72,23 @@ def plain(s) -> str:
     return " ".join(s.split())
 
 
-def plain_doc(doc, skip=("id", "key", "paper", "file", "holds_by", "statement", "derived", "corrected", "stated")):
-    """A copy of a results document with every prose string in a reader's words (:func:`plain`); ids, keys, file
-    names and the math fields are kept as they are (ids name anchors, figures and commands)."""
+_MATH_LINES = re.compile(r"(?:\\[ ,;]|\s)*\(L\d{1,4}(?:\s*[-–]\s*L?\d{1,4})?\)")
+MATH = ("statement", "derived", "corrected", "stated")
+
+
+def plain_math(m: str) -> str:
+    """A formula of a results document without the lines of the text extraction a claim may cite in it
+    ("\\ (L440)")."""
+    return _MATH_LINES.sub("", m)
+
+
+def plain_doc(doc, skip=("id", "key", "paper", "file", "holds_by")):
+    """A copy of a results document with every prose string in a reader's words (:func:`plain`); ids, keys and
+    file names are kept as they are (ids name anchors, figures and commands), formulas lose only the extraction's
+    line numbers (:func:`plain_math`)."""
     if isinstance(doc, dict):
-        return {k: (v if k in skip else plain_doc(v, skip)) for k, v in doc.items()}
+        return {k: (v if k in skip else plain_math(v) if k in MATH and isinstance(v, str) else plain_doc(v, skip))
+                for k, v in doc.items()}
     if isinstance(doc, list):
         return [plain_doc(v, skip) for v in doc]
     if isinstance(doc, str):
@@ -93,6 +110,15 @@ def greek(s: str) -> str:
 
 def capital(s: str) -> str:
     return s[:1].upper() + s[1:] if s[:1].islower() else s
+
+
+def relevant(doc: dict, paper: str) -> dict:
+    """The part of a results document one source's report reads: its own claims and the claims of other sources
+    whose root cause is this source's (they witness its errata)."""
+    def home(c):
+        rc = c.get("root_cause")
+        return rc.get("paper") if isinstance(rc, dict) else None
+    return {**doc, "claims": [c for c in doc["claims"] if paper_of(c) == paper or home(c) == paper]}
 
 
 def place(where: str | None) -> str:
