@@ -253,3 +253,29 @@ def test_a_reconstructed_source_says_so_in_each_verdict_line():
     assert verdict_text(c) == "confirmed on our reconstruction"
     assert verdict_text(dict(c, verdict="inconclusive")) == "inconclusive"
     assert verdict_text({"id": "tahir2024.x", "verdict": "confirmed", "source": {"paper": "tahir2024"}}) == "confirmed"
+
+
+def test_typos_say_what_differs_and_proof_steps_are_ranked_by_consequence(tmp_path):
+    """A typo's line says what differs ("-2 where -1", from ``severity.change``); a proof step whose repaired proof
+    gives a weaker rate comes before one the O(.) absorbs, and says so."""
+    doc = _doc()
+    hb = [{"id": "tahir2024.thm2.2", "verdict": "confirmed"}]
+    typo = _claim("tahir2024.eq7", "refuted", corrected=r"n-p-1", sev={
+        **_sev("typo"), "change": {"kind": "an off-by-one in a constant", "differs": "-2 where -1",
+                                   "value_level": True}})
+    absorbed = _claim("tahir2024.eq30", "refuted", role="proof step", corrected=r"x\le1", sev={
+        **_sev("proof step", holds_by=hb), "proof": {"consequence": "absorbed", "why": "a constant", "rank": 3}})
+    weaker = _claim("tahir2024.eq31", "refuted", role="proof step", corrected=r"x\le n", sev={
+        **_sev("proof step", holds_by=hb), "proof": {"consequence": "weaker rate", "why": "a power", "rank": 1}})
+    doc["claims"] += [typo, absorbed, weaker]
+    write_reports(doc, tmp_path)
+    md = (tmp_path / "tahir2024" / "report.md").read_text()
+    typos = md[md.index("## Typos and slips"):md.index("## The rest")]
+    assert "what differs: -2 where -1" in typos and "tahir2024.eq7" in typos
+    minor = md[md.index("## Minor errata"):md.index("## Typos and slips")]
+    assert minor.index("eq31") < minor.index("eq30")
+    assert "the repaired proof gives a weaker rate" in minor and "the O(·) of the result absorbs the repair" in minor
+    summary = md[md.index("## Summary"):md.index("## Major errata")]
+    assert "1 of them giving less than printed once repaired" in summary and "1 misprint" in summary
+    tex = (tmp_path / "tahir2024" / "report.tex").read_text()
+    assert r"\textit{What differs:} -2 where -1" in tex

@@ -327,7 +327,8 @@ def _parts(e: dict, style: str = "\\displaystyle") -> list[str]:
 def _compact(e: dict) -> list[str]:
     """A minor erratum or a typo: the same parts as :func:`_erratum`, run on as one paragraph in small type."""
     how = e["cls"] + (f"; {CONSEQUENCE_WORDS[e['consequence']]}" if e.get("consequence") else "")
-    head = (esc(e["differs"]) + "." if e["section"] == "typo" and e["differs"] else esc(e["sentence"]))
+    head = (r"\textit{What differs:} " + esc(e["differs"]) + "." if e["section"] == "typo" and e["differs"]
+            else esc(e["sentence"]))
     parts = [p for p in _parts(e, "\\textstyle") if not (e["section"] == "typo" and p.startswith(r"\textit{What differs:}"))]
     return [r"{\footnotesize\raggedright\textbf{" + esc(f"{e['n']}. {e['place']}") + "} (" + esc(how) + "). " + head
             + " " + " ".join(parts) + r"\par}", ""]
@@ -380,7 +381,7 @@ def _others(doc: dict, paper: str) -> list[str]:
     recon = " on our reconstruction" if paper in SOURCE_NOTES else ""
     L += ["", r"\subsection*{Confirmed" + recon + "}"]
     if conf:
-        L += [r"{\small\setlength{\tabcolsep}{3pt}\begin{longtable}{" + cols(0.27, 0.25, 0.3, 0.18) + "}",
+        L += [r"{\small\setlength{\tabcolsep}{3pt}\begin{longtable}{" + cols(0.25, 0.2, 0.4, 0.15) + "}",
               r"\textbf{claim} & \textbf{location} & \textbf{what the evidence rules out} & "
               r"\textbf{could it have failed?}\\\hline\endhead"]
         for c in conf:

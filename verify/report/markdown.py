@@ -111,13 +111,15 @@ def render_index(doc: dict, pdfs: set[str] | None = None) -> str:
              f"{tot['does not extend']} | {tot['inconclusive']} | `results.json` |")
     L += ["", "The first pages of every report in one document: [summary.tex](summary.tex)"
           + (", [summary.pdf](summary.pdf)" if "summary" in pdfs else "") + "."]
-    L += ["", "Severity classes (derived by `verify/judge/severity.py`, most serious first): *substantive* (fails on a set "
-          "of positive measure of the stated domain), *typo* (a verified corrected form one constant, factor or "
-          "term away), *boundary* (fails only on a set of measure zero), *proof step* (a step fails, the result "
-          "holds), *remark* (a sentence of discussion, a caption or a table). *Does not extend*: a reading beyond "
-          "the source's own context that fails there; not an erratum. A cross-source claim counts in its own "
-          "source's line and is listed under the root cause's source.  Errata are counted as independent errors: the "
-          "refuted claims that witness one root cause (`RootCause`) count once, in the class of the most serious.", ""]
+    L += ["", "Severity classes (derived by one rule from what each run measures, most serious first): *substantive* "
+          "(a stated result fails on a set of positive measure of its own domain as printed: a major erratum), *typo* "
+          "(the minimal corrected form, confirmed, is one misprint-shaped change away: the report says what differs), "
+          "*boundary* (fails only on a set of measure zero, whatever the role), *proof step* (a step fails while the "
+          "result holds; ranked by what the repaired proof gives), *remark* (a sentence of discussion, a caption or a "
+          "table). *Does not extend*: a reading beyond the source's own context that fails there; not an erratum. "
+          "Errata are counted as independent errors: the refuted claims that witness one root cause count once, in "
+          "the class of the most serious, for the source whose statement fails (a claim of another source that "
+          "witnesses it is listed there too).", ""]
     return "\n".join(L) + "\n"
 
 
@@ -211,7 +213,7 @@ def _erratum(e: dict) -> list[str]:
 
 
 def _typo_item(e: dict) -> list[str]:
-    bits = [f"**{e['place']}**: " + (e["differs"] or e["sentence"])]
+    bits = [f"**{e['place']}** ({e['cls']}): " + (f"what differs: {e['differs']}" if e["differs"] else e["sentence"])]
     if e["corrected"]:
         bits.append(f"corrected: {_inline(e['corrected'])} ({e['corrected_verdict']})")
     cx = cx_text(e["counterexample"])

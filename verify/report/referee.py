@@ -188,11 +188,11 @@ def values_text(v, fmt) -> str | None:
     """A non-scalar coordinate of a counterexample in words: a short list as a tuple, a matrix by its shape
     (its entries are in ``results.json``); None for anything else."""
     if isinstance(v, (list, tuple)):
-        if all(isinstance(x, (int, float, str)) and not isinstance(x, bool) for x in v) and len(v) <= 8:
+        if all(isinstance(x, (int, float, str)) and not isinstance(x, bool) for x in v) and len(v) <= 4:
             return "(" + ", ".join(fmt(x) if not isinstance(x, str) else plain(x) for x in v) + ")"
         if v and all(isinstance(r, (list, tuple)) for r in v):
             return f"a {len(v)}×{len(v[0])} array"
-        return f"a list of {len(v)} values"
+        return f"a vector of {len(v)} values"
     return None
 
 
