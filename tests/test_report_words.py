@@ -58,6 +58,8 @@ def test_no_internal_words(rendered, paper):
     bad = _offending(md) + _offending(tex)
     assert not bad, "\n".join(bad[:10])
     assert "**" not in tex   # markdown bold (or sympy's power) inside LaTeX
+    # formulas at the size of their text: none shrunk to fit, none in a table cell of the body
+    assert r"\resizebox" not in tex and r"\scriptsize" not in tex[:tex.index(r"\appendix")]
 
 
 def test_plain_keeps_the_paper_and_drops_the_suite():
@@ -68,6 +70,8 @@ def test_plain_keeps_the_paper_and_drops_the_suite():
     assert plain("||y - u(0)||_2") == "‖y - u(0)‖_2"
     # the paper's own numbering stays: equations, sections, figures, parameters named L
     assert plain("Theorem 3.9, eq. (16), §3.4, Fig. 2(b), L = 3") == "Theorem 3.9, eq. (16), §3.4, Fig. 2(b), L = 3"
+    assert plain("L1_at_|a-b|=10, the L2 norm") == "L1_at_|a-b|=10, the L2 norm"
+    assert plain("Abstract (L5); Theorem 7 (L178-201), proof (L584-L590)") == "Abstract; Theorem 7, proof"
 
 
 @pytest.mark.parametrize("paper", SOURCES)

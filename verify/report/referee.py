@@ -24,7 +24,8 @@ from verify.report.tables import (SOURCE_NOTES, claims_of, counts, cross_referen
 # ------------------------------------------------------------------------------------------- reader's words
 
 _ISSUE = re.compile(r"\b[Ii]ssues?\s+\d+(?:\s*(?:,|/|and|&)\s*\d+)*\s*(?:[:;,]\s*)?")
-_LINES = re.compile(r"(?:,\s*|\s+)?(?:(?:display|lines?|at)\s+)?\bL\d{1,4}(?:\s*(?:[-–]|\+|and|,)\s*L?\d{1,4}\b)*")
+_LINES = re.compile(r"(?:,\s*|\s+)?(?:(?:display|lines?|at)\s+)?\b(?:L\d{2,4}|L\d(?=\)))\b"
+                    r"(?:\s*[-–]\s*L?\d{1,4}\b|\s*(?:\+|and|,)\s*L\d{1,4}\b)*")
 _MODULE = re.compile(r"\b(?:verify|derivations|numerics|tests|benchmarks|docs|reports|scripts)/[\w./-]*\w"
                      r"|\b(?:[A-Za-z_]\w*/)+\w+\.py\b|\b\w+\.py\b")
 _FOLDER_WORDS = {"derivations": "our derivation", "numerics": "our simulation code", "tests": "our tests",
@@ -197,9 +198,12 @@ def values_text(v, fmt) -> str | None:
 
 
 def what_is_wrong(c: dict) -> str:
-    """One claim's failure in words: its reason without the counterexample (which has a line of its own)."""
-    r = re.split(r":\s*counterexample\b", str(c.get("reason") or ""), maxsplit=1)[0]
-    return plain(r).rstrip(".")
+    """One claim's failure in words: its reason without the counterexample (which has a line of its own).  A reason
+    of the form "<the statement checked>: counterexample ..." names what was checked, not what is wrong: it is
+    introduced as the statement that does not hold as printed."""
+    parts = re.split(r":\s*counterexample\b", str(c.get("reason") or ""), maxsplit=1)
+    text = plain(parts[0]).rstrip(".")
+    return f"Does not hold as printed: {text}" if len(parts) > 1 and text else text
 
 
 def _consequence(c: dict) -> str | None:
@@ -223,7 +227,8 @@ def errata(doc: dict, paper: str) -> list[dict]:
     (a proof step's), ``place``, ``sentence`` (what is wrong, in words), ``corrected`` (LaTeX) with
     ``corrected_verdict``, ``differs`` (a typo's change), ``counterexample`` (:func:`counterexample`), ``ids`` (the
     witnesses), ``others`` (the witnesses beyond the first, with their place and class), ``command``."""
-    profile = (doc.get("meta") or {}).get("profile") or "standard"
+    profile = (doc.get("meta") or {}).get("profile")
+    profile = profile if isinstance(profile, str) and re.fullmatch(r"[a-z]+", profile) else "standard"
     out = []
     for g in errata_groups(doc, paper):
         # the witness that leads: the most serious, and among those one of the source's own claims
