@@ -5,21 +5,21 @@ everywhere (stated and corrected forms, witness and counterexample values); free
 A results document may come from anyone: a formula is typeset as math only when
 :func:`verify.report.untrusted.math_ok` accepts it (whitelisted control words only: no file, shell or catcode
 primitive), otherwise it is shown as escaped verbatim text; and :func:`verify.report.compile_pdf` always runs
-pdflatex with ``-no-shell-escape`` and ``openout_any=p``/``openin_any=p``.  The body (what was
-checked, the errata ordered by severity and grouped by root cause, the readings that do not extend, the inconclusive
-and confirmed claims one line each, then each erratum in detail) comes before ``\\appendix``, which holds every
-claim's full record with its per-point tests and figures.
+pdflatex with ``-no-shell-escape`` and ``openout_any=p``/``openin_any=p``.  The body says what the markdown
+report says, in the same order (:mod:`verify.report.referee`): the summary paragraph, major errata, minor errata and
+typos (these two run on in small type, so that the errata end within the first two pages), the rest, what was
+checked; ``\\appendix`` holds every claim's full record with its per-point tests and captioned figures.  Formulas
+are never shrunk: one that does not fit the line is set as math that breaks after its relations and operators.
 """
 from __future__ import annotations
 
 import math
 import re
 
-from verify.report.tables import (BRIEF_NOTE, DETAILED, ORDER, SOURCE_NOTES, checked_parts, claims_of,
-                     corrected_heading, corrected_verdict_word, counts, cross_references, errata_groups,
-                     extensions_refuted, fmt, klass, measured, measured_cell, minimal, one_line, point_rows,
-                     set_aside_note, short, source_info, verdict_text, what_decides, what_fails, with_verdict, witness,
-                     confirmed_split, untested_why, POWER_NOTE, power_cell)
+from verify.report.tables import (ORDER, SOURCE_NOTES, checked_parts, claims_of, corrected_heading, counts,
+                                  cross_references, extensions_refuted, fmt, klass, one_line, point_rows,
+                                  set_aside_note, short, source_info, verdict_text, with_verdict, confirmed_split,
+                                  POWER_NOTE, power_cell)
 from verify.report.referee import (CONSEQUENCE_WORDS, SECTION_NOTES, SECTION_TITLES, SECTIONS, counterexample,
                                    errata, figure_caption, greek, place, plain, plain_doc, relevant, summary, values_text,
                                    what_is_wrong)

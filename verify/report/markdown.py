@@ -1,18 +1,20 @@
 """Markdown reports that render on a code forge: one per source (``<paper>/report.md``) and the index.
 
-The first screen answers "what is wrong in this source, and how badly": what was checked, the errata ordered by
-severity and grouped by root cause, then the readings that do not extend, the inconclusive claims and the confirmed
-ones, one line each.  Every claim's full record (stated form, assumptions, notes, checks, per-point tests in a
-collapsed ``<details>`` block, figures) follows in the appendix.
+A source's report reads as a referee writes one (:mod:`verify.report.referee` derives what it says): a summary
+paragraph (what the paper claims, what holds, the errata in words, what to change), the major errata, the minor
+errata (proof steps ranked by what the repaired proof gives), the typos and slips with what differs, each erratum
+with its corrected form and verdict, its smallest clear counterexample and the command that reproduces it; then the
+readings that do not extend, the inconclusive and the confirmed claims, what was checked, and every claim's full
+record in the appendix (per-point tests collapsed in a ``<details>`` block, figures with their captions).  Nothing
+in the body is cut: long text is written out of tables.
 
 A results document may come from anyone: each renderer's entry point (:func:`render_index`, :func:`render_paper`)
-first makes every string of it inert markdown (:func:`verify.report.untrusted.inert`: no raw ``<``, no ``|`` that
-breaks a row, no link, no control character), so no field can be missed; statements are typeset as math only
-when the LaTeX whitelist accepts them (:func:`verify.report.untrusted.md_math`), else shown as code.
+first puts its prose in a reader's words (:func:`verify.report.referee.plain_doc`) and then makes every string of it
+inert markdown (:func:`verify.report.untrusted.inert`: no raw ``<``, no ``|`` that breaks a row, no link, no control
+character), so no field can be missed; statements are typeset as math only when the LaTeX whitelist accepts them
+(:func:`verify.report.untrusted.md_math`), else shown as code.
 """
 from __future__ import annotations
-
-import math
 
 from verify.report.referee import (CONSEQUENCE_WORDS, SECTION_NOTES, SECTION_TITLES, SECTIONS, counterexample,
                                    errata, figure_caption, greek, place, plain, plain_doc, relevant, summary, values_text,
@@ -32,18 +34,6 @@ _GREEK = {"alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "epsilon": 
 def _name(k: str) -> str:
     base, _, sub = k.partition("_")
     return _GREEK.get(base, base) + (f"_{sub}" if sub else "")
-
-
-def point_text(pt: dict | None, n: int = 90) -> str:
-    """``{'gamma': 0.5, 'sigma': 1}`` -> ``γ = 0.5, σ = 1`` (one line)."""
-    if not pt:
-        return "—"
-    parts = []
-    for k, v in pt.items():
-        if isinstance(v, (list, tuple, dict)):
-            continue
-        parts.append(f"{_name(k)} = {short(v) if isinstance(v, (int, float)) else v}")
-    return one_line(", ".join(parts), n) if parts else "(a design, see the claim's checks)"
 
 
 def _cell(s) -> str:

@@ -14,12 +14,11 @@ record as the run wrote it.
 """
 from __future__ import annotations
 
-import math
 import re
 
 from verify.judge.severity import PROOF_CONSEQUENCES
-from verify.report.tables import (SOURCE_NOTES, claims_of, counts, cross_references, errata_groups, extensions_refuted, klass,
-                                  measured, minimal, paper_of, plural, with_verdict, witness)
+from verify.report.tables import (SOURCE_NOTES, claims_of, counts, cross_references, errata_groups, klass,
+                                  measured, minimal, paper_of, plural, witness)
 
 # ------------------------------------------------------------------------------------------- reader's words
 
@@ -403,11 +402,6 @@ def figure_caption(c: dict, k: int) -> str:
     return (f"Figure {k + 1} of {c['id']}" + (f": {title}" if title else "") + f". Verdict: {verdict}.")
 
 
-def rest_of(doc: dict, paper: str) -> dict:
-    """The claims after the errata: readings that do not extend, inconclusive, confirmed."""
-    return {"does not extend": extensions_refuted(doc, paper), "inconclusive": with_verdict(doc, paper, "inconclusive")}
-
-
 __all__ = ["plain", "plain_doc", "place", "errata", "summary", "counterexample", "command", "SECTIONS",
            "SECTION_TITLES", "SECTION_NOTES", "CONSEQUENCE_WORDS", "correction_text", "result_name", "figure_caption",
-           "values_text", "what_is_wrong"]
+           "values_text", "what_is_wrong", "relevant", "plain_math"]
