@@ -103,3 +103,13 @@ def test_errata_end_within_two_pdf_pages(rendered, paper, tmp_path):
     m = re.search(r"\\newlabel\{errata-end\}\{\{[^}]*\}\{(\d+)\}", aux)
     assert m, aux[-500:]
     assert int(m.group(1)) <= 2, f"{paper}: the errata end on page {m.group(1)}"
+
+
+def test_every_figure_has_a_caption_with_its_verdict():
+    c = next(c for c in DOC["claims"] if c["evidence"].get("figures") and c["verdict"] == "refuted")
+    paper = c["source"]["paper"]
+    figs = {c["id"]: ["figures/a_0.png"]}
+    md, tex = render_md(DOC, paper, figs), render_tex(DOC, paper, figs)
+    cap = re.search(r"!\[[^\]]*\]\(figures/a_0\.png\)\n\n\*(Figure 1 of [^\n]*)\*", md)
+    assert cap and c["id"] in cap.group(1) and "Verdict: refuted" in cap.group(1)
+    assert "figures/a_0.png}" in tex and "Verdict: refuted" in tex[tex.index("figures/a_0.png}"):][:2000]

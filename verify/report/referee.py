@@ -298,9 +298,9 @@ def summary(doc: dict, paper: str) -> list[str]:
     other = [k for k, v in named.items() if k not in fails and k not in holds]
     S = []
     roles = n["by_role"]
-    side = ", ".join(plural(v, k) for k, v in roles.items() if k != "statement")
-    S.append(f"We checked {plural(len(cs), 'claim')} of this source: {plural(len(stmts), 'stated result')}"
-             + (f", and {side}" if side else "") + ".")
+    S.append(f"We checked {plural(len(cs), 'claim')} of this source: "
+             + _names([plural(len(stmts), "stated result")]
+                      + [plural(v, k) for k, v in roles.items() if k != "statement"]) + ".")
     if holds:
         S.append(f"{_results(holds)} {'holds' if len(holds) == 1 else 'hold'} as stated in "
                  "every check we ran" + (" (on our reconstruction of its formulas)" if paper in SOURCE_NOTES
