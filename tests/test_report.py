@@ -117,52 +117,57 @@ def test_one_report_per_source_and_an_index(written):
     index = (out / "index.md").read_text()
     rows = [l for l in index.splitlines() if l.startswith("| **")]
     assert len(rows) == 5   # four sources and the total
-    total = next(l for l in index.splitlines() if l.startswith("| **all**"))
-    assert "errata (" in total and "substantive" in total, total   # independent errata by class
+    # independent errata: one per root cause (the shared (142) and the closed interval count once each)
+    assert "| 4 errata (1 substantive, 1 boundary, 1 proof step, 1 remark; 6 refuted claims) |" in index
     assert json.loads((out / "results.json").read_text()) == json.loads(json.dumps(doc))
     assert not list(out.glob(".partial-*")) and not list(out.glob(".old-*"))
 
 
 def test_first_page_order_and_severity(written):
+    """A referee's order: the summary, major errata, minor errata (typos would follow), then the rest, what was
+    checked, the appendix; one erratum per root cause, each with its corrected form, counterexample and command."""
     _, out, _ = written
     md = (out / "tahir2024" / "report.md").read_text()
-    heads = ["## What was checked", "## Errata, most serious first", "## Readings that do not extend",
-             "## Inconclusive", "## Confirmed", "## Errata in detail", "## Appendix: every claim"]
+    heads = ["## Summary", "## Major errata", "## Minor errata", "## The rest", "### Readings that do not extend",
+             "### Inconclusive", "### Confirmed", "## What was checked", "## Appendix: every claim"]
     assert [md.index(h) for h in heads] == sorted(md.index(h) for h in heads)
-    table = md[md.index("## Errata, most serious first"):md.index("## Readings that do not extend")]
-    classes = [l.split("|")[1].strip() for l in table.splitlines() if l.startswith("| ") and "`" in l]
-    assert [CLASSES.index(c) for c in classes] == sorted(CLASSES.index(c) for c in classes)
-    # the root cause group of 001's (142) holds 000's claim too; 000's report points to it
-    assert "shachaf2021.eq5.end_state_142" in table and "*(from shachaf2021)*" in table
+    major = md[md.index("## Major errata"):md.index("## Minor errata")]
+    minor = md[md.index("## Minor errata"):md.index("## The rest")]
+    # the root cause of 001's (142) is one erratum with 000's claim as a second witness, reproduced together
+    assert major.count("Reproduce:") == 1 and "shachaf2021.eq5.end_state_142" in major
+    assert ("'tahir2024.thm3.9.transferability.a_very_long_identifier_of_a_claim' "
+            "'shachaf2021.eq5.end_state_142' --profile quick") in major
+    assert "Corrected form (confirmed)" in major and "Counterexample:" in major
+    # the two boundary claims of one root cause are one minor erratum; boundary before the proof step and remark
+    assert minor.count("Reproduce:") == 3
+    assert minor.index("(boundary)") < minor.index("(proof step)") < minor.index("(remark)")
     sh = (out / "shachaf2021" / "report.md").read_text()
     assert "root cause in another source" in sh and "shachaf2021.eq5.end_state_142" in sh
-    # the strongest witness comes before the minimal counterexample in the detail
-    det = md[md.index("### tahir2024.thm3.9.transferability"):]
-    assert det.index("*Strongest witness:*") < det.index("*Minimal counterexample:*")
-    assert "does not extend" not in table.lower() or "tahir2024.eq13.all_sigma" not in table
+    assert "## Major errata" not in sh   # counted for the source whose statement fails
+    summary = md[md.index("## Summary"):md.index("## Major errata")]
+    assert "We find 4 independent errata" in summary and "What to change:" in summary
+    assert "tahir2024.eq13.all_sigma" not in major + minor   # a reading that does not extend is not an erratum
 
 
-def test_summary_cells_are_one_line_without_number_lists(written):
+def test_nothing_is_cut(written):
+    """No "…" in a report's body: long reasons and number lists are written out in full, outside tables."""
     _, out, _ = written
     md = (out / "tahir2024" / "report.md").read_text()
-    body = md[:md.index("## Errata in detail")]
-    for line in body.splitlines():
-        if line.startswith("| "):
-            for cell in line.split(" | "):
-                text = re.sub(r"\[`[^`]*`\]\([^)]*\)", "", cell)   # claim links
-                text = re.sub(r"\$[^$]*\$", "", text)               # formulas
-                assert len(text) <= 140, cell
-                assert not re.search(r"(\d+\.\d+, ){5}", text), cell
+    body = md[:md.index("## Appendix: every claim")]
+    assert "…" not in body
+    assert LONG.split(", ")[-1] in body   # the last number of the long list in the reading that does not extend
+    tex = (out / "tahir2024" / "report.tex").read_text()
+    assert r"\dots{}" not in tex[:tex.index(r"\appendix")]
     assert "<details>" in md   # per-point tables collapsed in the appendix
-    assert one_line("a " * 200).endswith("…") and "[…]" in one_line(LONG)
+    assert one_line("a " * 200).endswith("…") and "[…]" in one_line(LONG)   # one_line itself still cuts (index)
 
 
 def test_reconstruction_note_on_003s_first_page(written):
     _, out, _ = written
     md = (out / "dayi2024" / "report.md").read_text()
-    assert md.index("reconstruction") < md.index("## What was checked")
+    assert md.index("reconstruction") < md.index("## Summary")
     tex = (out / "dayi2024" / "report.tex").read_text()
-    assert tex.index("reconstruction") < tex.index("What was checked")
+    assert tex.index("reconstruction") < tex.index("Summary")
 
 
 def test_groups_ordered_by_class(written):
@@ -248,3 +253,29 @@ def test_a_reconstructed_source_says_so_in_each_verdict_line():
     assert verdict_text(c) == "confirmed on our reconstruction"
     assert verdict_text(dict(c, verdict="inconclusive")) == "inconclusive"
     assert verdict_text({"id": "tahir2024.x", "verdict": "confirmed", "source": {"paper": "tahir2024"}}) == "confirmed"
+
+
+def test_typos_say_what_differs_and_proof_steps_are_ranked_by_consequence(tmp_path):
+    """A typo's line says what differs ("-2 where -1", from ``severity.change``); a proof step whose repaired proof
+    gives a weaker rate comes before one the O(.) absorbs, and says so."""
+    doc = _doc()
+    hb = [{"id": "tahir2024.thm2.2", "verdict": "confirmed"}]
+    typo = _claim("tahir2024.eq7", "refuted", corrected=r"n-p-1", sev={
+        **_sev("typo"), "change": {"kind": "an off-by-one in a constant", "differs": "-2 where -1",
+                                   "value_level": True}})
+    absorbed = _claim("tahir2024.eq30", "refuted", role="proof step", corrected=r"x\le1", sev={
+        **_sev("proof step", holds_by=hb), "proof": {"consequence": "absorbed", "why": "a constant", "rank": 3}})
+    weaker = _claim("tahir2024.eq31", "refuted", role="proof step", corrected=r"x\le n", sev={
+        **_sev("proof step", holds_by=hb), "proof": {"consequence": "weaker rate", "why": "a power", "rank": 1}})
+    doc["claims"] += [typo, absorbed, weaker]
+    write_reports(doc, tmp_path)
+    md = (tmp_path / "tahir2024" / "report.md").read_text()
+    typos = md[md.index("## Typos and slips"):md.index("## The rest")]
+    assert "what differs: -2 where -1" in typos and "tahir2024.eq7" in typos
+    minor = md[md.index("## Minor errata"):md.index("## Typos and slips")]
+    assert minor.index("eq31") < minor.index("eq30")
+    assert "the repaired proof gives a weaker rate" in minor and "the O(·) of the result absorbs the repair" in minor
+    summary = md[md.index("## Summary"):md.index("## Major errata")]
+    assert "1 of them giving less than printed once repaired" in summary and "1 misprint" in summary
+    tex = (tmp_path / "tahir2024" / "report.tex").read_text()
+    assert r"\textit{What differs:} -2 where -1" in tex

@@ -340,6 +340,8 @@ def draw_figure(fig: dict, claim: dict):
     line_roles = [r for r in roles if any(s["role"] == r and s["kind"] == "line" for s in series)]
     point_roles = [r for r in roles if r not in line_roles]
 
+    logx, logy = log_axes(fig, series)   # one decision for every panel: they compare on one scale
+    fig = {**fig, "logx": logx, "logy": logy}
     zeros_note = False
     for ax, pan in zip(axes.flat, plist):
         for s in pan["series"]:
@@ -429,6 +431,21 @@ def _bridge(xs, ys):
     if adjacent >= 0.5 * sum(fin):
         return xs, ys
     return [x for x, ok in zip(xs, fin) if ok], [y for y, ok in zip(ys, fin) if ok]
+
+
+def _decades(vals) -> bool:
+    """Whether positive data span two decades or more: a linear axis would flatten all but the largest values."""
+    v = [float(x) for x in vals if isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)]
+    return len(v) >= 3 and min(v) > 0 and max(v) / min(v) >= 100
+
+
+def log_axes(fig: dict, series: list[dict]) -> tuple[bool, bool]:
+    """(log x, log y): as the figure asks, or logarithmic where its data span decades (y unless a range is fixed;
+    x unless the figure regenerates one of the source's, whose horizontal axis a reader compares with the paper)."""
+    xs = [v for s in series for v in s.get("x") or []]
+    ys = [v for s in series for v in s.get("y") or []]
+    return (bool(fig.get("logx")) or (not fig.get("like_source") and _decades(xs)),
+            bool(fig.get("logy")) or (not fig.get("ylim") and _decades(ys)))
 
 
 def _axes_style(ax, fig, series):

@@ -5,21 +5,24 @@ everywhere (stated and corrected forms, witness and counterexample values); free
 A results document may come from anyone: a formula is typeset as math only when
 :func:`verify.report.untrusted.math_ok` accepts it (whitelisted control words only: no file, shell or catcode
 primitive), otherwise it is shown as escaped verbatim text; and :func:`verify.report.compile_pdf` always runs
-pdflatex with ``-no-shell-escape`` and ``openout_any=p``/``openin_any=p``.  The body (what was
-checked, the errata ordered by severity and grouped by root cause, the readings that do not extend, the inconclusive
-and confirmed claims one line each, then each erratum in detail) comes before ``\\appendix``, which holds every
-claim's full record with its per-point tests and figures.
+pdflatex with ``-no-shell-escape`` and ``openout_any=p``/``openin_any=p``.  The body says what the markdown
+report says, in the same order (:mod:`verify.report.referee`): the summary paragraph, major errata, minor errata and
+typos (these two run on in small type, so that the errata end within the first two pages), the rest, what was
+checked; ``\\appendix`` holds every claim's full record with its per-point tests and captioned figures.  Formulas
+are never shrunk: one that does not fit the line is set as math that breaks after its relations and operators.
 """
 from __future__ import annotations
 
 import math
 import re
 
-from verify.report.tables import (BRIEF_NOTE, DETAILED, ORDER, SOURCE_NOTES, checked_parts, claims_of,
-                     corrected_heading, corrected_verdict_word, counts, cross_references, errata_groups,
-                     extensions_refuted, fmt, klass, measured, measured_cell, minimal, one_line, point_rows,
-                     set_aside_note, short, source_info, verdict_text, what_decides, what_fails, with_verdict, witness,
-                     confirmed_split, untested_why, POWER_NOTE, power_cell)
+from verify.report.tables import (ORDER, SOURCE_NOTES, checked_parts, claims_of, corrected_heading, counts,
+                                  cross_references, extensions_refuted, fmt, klass, one_line, point_rows,
+                                  set_aside_note, short, source_info, verdict_text, with_verdict, confirmed_split,
+                                  POWER_NOTE, power_cell)
+from verify.report.referee import (CONSEQUENCE_WORDS, SECTION_NOTES, SECTION_TITLES, SECTIONS, counterexample,
+                                   errata, figure_caption, greek, place, plain, plain_doc, relevant, summary, values_text,
+                                   what_is_wrong)
 from .untrusted import math_ok, strip_controls
 
 MAX_ROWS = 30
@@ -76,13 +79,15 @@ def verbatim(m: str) -> str:
 
 
 def display(m: str | None) -> str:
+    """A displayed formula at body size: centred when it fits the line, else set flush left as display-style math
+    that may break after its relations and operators (a formula is never shrunk below body size)."""
     if not m:
         return "---"
     if not math_ok(m):
         return "\\begin{flushleft}" + verbatim(m) + "\\end{flushleft}"
-    # shrink a form wider than the line to the line width (never enlarge a short one)
-    return ("\\[\\resizebox{\\ifdim\\width>\\linewidth\\linewidth\\else\\width\\fi}{!}{$\\displaystyle "
-            + _safe_math(m) + "$}\\]")
+    f = _safe_math(m)
+    return ("\\sbox0{$\\displaystyle " + f + "$}\\ifdim\\wd0>\\linewidth{\\par\\raggedright$\\displaystyle " + f
+            + "$\\par}\\else\\[\\usebox0\\]\\fi")
 
 
 def tex_name(k: str) -> str:
@@ -137,39 +142,6 @@ def tex_point(pt: dict | None, n: int = 6) -> str:
     return ", ".join(one(k, v) for k, v in items[:n]) + (", \\dots" if more else "")
 
 
-def witness_cell(c: dict) -> str:
-    w = witness(c)
-    if w:
-        out = tex_point(w["point"], 4)
-        mg = w.get("margin")
-        if isinstance(mg, (int, float)) and math.isfinite(mg):
-            out += f" (margin \\({tex_num(mg)}\\))"
-        return out
-    m = minimal(c)
-    return ("minimal: " + tex_point(m, 4)) if m else "---"
-
-
-def fitted(m: str) -> str:
-    """A formula at its natural size when it fits the line (of a cell), else shrunk to the line."""
-    if not math_ok(m):
-        return verbatim(m)
-    return ("\\sbox0{$" + _safe_math(m) + "$}\\ifdim\\wd0>\\linewidth\\resizebox{\\linewidth}{!}{\\usebox0}"
-            "\\else\\usebox0\\fi{}")
-
-
-def _corr_row(c: dict, group_corrected: str | None) -> str | None:
-    """The row under an erratum with its corrected form and that form's own verdict (spanning the columns after
-    the class); None when there is none or it is the group's form, shown once on the group's row."""
-    f = " ".join((c.get("corrected") or "").split())
-    if not f or (group_corrected and f == " ".join(group_corrected.split())):
-        if f:
-            return (" & \\multicolumn{4}{" + cols(0.905) + "}{\\textit{corrected form: the group's, "
-                    + esc(corrected_verdict_word(c)) + " here}}\\\\")
-        return None
-    return (" & \\multicolumn{4}{" + cols(0.905) + "}{\\textit{corrected (ours, " + esc(corrected_verdict_word(c))
-            + "):} " + fitted(f) + "}\\\\[2pt]")
-
-
 def _cls(c: dict) -> str:
     return esc(klass(c) or "unclassified")
 
@@ -192,50 +164,53 @@ PREAMBLE = [r"\documentclass[10pt]{article}",
             r"\usepackage{amsmath,amssymb,graphicx,array,longtable}",
             r"\usepackage[hidelinks]{hyperref}",
             r"\newcolumntype{P}[1]{>{\raggedright\arraybackslash}p{#1}}",
-            r"\setlength{\parindent}{0pt}\setlength{\parskip}{4pt}",
-            r"\usepackage[a4paper,margin=2cm]{geometry}",
+            r"\setlength{\parindent}{0pt}\setlength{\parskip}{3pt plus 1pt}",
+            r"\usepackage[a4paper,margin=1.5cm]{geometry}",
             r"\setlength{\LTpre}{4pt}\setlength{\LTpost}{4pt}",
-            r"\emergencystretch=3em"]
+            r"\emergencystretch=3em",
+            # section headings closer to their text than article's default: the errata fit the first two pages
+            r"\makeatletter\renewcommand\section{\@startsection{section}{1}{0pt}{-2ex plus -.5ex minus -.2ex}"
+            r"{.8ex plus .2ex}{\large\bfseries}}\renewcommand\subsection{\@startsection{subsection}{2}{0pt}"
+            r"{-1.5ex plus -.5ex minus -.2ex}{.5ex plus .2ex}{\normalsize\bfseries}}\makeatother"]
 
 
 def _run_line(doc: dict) -> str:
     meta, timing = doc.get("meta", {}), doc.get("timing", {})
-    return (f"Profile {meta.get('profile')}, seed {meta.get('seed')}, device {meta.get('device')}; "
+    return (f"Sizes of the {meta.get('profile')} run, seed {meta.get('seed')}, device {meta.get('device')}; "
             f"{meta.get('n_tests', 0)} Monte Carlo tests in the run, family-wise level {meta.get('alpha_familywise')} "
             f"({meta.get('multiple_testing', '')}); {timing.get('seconds', '?')} s.")
 
 
 def _body(doc: dict, paper: str) -> list[str]:
-    """A source's report before its appendix: what was checked, the errata table, the other verdicts one line each,
-    then the substantive and proof-step errata in detail."""
+    """A source's report before its appendix, as a referee writes one: the summary paragraph, major errata, minor
+    errata, typos and slips (:mod:`verify.report.referee`), then the rest and what was checked."""
     n = counts(doc, paper)
     L = []
     if paper in SOURCE_NOTES:
         L += [r"\fbox{\parbox{\dimexpr\linewidth-2\fboxsep-2\fboxrule}{\textbf{Note.} " + esc(SOURCE_NOTES[paper])
               + "}}", ""]
+    L += [r"\section*{Summary}", esc(" ".join(summary(doc, paper))), ""]
+    L += _errata(doc, paper)
+    L += [r"\label{errata-end}"]
+    L += _others(doc, paper)
     L += [r"\section*{What was checked}",
           "".join(r"\textbf{" + esc(t) + "}" if bold else esc(t) for t, bold in checked_parts(n)), "",
           esc("By kind: " + ", ".join(f"{k} {v}" for k, v in sorted(n["by_kind"].items(), key=lambda kv: -kv[1]))
-              + ". By role: " + ", ".join(f"{k} {v}" for k, v in n["by_role"].items()) + "."), ""]
-    L += _errata(doc, paper)
-    L += _others(doc, paper)
-    detailed = [(c, g) for g in errata_groups(doc, paper) for c in g["members"] if klass(c) in DETAILED]
-    if detailed:
-        L += [r"\section*{Errata in detail}"]
-        for c, g in detailed:
-            L += _erratum_detail(c, g)
+              + ". By role: " + ", ".join(f"{k} {v}" for k, v in n["by_role"].items()) + "."), "",
+          esc("The classes: " + " ".join(f"{SECTION_TITLES[k]}: {SECTION_NOTES[k]}" for k in SECTIONS)), "",
+          r"{\small " + esc(_run_line(doc)) + "}", ""]
     return L
 
 
 def render_paper(doc: dict, paper: str, figs: dict[str, list[str]]) -> str:
+    doc = plain_doc(relevant(doc, paper))
     timing = doc.get("timing", {})
     info = source_info(doc, paper)
     num = f"{info['number']}: " if info["number"] else ""
     L = PREAMBLE + [r"\begin{document}", r"\sloppy",
                     r"{\centering{\large\bfseries " + esc(num + info["title"]) + r"\par}\smallskip"
                     r"{\normalsize Verification report (ftverify), " + esc(timing.get("started", "")[:16].replace("T", " "))
-                    + r" UTC\par}\medskip}",
-                    r"{\small " + esc(f"Source text {info['file']} (key {paper}). " + _run_line(doc)) + "}", ""]
+                    + r" UTC\par}\medskip}", ""]
     L += _body(doc, paper)
     L += [r"\label{body-end}\clearpage", r"\appendix", r"\section*{Appendix: every claim}",
           esc("Each claim's full record: stated form, assumptions, domain, the reading chosen (notes), checks and "
@@ -250,6 +225,7 @@ def render_paper(doc: dict, paper: str, figs: dict[str, list[str]]) -> str:
 def render_summary(doc: dict, sources: list[str]) -> str:
     """``summary.tex``: the body of every source's report (no appendices) in one document, one source per chapter-
     like section; claim ids are plain (the full records are in each source's own report)."""
+    doc = plain_doc(doc)
     timing = doc.get("timing", {})
     L = PREAMBLE + [r"\begin{document}", r"\sloppy",
                     r"{\centering{\large\bfseries Verification summary: every source\par}\smallskip"
@@ -263,6 +239,7 @@ def render_summary(doc: dict, sources: list[str]) -> str:
         body = "\n".join(_body(doc, p))
         body = body.replace(r"\subsection*{", r"\subsubsection*{").replace(r"\section*{", r"\subsection*{")
         body = re.sub(r"\\hyperref\[[^\]]*\]", "", body)   # no appendix here to link to
+        body = body.replace(r"\label{errata-end}", "")
         L += ([r"\clearpage"] if k else []) + [r"\section*{" + esc(num + info["title"]) + "}",
                                                 esc(f"Source text {info['file']} (key {p})."), "", body]
     L.append(r"\end{document}")
@@ -274,144 +251,160 @@ def cols(*fr: float) -> str:
     return "".join(f"P{{\\dimexpr {f}\\linewidth-2\\tabcolsep\\relax}}" for f in fr)
 
 
-_ERR_COLS = cols(0.095, 0.22, 0.27, 0.2, 0.215)
+def inline_math(m: str | None, style: str = "\\displaystyle") -> str:
+    """A formula at the size of the text around it, never shrunk: whole when it fits the line, else as inline math
+    that may break after its relations and operators; a formula the whitelist refuses as escaped verbatim text.
+    ``style``: ``\\textstyle`` keeps the lines of a run-on paragraph close (fractions and sums in text size)."""
+    if not m:
+        return "---"
+    if not math_ok(m):
+        return verbatim(m)
+    f = _safe_math(m)
+    return ("\\sbox0{$" + style + " " + f + "$}\\ifdim\\wd0>\\linewidth $" + style + " " + f
+            + "$\\else\\usebox0\\fi{}")
+
+
+def cx_tex(cx: dict | None) -> str | None:
+    """A counterexample in the paper's notation (every coordinate, nothing cut; a matrix by its shape)."""
+    if not cx:
+        return None
+    parts = []
+    for k, v in cx["point"].items():
+        name = tex_name(k)
+        name = esc(greek(plain(k))) if name.startswith("\\text{") else f"\\({name}\\)"
+        if isinstance(v, (list, tuple, dict)):
+            t = values_text(v, short)
+            if t:
+                parts.append(f"{name} = {esc(greek(t))}")
+        elif isinstance(v, (int, float)):
+            parts.append(f"{name} \\(= {tex_num(v)}\\)")
+        else:
+            parts.append(f"{name} = {esc(greek(str(v)))}")
+    out = ", ".join(parts) or "the instance the check describes"
+    v = cx.get("values")
+    if v and "simulated" in v:
+        ci = v.get("ci")
+        out += (f": simulated \\({tex_num(v['simulated'])}\\)"
+                + (f" \\([{tex_num(ci[0])}, {tex_num(ci[1])}]\\)" if ci else "")
+                + f" where the paper gives \\({tex_num(v['paper'])}\\)")
+    elif v:
+        out += f": \\({tex_num(v['derived'])}\\) where the paper gives \\({tex_num(v['paper'])}\\)"
+    return out
+
+
+def _cmd(s: str) -> str:
+    return r"{\footnotesize\texttt{" + esc(s).replace(r"\allowbreak{}", "") + "}}"
+
+
+def _erratum(e: dict) -> list[str]:
+    """A major erratum: its sentence, then one line each for what differs, the corrected form, the counterexample,
+    the other witnesses and the command."""
+    how = e["cls"] + (f"; {CONSEQUENCE_WORDS[e['consequence']]}" if e.get("consequence") else "")
+    L = [r"{\raggedright\parskip=1pt \textbf{" + esc(f"{e['n']}. {e['place']}") + "} (" + esc(how) + "). "
+         + esc(e["sentence"]) + r"\par"]
+    for part in _parts(e):
+        L.append(part + r"\par")
+    return ["\n".join(L) + "}", ""]
+
+
+def _parts(e: dict, style: str = "\\displaystyle") -> list[str]:
+    out = []
+    if e["differs"]:
+        out.append(r"\textit{What differs:} " + esc(e["differs"]) + ".")
+    if e["corrected"]:
+        out.append(r"\textit{Corrected form} (" + esc(e["corrected_verdict"]) + "): " + inline_math(e["corrected"], style)
+                   + ".")
+    cx = cx_tex(e["counterexample"])
+    if cx:
+        out.append(r"\textit{Counterexample:} " + cx + ".")
+    if e["others"]:
+        out.append(r"\textit{Also seen in:} " + "; ".join(
+            _hyper(o["id"]) + " (" + esc(f"{o['place']}, {o['cls']}") + ")" for o in e["others"]) + ".")
+    out.append(r"\textit{Reproduce:} " + _cmd(e["command"]))
+    return out
+
+
+def _compact(e: dict) -> list[str]:
+    """A minor erratum or a typo: the same parts as :func:`_erratum`, run on as one paragraph in small type."""
+    how = e["cls"] + (f"; {CONSEQUENCE_WORDS[e['consequence']]}" if e.get("consequence") else "")
+    head = (r"\textit{What differs:} " + esc(e["differs"]) + "." if e["section"] == "typo" and e["differs"]
+            else esc(e["sentence"]))
+    parts = [p for p in _parts(e, "\\textstyle") if not (e["section"] == "typo" and p.startswith(r"\textit{What differs:}"))]
+    return [r"{\footnotesize\raggedright\textbf{" + esc(f"{e['n']}. {e['place']}") + "} (" + esc(how) + "). " + head
+            + " " + " ".join(parts) + r"\par}", ""]
 
 
 def _errata(doc: dict, paper: str) -> list[str]:
-    groups = errata_groups(doc, paper)
-    L = [r"\section*{Errata, most serious first}"]
-    if not groups:
-        return L + [esc("No claim of this source was refuted as its authors state it in this run."), ""]
-    L += [esc("Grouped by root cause (R1, R2, ...). The strongest witness is the failing point with the largest "
-              "margin (violation in units of the stated value) inside the stated domain; the minimal counterexample "
-              "and every number are in the claim's detail."),
-          r"{\scriptsize\setlength{\tabcolsep}{2.5pt}\renewcommand{\arraystretch}{1.15}",
-          r"\begin{longtable}{" + _ERR_COLS + "}",
-          r"\textbf{class} & \textbf{claim, location} & \textbf{what fails} & \textbf{strongest witness} & "
-          r"\textbf{measured}\\\hline\endhead"]
-    for g in groups:
-        if g["label"]:
-            corr = " ".join((g["corrected"] or "").split())
-            corr_t = (r"\newline\textit{corrected (ours):} " + fitted(corr)) if corr else ""
-            L.append(r"\multicolumn{5}{@{}P{\linewidth}@{}}{\rule{0pt}{9pt}\textbf{" + esc(g["label"]) + "} "
-                     + esc(one_line(g["summary"], 160)) + corr_t + r"}\\*[1pt]")   # \\*: no page break after
-        for c in g["members"]:
-            other = f" (from {c['source']['paper']})" if c["source"].get("paper") != paper else ""
-            row = _corr_row(c, g["corrected"])
-            L.append(" & ".join([
-                _cls(c), _hyper(c["id"]) + esc(other) + ", " + esc(one_line(c["source"]["where"], 45)),
-                esc(what_fails(c, 90)), witness_cell(c), esc(measured_cell(c))]) + (r"\\*" if row else r"\\"))
-            if row:
-                L.append(row)
-        if g is not groups[-1]:
-            L.append(r"\hline")
-    L += [r"\hline\end{longtable}}"]
-    if any(klass(c) not in DETAILED for g in groups for c in g["members"]):
-        L += [esc(BRIEF_NOTE)]
+    E = errata(doc, paper)
+    L = []
+    if not E:
+        return [r"\section*{Errata}", esc("No claim of this source was refuted as its authors state it in this run."), ""]
+    for sec in SECTIONS:
+        items = [e for e in E if e["section"] == sec]
+        if not items:
+            continue
+        L += [r"\section*{" + esc(SECTION_TITLES[sec]) + "}"]
+        for e in items:
+            L += _erratum(e) if sec == "major" else _compact(e)
     xr = cross_references(doc, paper)
     if xr:
-        L += [esc("Also refuted here, with a root cause in another source (listed in that source's report): ")
-              + "; ".join(tt(c["id"]) + " " + esc(f"({rc['paper']}: {one_line(rc['summary'], 80)})")
-                          for c, rc in xr) + "."]
+        L += [esc("Also refuted here, with a root cause in another source (counted in that source's report): ")
+              + "; ".join(tt(c["id"]) + " " + esc(f"({rc['paper']}: {rc['summary']})") for c, rc in xr) + "."]
     return L + [""]
 
 
 def _others(doc: dict, paper: str) -> list[str]:
-    L = [r"\section*{Readings that do not extend}"]
+    """After the errata: readings that do not extend and inconclusive claims (a paragraph each: their reasons are
+    long and are not cut), confirmed claims in a table of short cells."""
+    L = [r"\section*{The rest}", r"\subsection*{Readings that do not extend}"]
     ext = extensions_refuted(doc, paper)
     if ext:
         L += [esc("Claims that deliberately read a statement beyond the context the source gives it and fail "
-                  "there; not errata of the source."),
-              r"{\scriptsize\setlength{\tabcolsep}{2.5pt}\begin{longtable}{" + cols(0.26, 0.2, 0.34, 0.2) + "}",
-              r"\textbf{claim} & \textbf{location} & \textbf{what fails} & \textbf{witness}\\\hline\endhead"]
+                  "there; not errata of the source."), r"\begin{itemize}\setlength{\itemsep}{1pt}"]
         for c in ext:
-            L.append(f"{_hyper(c['id'])} & {esc(one_line(c['source']['where'], 50))} & {esc(what_fails(c, 100))} & "
-                     f"{witness_cell(c)}\\\\")
-        L.append(r"\hline\end{longtable}}")
+            cx = cx_tex(counterexample(c))
+            L.append(r"\item " + _hyper(c["id"]) + " (" + esc(place(c["source"]["where"])) + "): "
+                     + esc(what_is_wrong(c)) + "." + (" Counterexample: " + cx + "." if cx else ""))
+        L.append(r"\end{itemize}")
     else:
         L.append("None in this run.")
     inc = with_verdict(doc, paper, "inconclusive")
-    L += ["", r"\section*{Inconclusive}"]
+    L += ["", r"\subsection*{Inconclusive}"]
     if inc:
-        L += [r"{\scriptsize\setlength{\tabcolsep}{2.5pt}\begin{longtable}{" + cols(0.26, 0.2, 0.54) + "}",
-              r"\textbf{claim} & \textbf{location} & \textbf{why, and what would decide it}\\\hline\endhead"]
-        for c in inc:
-            L.append(f"{_hyper(c['id'])} & {esc(one_line(c['source']['where'], 50))} & {esc(what_decides(c, 120))}\\\\")
-        L.append(r"\hline\end{longtable}}")
+        L += [r"\begin{itemize}\setlength{\itemsep}{1pt}"]
+        L += [r"\item " + _hyper(c["id"]) + " (" + esc(place(c["source"]["where"])) + "): " + esc(c["reason"])
+              for c in inc]
+        L.append(r"\end{itemize}")
     else:
         L.append("None in this run.")
     conf, untested = confirmed_split(doc, paper)
     recon = " on our reconstruction" if paper in SOURCE_NOTES else ""
-    L += ["", r"\section*{Confirmed" + recon + "}"]
+    L += ["", r"\subsection*{Confirmed" + recon + "}"]
     if conf:
-        L += [r"{\scriptsize\setlength{\tabcolsep}{2.5pt}\begin{longtable}{" + cols(0.25, 0.18, 0.41, 0.16) + "}",
+        L += [r"{\small\setlength{\tabcolsep}{3pt}\begin{longtable}{" + cols(0.25, 0.2, 0.4, 0.15) + "}",
               r"\textbf{claim} & \textbf{location} & \textbf{what the evidence rules out} & "
               r"\textbf{could it have failed?}\\\hline\endhead"]
         for c in conf:
             dag = r"$^\dagger$" if c.get("basis") == "derivation only" else ""
             ro = c.get("rules_out") or c.get("reason")
-            L.append(f"{_hyper(c['id'])}{dag} & {esc(one_line(c['source']['where'], 50))} & {esc(one_line(ro, 110))} "
+            L.append(f"{_hyper(c['id'])}{dag} & {esc(place(c['source']['where']))} & {esc(ro)} "
                      f"& {esc(power_cell(c))}\\\\")
         L.append(r"\hline\end{longtable}}")
         if any(c.get("basis") == "derivation only" for c in conf):
-            L += [r"{\scriptsize $^\dagger$ " + esc("verdict from our derivation only (symbolic identities, searches "
-                                                    "over closed forms); no simulation of the procedure entered it.")
+            L += [r"{\small $^\dagger$ " + esc("verdict from our derivation only (symbolic identities, searches "
+                                                "over closed forms); no simulation of the procedure entered it.")
                   + "}", ""]
-        L += [r"{\scriptsize " + esc(POWER_NOTE.replace("*", "").replace("`", "")) + "}"]
+        L += [r"{\small " + esc(POWER_NOTE.replace("*", "").replace("`", "")) + "}"]
     else:
         L.append("None in this run.")
     if untested:
-        L += ["", r"\section*{Confirmed" + recon + ", untested power}",
+        L += ["", r"\subsection*{Confirmed" + recon + ", untested power}",
               esc("The check passed, but no plausible wrong version of the statement was shown to fail it, so the "
-                  "pass is not evidence that the statement holds."), "",
-              r"{\scriptsize\setlength{\tabcolsep}{2.5pt}\begin{longtable}{" + cols(0.26, 0.2, 0.54) + "}",
-              r"\textbf{claim} & \textbf{location} & \textbf{what would give it power}\\\hline\endhead"]
-        for c in untested:
-            L.append(f"{_hyper(c['id'])} & {esc(one_line(c['source']['where'], 50))} & {esc(untested_why(c))}\\\\")
-        L.append(r"\hline\end{longtable}}")
+                  "pass is not evidence that the statement holds."), r"\begin{itemize}\setlength{\itemsep}{1pt}"]
+        L += [r"\item " + _hyper(c["id"]) + " (" + esc(place(c["source"]["where"])) + "): what would give it power: "
+              + esc((c.get("power") or {}).get("why") or "no alternative declared or rejected") for c in untested]
+        L.append(r"\end{itemize}")
     return L + [""]
-
-
-def _erratum_detail(c: dict, g: dict) -> list[str]:
-    s = c["source"]
-    sev = c.get("severity") if isinstance(c.get("severity"), dict) else {}
-    m = measured(c)
-    L = [r"\subsection*{" + tt(c["id"]) + " --- " + _cls(c) + "}",
-         esc(f"Stated ({s['where']}):"), display(c["statement"]),
-         r"\textit{What fails:} " + esc(one_line(c["reason"], 500)) + ".", ""]
-    if sev.get("why"):
-        L += [r"\textit{Severity:} \textbf{" + esc(sev.get("class")) + "} --- " + esc(sev["why"]) + ".", ""]
-    elif m:
-        L += [r"\textit{Measured:} " + esc(measured_cell(c)) + ".", ""]
-    gap = m.get("largest_gap")
-    gap = gap if isinstance(gap, (int, float)) and math.isfinite(gap) else None
-    how = m.get("method") if m.get("method") and m["method"] not in (sev.get("why") or "") \
-        and (m.get("fraction") is not None or gap is not None) else None
-    if how or gap is not None:
-        L += [r"\textit{How measured:} " + "; ".join(filter(None, [
-            esc(how) if how else None,
-            f"largest gap \\({tex_num(gap)}\\) in units of the stated value" if gap is not None else None])) + ".", ""]
-    w = witness(c)
-    if w:
-        extra = ""
-        if isinstance(w.get("estimate"), (int, float)):
-            extra = (f"; simulated \\({tex_num(w['estimate'])}\\)"
-                     + (f" \\([{tex_num(w['ci'][0])}, {tex_num(w['ci'][1])}]\\)" if w.get("ci") else "")
-                     + f" vs stated \\({tex_num(w.get('stated'))}\\)")
-        elif isinstance(w.get("stated"), (int, float)) and isinstance(w.get("derived"), (int, float)):
-            extra = f"; stated \\({tex_num(w['stated'])}\\) vs derived \\({tex_num(w['derived'])}\\)"
-        mg = w.get("margin")
-        L += [r"\textit{Strongest witness:} " + tex_point(w["point"], 12)
-              + (f", margin \\({tex_num(mg)}\\)" if isinstance(mg, (int, float)) and math.isfinite(mg) else "")
-              + extra + (" (" + esc(w["how"]) + ")" if w.get("how") else "") + ".", ""]
-    mn = minimal(c)
-    if mn:
-        L += [r"\textit{Minimal counterexample:} " + tex_point(mn, 12) + ".", ""]
-    if g.get("summary"):
-        L += [r"\textit{Root cause} (" + esc(f"{g['label']}, {g['paper']}") + "): " + esc(g["summary"]), ""]
-    if c.get("corrected"):
-        L += [r"\textit{" + esc(corrected_heading(c)) + ":}", display(c["corrected"])]
-    return L
 
 
 def _claim(c: dict, figs: list[str]) -> list[str]:
@@ -430,7 +423,7 @@ def _claim(c: dict, figs: list[str]) -> list[str]:
     L += [r"\textit{Assumptions:} " + esc(c["assumptions"]), "", r"\textit{Domain:} " + esc(c["domain"]), ""]
     if c.get("notes"):
         L += [r"\textit{Notes:} " + esc(c["notes"]), ""]
-    L += [r"\textit{Verdict:} \textbf{" + esc(verdict_text(c)) + "} --- " + esc(one_line(c["reason"], 400)), ""]
+    L += [r"\textit{Verdict:} \textbf{" + esc(verdict_text(c)) + "} --- " + esc(c["reason"]), ""]
     if c.get("basis") == "derivation only":
         L += [r"\textit{Basis:} our derivation only (symbolic identities, searches over closed forms); no simulation "
               "of the procedure entered this verdict.", ""]
@@ -442,7 +435,7 @@ def _claim(c: dict, figs: list[str]) -> list[str]:
                  r"check & result & detail\\\hline\endhead")
         for ch in ev["checks"]:
             res = {True: "passed", False: "failed", None: "undecided"}[ch["passed"]]
-            L.append(f"{esc(one_line(ch['name'], 80))} & {res} & {esc(one_line(ch['detail'], 400))}\\\\")
+            L.append(f"{esc(ch['name'])} & {res} & {esc(ch['detail'])}\\\\")
         L.append(r"\end{longtable}}")
     aside = set_aside_note(ev)
     if aside:
@@ -458,10 +451,10 @@ def _claim(c: dict, figs: list[str]) -> list[str]:
         if len(rows) > MAX_ROWS:
             L.append(esc(f"({len(rows) - MAX_ROWS} more rows in results.json)"))
         L.append("")
-    for f in figs:
+    for k, f in enumerate(figs):
         L += [r"\begin{center}\includegraphics[width=0.72\linewidth,height=0.42\textheight,keepaspectratio]{"
-              + f + r"}\end{center}"]
+              + f + r"}\par\smallskip{\small " + esc(figure_caption(c, k)) + r"}\end{center}"]
     return L
 
 
-__all__ = ["render_paper", "render_summary", "esc", "display", "fitted", "tex_point", "fmt"]
+__all__ = ["render_paper", "render_summary", "esc", "display", "inline_math", "tex_point", "fmt"]

@@ -1,0 +1,115 @@
+"""The committed reports read as a referee's: rendered from ``reports/results.json`` (no simulation), every source's
+report carries no internal word of the suite, and its errata end within the first two PDF pages.
+
+Internal words a reader would have to decode: the suite's issue numbers ("issue 22"), module paths
+(``derivations/lowrank.py``), lines of the text extraction ("L577"), sympy syntax (``delta**2``, ``oo``),
+``refutes=False``, the run's profile names used as jargon ("the full profile adds k = 9"); the one place a profile is
+named is the command that reproduces an erratum (``--profile standard``)."""
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from verify.report.latex import render_paper as render_tex
+from verify.report.markdown import render_paper as render_md
+from verify.report.referee import SECTIONS, errata, plain
+from verify.report.tables import papers
+
+ROOT = Path(__file__).resolve().parents[1]
+DOC = json.loads((ROOT / "reports" / "results.json").read_text())
+SOURCES = papers(DOC)
+
+INTERNAL = {
+    "an issue number": re.compile(r"\b[Ii]ssues? \d+"),
+    "a module path": re.compile(r"\b(?:verify|derivations|numerics|tests|benchmarks)/[\w/]+|\b\w+\.py\b"),
+    "a line of the text extraction": re.compile(r"\bL\d{2,4}\b"),
+    "sympy's oo": re.compile(r"(?<![\w.])-?oo\b"),
+    "sympy's **": re.compile(r"\w\*\*\w"),
+    "a flag of a check": re.compile(r"\b(?:refutes|passed)=(?:True|False|None)\b"),
+    "a profile name as jargon": re.compile(r"\b(?:quick|standard|full) profiles?\b|\bprofiles? (?:quick|standard|full)\b",
+                                           re.I),
+}
+
+
+def _offending(text: str) -> list[str]:
+    out = []
+    for line in text.splitlines():
+        line = re.sub(r"python -m verify \w+ [^`}]*?--profile \w+", "", line)   # a command to run
+        for what, rx in INTERNAL.items():
+            m = rx.search(line)
+            if m:
+                out.append(f"{what}: {m.group(0)!r} in {line[max(0, m.start() - 60):m.end() + 40]!r}")
+    return out
+
+
+@pytest.fixture(scope="module")
+def rendered():
+    return {p: (render_md(DOC, p, {}), render_tex(DOC, p, {})) for p in SOURCES}
+
+
+@pytest.mark.parametrize("paper", SOURCES)
+def test_no_internal_words(rendered, paper):
+    md, tex = rendered[paper]
+    bad = _offending(md) + _offending(tex)
+    assert not bad, "\n".join(bad[:10])
+    assert "**" not in tex   # markdown bold (or sympy's power) inside LaTeX
+    # formulas at the size of their text: none shrunk to fit, none in a table cell of the body
+    assert r"\resizebox" not in tex and r"\scriptsize" not in tex[:tex.index(r"\appendix")]
+
+
+def test_plain_keeps_the_paper_and_drops_the_suite():
+    assert plain("eq. (45) (App. C.2.2, L597-L603) and (2)") == "eq. (45) (App. C.2.2) and (2)"
+    assert plain("Reading (issue 22): the seed") == "Reading: the seed"
+    assert plain("(dayi2024/common.py, derivations/lowrank.py)") == "(our code, our derivation)"
+    assert plain("excess m^(1/4) -> oo; delta**2 <= 1") == "excess m^(1/4) → ∞; delta^2 ≤ 1"
+    assert plain("||y - u(0)||_2") == "‖y - u(0)‖_2"
+    # the paper's own numbering stays: equations, sections, figures, parameters named L
+    assert plain("Theorem 3.9, eq. (16), §3.4, Fig. 2(b), L = 3") == "Theorem 3.9, eq. (16), §3.4, Fig. 2(b), L = 3"
+    assert plain("L1_at_|a-b|=10, the L2 norm") == "L1_at_|a-b|=10, the L2 norm"
+    assert plain("Abstract (L5); Theorem 7 (L178-201), proof (L584-L590)") == "Abstract; Theorem 7, proof"
+
+
+@pytest.mark.parametrize("paper", SOURCES)
+def test_errata_come_first_in_the_markdown(rendered, paper):
+    """The order a referee reads: summary, major, minor, typos, then the rest; every erratum with a command."""
+    md = rendered[paper][0]
+    heads = ["## Summary"] + [h for h in ("## Major errata", "## Minor errata", "## Typos and slips") if h in md] \
+        + ["## The rest", "## Appendix: every claim"]
+    assert [md.index(h) for h in heads] == sorted(md.index(h) for h in heads)
+    E = errata(DOC, paper)
+    body = md[:md.index("## The rest")]
+    assert body.count("Reproduce: `python -m verify run '") == len(E)
+    assert [e["section"] for e in E] == sorted((e["section"] for e in E), key=SECTIONS.index)
+    assert "…" not in md[:md.index("## Appendix: every claim")]
+
+
+@pytest.mark.skipif(shutil.which("pdflatex") is None, reason="no TeX toolchain (apt-get install texlive-latex-base)")
+@pytest.mark.parametrize("paper", SOURCES)
+def test_errata_end_within_two_pdf_pages(rendered, paper, tmp_path):
+    """The report's body alone (the appendix cut off, so it compiles in a second) puts its label ``errata-end`` on
+    page 1 or 2."""
+    tex = rendered[paper][1]
+    body = tex[:tex.index(r"\clearpage" + "\n" + r"\appendix")] + "\n\\end{document}\n"
+    (tmp_path / "body.tex").write_text(body)
+    p = subprocess.run(["pdflatex", "-no-shell-escape", "-interaction=nonstopmode", "-halt-on-error", "body.tex"],
+                       cwd=tmp_path, capture_output=True, timeout=120)
+    assert p.returncode == 0, p.stdout.decode("utf-8", errors="replace")[-2000:]
+    aux = (tmp_path / "body.aux").read_text(errors="replace")
+    m = re.search(r"\\newlabel\{errata-end\}\{\{[^}]*\}\{(\d+)\}", aux)
+    assert m, aux[-500:]
+    assert int(m.group(1)) <= 2, f"{paper}: the errata end on page {m.group(1)}"
+
+
+def test_every_figure_has_a_caption_with_its_verdict():
+    c = next(c for c in DOC["claims"] if c["evidence"].get("figures") and c["verdict"] == "refuted")
+    paper = c["source"]["paper"]
+    figs = {c["id"]: ["figures/a_0.png"]}
+    md, tex = render_md(DOC, paper, figs), render_tex(DOC, paper, figs)
+    cap = re.search(r"!\[[^\]]*\]\(figures/a_0\.png\)\n\n\*(Figure 1 of [^\n]*)\*", md)
+    assert cap and c["id"] in cap.group(1) and "Verdict: refuted" in cap.group(1)
+    assert "figures/a_0.png}" in tex and "Verdict: refuted" in tex[tex.index("figures/a_0.png}"):][:2000]

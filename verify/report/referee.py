@@ -1,0 +1,407 @@
+"""A source's errata as a referee writes them: the summary paragraph, then major errata, minor errata, typos and
+slips, each erratum with its sentence, corrected form, smallest clear counterexample and a command that reproduces
+it.  Everything is derived from the results document (claim statements, verdicts, severity records, root causes,
+corrected forms); no prose here is written for one source, and no verdict or class is typed in.
+
+Both renderers (:mod:`verify.report.markdown`, :mod:`verify.report.latex`) read the plain-text records of this
+module and only format them, so the two reports say the same things in the same order.
+
+Words of the suite stay out of a reader's report (:func:`plain`): the suite's issue numbers ("issue 22"), module
+paths (``derivations/lowrank.py``), lines of the text extraction of a source ("L577": an author cannot map them to
+the paper; the equation, section or figure number stays), sympy's ``**`` and ``oo``, the run's profile names used as
+jargon ("the full profile adds k = 9").  :func:`plain` is applied when rendering only; ``results.json`` keeps the
+record as the run wrote it.
+"""
+from __future__ import annotations
+
+import re
+
+from verify.judge.severity import PROOF_CONSEQUENCES
+from verify.report.tables import (SOURCE_NOTES, claims_of, counts, cross_references, errata_groups, klass,
+                                  measured, minimal, paper_of, plural, witness)
+
+# ------------------------------------------------------------------------------------------- reader's words
+
+_ISSUE = re.compile(r"\b[Ii]ssues?\s+\d+(?:\s*(?:,|/|and|&)\s*\d+)*\s*(?:[:;,]\s*)?")
+_LINES = re.compile(r"(?:,\s*|\s+)?(?:(?:display|lines?|at)\s+)?\b(?:L\d{2,4}|L\d(?=\)))\b"
+                    r"(?:\s*[-–]\s*L?\d{1,4}\b|\s*(?:\+|and|,)\s*L\d{1,4}\b)*")
+_MODULE = re.compile(r"\b(?:verify|derivations|numerics|tests|benchmarks|docs|reports|scripts)/[\w./-]*\w"
+                     r"|\b(?:[A-Za-z_]\w*/)+\w+\.py\b|\b\w+\.py\b")
+_FOLDER_WORDS = {"derivations": "our derivation", "numerics": "our simulation code", "tests": "our tests",
+                 "benchmarks": "our benchmarks", "verify": "the suite", "docs": "our notes", "reports": "our reports",
+                 "scripts": "our scripts"}
+_PROFILE = re.compile(r"\b(?:the\s+)?(quick|standard|full)\s+profiles?\b|\bprofiles?\s+(quick|standard|full)\b",
+                      re.I)
+_RUN_WORDS = {"quick": "the quick run", "standard": "the standard run", "full": "the full run"}
+_OO = re.compile(r"(?<![\w.])(-?)oo\b")
+_ANY = re.compile(r"[Ii]ssue|\.py\b|/|\bL\d|[Pp]rofile|\*|\|\||\boo\b|=|->|<=|>=")
+
+
+def _module_word(m: re.Match) -> str:
+    text = m.group(0)
+    top = text.split("/")[0] if "/" in text else ""
+    return _FOLDER_WORDS.get(top, "our code")
+
+
+def plain(s) -> str:
+    """Text of a results document in a reader's words (see the module docstring); whitespace collapsed."""
+    if s is None:
+        return ""
+    s = " ".join(str(s).split())
+    if not _ANY.search(s):   # most strings (labels, numbers, words) hold nothing to change
+        return s
+    s = _ISSUE.sub("", s)
+    s = _MODULE.sub(_module_word, s)
+    s = _LINES.sub("", s)
+    s = _PROFILE.sub(lambda m: _RUN_WORDS[(m.group(1) or m.group(2)).lower()], s)
+    s = s.replace("**", "^").replace("||", "‖")
+    s = re.sub(r"(?<=[\w)])\*(?=[\w(])", " ", s)   # sympy's 2*c*sqrt(n) as 2 c sqrt(n)
+    s = _OO.sub(lambda m: ("−" if m.group(1) else "") + "∞", s)
+    for a, b in ((" >= ", " ≥ "), (" <= ", " ≤ "), (" != ", " ≠ "), (" -> ", " → ")):
+        s = s.replace(a, b)
+    s = re.sub(r"\b(refutes|passed)=(True|False|None)\b", "", s)
+    # what the removals leave behind: empty brackets, doubled or dangling punctuation
+    for _ in range(2):
+        s = re.sub(r"\(\s*[,;:]?\s*\)", "", s)
+        s = re.sub(r"\(\s*[,;:]\s*", "(", s)
+        s = re.sub(r"\s*[,;]\s*\)", ")", s)
+        s = re.sub(r"\s+([,;:.)])", r"\1", s)
+        s = re.sub(r"([,;:])\s*\1", r"\1", s)
+        s = re.sub(r"\(\s+", "(", s)
+    s = re.sub(r"^[\s,;:]+", "", s)
+    return " ".join(s.split())
+
+
+_MATH_LINES = re.compile(r"(?:\\[ ,;]|\s)*\(L\d{1,4}(?:\s*[-–]\s*L?\d{1,4})?\)")
+MATH = ("statement", "derived", "corrected", "stated")
+
+
+def plain_math(m: str) -> str:
+    """A formula of a results document without the lines of the text extraction a claim may cite in it
+    ("\\ (L440)")."""
+    return _MATH_LINES.sub("", m)
+
+
+def plain_doc(doc, skip=("id", "key", "paper", "file", "holds_by")):
+    """A copy of a results document with every prose string in a reader's words (:func:`plain`); ids, keys and
+    file names are kept as they are (ids name anchors, figures and commands), formulas lose only the extraction's
+    line numbers (:func:`plain_math`)."""
+    if isinstance(doc, dict):
+        return {k: (v if k in skip else plain_math(v) if k in MATH and isinstance(v, str) else plain_doc(v, skip))
+                for k, v in doc.items()}
+    if isinstance(doc, list):
+        return [plain_doc(v, skip) for v in doc]
+    if isinstance(doc, str):
+        return plain(doc)
+    return doc
+
+
+_GREEK_WORDS = {"alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "epsilon": "ε", "eta": "η", "theta": "θ",
+                "kappa": "κ", "lambda": "λ", "mu": "μ", "nu": "ν", "xi": "ξ", "rho": "ρ", "sigma": "σ", "tau": "τ",
+                "phi": "φ", "chi": "χ", "psi": "ψ", "omega": "ω", "pi": "π", "Delta": "Δ", "Gamma": "Γ",
+                "Theta": "Θ", "Lambda": "Λ", "Sigma": "Σ", "Phi": "Φ", "Omega": "Ω"}
+_GREEK_RE = re.compile(r"(?<![A-Za-z])(" + "|".join(sorted(_GREEK_WORDS, key=len, reverse=True)) + r")(?![A-Za-z])")
+
+
+def greek(s: str) -> str:
+    """Greek letters written out in the paper's notation: "N(0, kappa^2)" -> "N(0, κ^2)", "lambda_P" -> "λ_P"."""
+    return _GREEK_RE.sub(lambda m: _GREEK_WORDS[m.group(1)], s)
+
+
+def capital(s: str) -> str:
+    return s[:1].upper() + s[1:] if s[:1].islower() else s
+
+
+def relevant(doc: dict, paper: str) -> dict:
+    """The part of a results document one source's report reads: its own claims and the claims of other sources
+    whose root cause is this source's (they witness its errata)."""
+    def home(c):
+        rc = c.get("root_cause")
+        return rc.get("paper") if isinstance(rc, dict) else None
+    return {**doc, "claims": [c for c in doc["claims"] if paper_of(c) == paper or home(c) == paper]}
+
+
+def place(where: str | None) -> str:
+    """A claim's location in the paper (theorem, equation, section, figure): its ``source.where`` before the quote
+    or paraphrase that follows a colon, in a reader's words.  "eq. (45) (App. C.2.2, L597-L603) and Theorem 2's (2):
+    the square root ..." -> "eq. (45) (App. C.2.2) and Theorem 2's (2)"."""
+    w = plain(where)
+    head = re.split(r":\s", w, maxsplit=1)[0]
+    head = head.split(" 'for ")[0]
+    return head.strip(" ,;") or w
+
+
+# --------------------------------------------------------------------------------------------- errata
+
+SECTIONS = ("major", "minor", "typo")
+SECTION_TITLES = {"major": "Major errata", "minor": "Minor errata", "typo": "Typos and slips"}
+SECTION_NOTES = {
+    "major": "A result the paper states fails on a set of positive measure of its own domain as printed.",
+    "minor": ("Proof steps that fail while the stated result holds (ranked by what the repaired proof gives), "
+              "failures on a set of measure zero, sentences, captions or tables."),
+    "typo": "A stated result mended by one misprint-shaped change; the corrected text is given.",
+}
+CONSEQUENCE_WORDS = {"does not follow": "the result does not follow from the proof as printed",
+                     "weaker rate": "the repaired proof gives a weaker rate",
+                     "not assessed": "what the repaired proof gives is not assessed",
+                     "absorbed": "the O(·) of the result absorbs the repair"}
+
+
+def section_of(cls: str | None) -> str:
+    if cls == "typo":
+        return "typo"
+    if cls in ("boundary", "proof step", "remark"):
+        return "minor"
+    return "major"   # substantive, or a refutation without a class (an older document): not played down
+
+
+def command(ids: list[str], profile: str = "standard") -> str:
+    """The one line that reproduces an erratum (every claim that witnesses it)."""
+    return "python -m verify run " + " ".join(f"'{i}'" for i in ids) + f" --profile {profile}"
+
+
+def _clean_num(x):
+    """A stated value of float noise (5.55e-17) is 0."""
+    return 0.0 if isinstance(x, float) and abs(x) < 1e-12 else x
+
+
+def counterexample(c: dict) -> dict | None:
+    """The smallest clear counterexample of a refuted claim: the minimal one (smallest violation found by the
+    search, or the instance a check names) when recorded, else the strongest witness; with the simulated or
+    derived value beside the paper's when the witness records them.  ``{"point", "kind", "values"}``."""
+    mn = measured(c).get("minimal")
+    w = witness(c)
+    if isinstance(mn, dict) and mn:
+        return {"point": mn, "kind": "minimal", "values": None}
+    if w:
+        vals = None
+        if isinstance(w.get("estimate"), (int, float)):
+            vals = {"simulated": w["estimate"], "ci": w.get("ci"), "paper": _clean_num(w.get("stated"))}
+        elif isinstance(w.get("stated"), (int, float)) and isinstance(w.get("derived"), (int, float)):
+            vals = {"derived": w["derived"], "paper": _clean_num(w["stated"])}
+        return {"point": w["point"], "kind": "witness", "values": vals}
+    mn = minimal(c)   # a check's counterexample (a results document without a severity record)
+    return {"point": mn, "kind": "minimal", "values": None} if mn else None
+
+
+def values_text(v, fmt) -> str | None:
+    """A non-scalar coordinate of a counterexample in words: a short list as a tuple, a matrix by its shape
+    (its entries are in ``results.json``); None for anything else."""
+    if isinstance(v, (list, tuple)):
+        if all(isinstance(x, (int, float, str)) and not isinstance(x, bool) for x in v) and len(v) <= 4:
+            return "(" + ", ".join(fmt(x) if not isinstance(x, str) else plain(x) for x in v) + ")"
+        if v and all(isinstance(r, (list, tuple)) for r in v):
+            return f"a {len(v)}×{len(v[0])} array"
+        return f"a vector of {len(v)} values"
+    return None
+
+
+def what_is_wrong(c: dict) -> str:
+    """One claim's failure in words: its reason without the counterexample (which has a line of its own).  A reason
+    of the form "<the statement checked>: counterexample ..." names what was checked, not what is wrong: it is
+    introduced as the statement that does not hold as printed."""
+    parts = re.split(r":\s*counterexample\b", str(c.get("reason") or ""), maxsplit=1)
+    text = plain(parts[0]).rstrip(".")
+    return f"Does not hold as printed: {text}" if len(parts) > 1 and text else text
+
+
+def _consequence(c: dict) -> str | None:
+    sev = c.get("severity") if isinstance(c.get("severity"), dict) else {}
+    p = sev.get("proof") if isinstance(sev.get("proof"), dict) else {}
+    return p.get("consequence") if p.get("consequence") in PROOF_CONSEQUENCES else None
+
+
+def correction_text(c: dict) -> str | None:
+    """What differs between the printed form and the minimal corrected one ("−2 where −1"), when recorded."""
+    sev = c.get("severity") if isinstance(c.get("severity"), dict) else {}
+    ch = sev.get("change") if isinstance(sev.get("change"), dict) else None
+    if ch and ch.get("differs"):
+        return plain(ch["differs"])
+    return plain(sev.get("correction")) or None
+
+
+def errata(doc: dict, paper: str) -> list[dict]:
+    """The independent errata of a source, most serious first (one per root cause: :func:`errata_groups`), as
+    records a renderer formats: ``section`` (:data:`SECTIONS`), ``n`` (numbered in order), ``cls``, ``consequence``
+    (a proof step's), ``place``, ``sentence`` (what is wrong, in words), ``corrected`` (LaTeX) with
+    ``corrected_verdict``, ``differs`` (a typo's change), ``counterexample`` (:func:`counterexample`), ``ids`` (the
+    witnesses), ``others`` (the witnesses beyond the first, with their place and class), ``command``."""
+    profile = (doc.get("meta") or {}).get("profile")
+    profile = profile if isinstance(profile, str) and re.fullmatch(r"[a-z]+", profile) else "standard"
+    out = []
+    for g in errata_groups(doc, paper):
+        # the witness that leads: the most serious, and among those one of the source's own claims
+        lead = next((c for c in g["members"] if paper_of(c) == g["paper"] and klass(c) == g["class"]),
+                    g["members"][0])
+        corrected = g.get("corrected") or lead.get("corrected")
+        cv = lead.get("corrected_verdict") if lead.get("corrected") else ("confirmed" if corrected else None)
+        if g.get("corrected") and lead.get("corrected") and " ".join(g["corrected"].split()) != \
+                " ".join(lead["corrected"].split()):
+            corrected, cv = lead["corrected"], lead.get("corrected_verdict")
+        rec = {"section": section_of(g["class"]), "cls": g["class"] or "unclassified", "consequence": _consequence(lead),
+               "place": place(lead["source"].get("where")),
+               "sentence": _sentence(capital(greek(plain(g["summary"]) if g.get("summary") else what_is_wrong(lead)))), "corrected": corrected or None,
+               "corrected_verdict": _verdict_word(cv) if corrected else None,
+               "differs": correction_text(lead), "counterexample": counterexample(lead),
+               "ids": [lead["id"]] + [c["id"] for c in g["members"] if c is not lead],
+               "command": command([lead["id"]] + [c["id"] for c in g["members"] if c is not lead], profile),
+               "name": result_name(lead),
+               "others": [{"id": c["id"], "place": place(c["source"].get("where")), "cls": klass(c) or "unclassified",
+                           "paper": paper_of(c)} for c in g["members"] if c is not lead],
+               "lead_paper": paper_of(lead)}
+        out.append(rec)
+    order = {s: i for i, s in enumerate(SECTIONS)}
+    out.sort(key=lambda e: order[e["section"]])   # stable: severity order within a section
+    for k, e in enumerate(out, 1):
+        e["n"] = k
+    return out
+
+
+def _verdict_word(v: str | None) -> str:
+    return {"confirmed": "confirmed", "refuted": "rejected by our own checks"}.get(
+        v, f"not confirmed: {v}" if v else "no verdict")
+
+
+# ------------------------------------------------------------------------------------------ the summary
+
+_RESULT = re.compile(r"\b(Theorem|Thm\.?|Lemma|Proposition|Prop\.|Corollary|Cor\.)\s*([0-9A-Z]+(?:\.[0-9]+)*)\b")
+_FULL = {"Thm": "Theorem", "Thm.": "Theorem", "Prop.": "Proposition", "Cor.": "Corollary"}
+
+
+def result_name(c: dict) -> str | None:
+    """The named result a statement claim checks ("Theorem 3.9", "Lemma 5"), read from its location."""
+    m = _RESULT.search(plain(c["source"].get("where")))
+    return f"{_FULL.get(m.group(1), m.group(1))} {m.group(2)}" if m else None
+
+
+def _names(names: list[str]) -> str:
+    names = list(dict.fromkeys(names))
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def summary(doc: dict, paper: str) -> list[str]:
+    """The summary paragraph, as sentences: what the paper claims (its named results and how many statements were
+    checked), what holds, the errata in words, what to change."""
+    cs = claims_of(doc, paper)
+    n = counts(doc, paper)
+    bv = n["by_verdict"]
+    stmts = [c for c in cs if (c.get("role") or "statement") == "statement"]
+    named = {}
+    for c in stmts:
+        nm = result_name(c)
+        if nm:
+            named.setdefault(nm, []).append(c["verdict"])
+    fails = [k for k, v in named.items() if "refuted" in v]
+    holds = [k for k, v in named.items() if "confirmed" in v and all(x in ("confirmed", "does not extend") for x in v)]
+    other = [k for k, v in named.items() if k not in fails and k not in holds]
+    S = []
+    roles = n["by_role"]
+    S.append(f"We checked {plural(len(cs), 'claim')} of this source: "
+             + _names([plural(len(stmts), "stated result")]
+                      + [plural(v, k) for k, v in roles.items() if k != "statement"]) + ".")
+    if holds:
+        S.append(f"{_results(holds)} {'holds' if len(holds) == 1 else 'hold'} as stated in "
+                 "every check we ran" + (" (on our reconstruction of its formulas)" if paper in SOURCE_NOTES
+                                         else "") + ".")
+    if fails:
+        S.append(f"{_results(fails)} {'fails' if len(fails) == 1 else 'fail'} as printed in at "
+                 "least one reading.")
+    if other:
+        S.append(f"For {_results(other)} the evidence is inconclusive or the reading does not "
+                 "extend.")
+    E = errata(doc, paper)
+    by = {s: [e for e in E if e["section"] == s] for s in SECTIONS}
+    if not E:
+        S.append("We found no erratum: no claim of this source was refuted as its authors state it.")
+    else:
+        proof = [e for e in by["minor"] if e["cls"] == "proof step"]
+        rest = [e for e in by["minor"] if e["cls"] != "proof step"]
+        kinds: dict = {}
+        for e in rest:
+            kinds[e["cls"]] = kinds.get(e["cls"], 0) + 1
+        worse = [e for e in proof if e["consequence"] in ("does not follow", "weaker rate")]
+        parts = ([plural(len(by["major"]), "major erratum", "major errata")] if by["major"] else []) \
+            + ([f"{plural(len(proof), 'proof step')} that {'fails' if len(proof) == 1 else 'fail'} while the "
+                + ("result it serves holds" if len(proof) == 1 else "results they serve hold")
+                + (f" ({len(worse)} of them giving less than printed once repaired: a weaker rate or no proof)"
+                   if worse else "")] if proof else []) \
+            + [f"{v} {_cls_words(k, v)}" for k, v in kinds.items()] \
+            + ([plural(len(by["typo"]), "typo or slip", "typos or slips")] if by["typo"] else [])
+        wit = n["witnesses"]
+        S.append(f"We find {plural(len(E), 'independent erratum', 'independent errata')}"
+                 + (f", seen through {plural(wit, 'refuted claim')}" if wit != len(E) else "") + ": "
+                 + _names(parts) + ".")
+        for e in by["major"]:
+            S.append(f"Erratum {e['n']} ({e['name'] or e['place']}): {e['sentence']}")
+        todo = []
+        if by["major"]:
+            names = _names([e["name"] or e["place"] for e in by["major"]])
+            nums = _names([str(e["n"]) for e in by["major"]])
+            todo.append(f"restate {names} as in the corrected {'form' if len(by['major']) == 1 else 'forms'} of "
+                        f"{'erratum' if len(by['major']) == 1 else 'errata'} {nums}")
+        if by["typo"]:
+            todo.append(f"correct the {plural(len(by['typo']), 'misprint')} listed under Typos and slips")
+        if proof:
+            todo.append(f"repair {plural(len(proof), 'proof step')}")
+        if rest:
+            todo.append(f"amend {plural(len(rest), 'sentence, caption or table', 'sentences, captions or tables')}")
+        S.append("What to change: " + "; ".join(todo) + ".")
+    beyond = ([f"{bv['does not extend']} of our readings beyond the paper's own setting "
+               f"{'does' if bv['does not extend'] == 1 else 'do'} not extend (not errata)"] if bv["does not extend"]
+              else []) + ([f"{plural(bv['inconclusive'], 'claim')} {'is' if bv['inconclusive'] == 1 else 'are'} "
+                           "inconclusive"] if bv["inconclusive"] else [])
+    if beyond:
+        S.append("Beyond the errata: " + " and ".join(beyond) + ".")
+    xr = cross_references(doc, paper)
+    if xr:
+        S.append(f"{plural(len(xr), 'claim')} of this source {'is' if len(xr) == 1 else 'are'} refuted through "
+                 "another source's statement and counted there.")
+    return S
+
+
+_PLURAL = {"Theorem": "Theorems", "Lemma": "Lemmas", "Proposition": "Propositions", "Corollary": "Corollaries"}
+
+
+def _results(names: list[str]) -> str:
+    """Named results in few words: "Lemmas 1, 2 and 6 and Theorem 3"."""
+    by: dict = {}
+    for nm in sorted(dict.fromkeys(names), key=_natural):
+        kind, _, num = nm.partition(" ")
+        by.setdefault(kind, []).append(num)
+    return _names([f"{_PLURAL.get(k, k)} {_names(v)}" if len(v) > 1 else f"{k} {v[0]}" for k, v in by.items()])
+
+
+def _sentence(s: str) -> str:
+    s = s.strip()
+    return s if s.endswith((".", "!", "?")) else s + "."
+
+
+def _cls_words(k: str, v: int) -> str:
+    return {"boundary": "failure on a set of measure zero" if v == 1 else "failures on sets of measure zero",
+            "remark": "sentence, caption or table that does not match" if v == 1
+            else "sentences, captions or tables that do not match"}.get(k, k)
+
+
+def _natural(name: str):
+    kind, _, num = name.partition(" ")
+    return kind, [(0, int(p), "") if p.isdigit() else (1, 0, p) for p in re.split(r"[.]", num)]
+
+
+def figure_caption(c: dict, k: int) -> str:
+    """What a claim's k-th figure shows (its title, without the claim id it may start with) and the claim's
+    verdict, for the caption under it."""
+    figs = (c.get("evidence") or {}).get("figures") or []
+    title = figs[k].get("title") if k < len(figs) and isinstance(figs[k], dict) else None
+    title = plain(title or "")
+    if title.startswith(c["id"]):
+        title = title[len(c["id"]):].lstrip(" :—-")
+    cls = klass(c)
+    verdict = c["verdict"] + (f", {cls}" if cls else "")
+    return (f"Figure {k + 1} of {c['id']}" + (f": {title}" if title else "") + f". Verdict: {verdict}.")
+
+
+__all__ = ["plain", "plain_doc", "place", "errata", "summary", "counterexample", "command", "SECTIONS",
+           "SECTION_TITLES", "SECTION_NOTES", "CONSEQUENCE_WORDS", "correction_text", "result_name", "figure_caption",
+           "values_text", "what_is_wrong", "relevant", "plain_math"]
