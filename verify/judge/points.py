@@ -14,9 +14,9 @@ import torch
 from numerics import NotConverged
 from verify.model.claim import DomainError
 from verify.model.context import Context, pick
-from verify.model.evidence import Check, Evidence, StatTest
+from verify.model.evidence import CORRECTED, INFINITE_VARIANCE, Check, Evidence, StatTest
 from verify.judge.stated import reads
-from verify.model.stats import mean_estimate, student_q, two_sided_p
+from verify.model.stats import hill_tail_index, mean_estimate, student_q, two_sided_p
 from verify.judge.base import Point, Sampler, Tol, label_of
 from verify.judge.figures import figure_data
 
@@ -143,8 +143,13 @@ def stat_test(label, params, predicted, samples, tol: Tol, target, seed, extra=N
     alpha -> 0 end state simulated at alpha = 1e-3): the null hypothesis is then
     E <= predicted + tol (one-sided), so only a value significantly beyond the tolerance
     rejects, never an O(alpha^2) remainder.
+
+    Without an exact ``variance``, the tail of the samples is checked (:func:`variance_tail`): where it looks
+    too heavy for a finite variance, ``extra`` says so and no number of trials is advised for the test.
     """
     est = mean_estimate(samples)
+    if variance is None and (tail := variance_tail(samples)) is not None:
+        extra = dict(extra or {}, **{INFINITE_VARIANCE: tail})
     se_sample = est.stderr
     if variance is not None:
         se_exact = math.sqrt(variance / est.n)
@@ -163,6 +168,21 @@ def stat_test(label, params, predicted, samples, tol: Tol, target, seed, extra=N
                     stderr=se, trials=est.n, tol=tol.of(predicted), pvalue=p, target=target,
                     seed=seed, df=est.n - 1, ci=(est.mean - q * se, est.mean + q * se),
                     extra=dict(extra or {}, std=est.std))
+
+
+def variance_tail(samples, least: int = 200) -> dict | None:
+    """Hill's tail index of |samples|, when its 95 % upper end is below 2 (the per-trial variance looks infinite:
+    the sample variance does not settle, and a standard error from it does not shrink as 1/sqrt(N)); None
+    otherwise, or with fewer than ``least`` samples.  Conservative: a light tail (normal, exponential, chi-square)
+    gives an index far above 2, a constant offset makes the index look larger (lighter), and only the upper end of
+    the interval is compared."""
+    x = np.asarray(samples, dtype=np.float64).ravel()
+    if x.size < least:
+        return None
+    t = hill_tail_index(x)
+    if t is None or not t.ci[1] < 2.0:
+        return None
+    return {"alpha": round(t.alpha, 4), "upper": round(t.ci[1], 4), "k": t.k}
 
 
 def _chunk(chunk, params) -> int:
@@ -188,7 +208,8 @@ def alternative_values(alternatives, p: Point, *inst) -> dict:
 
 def point_tests(strategy, claim, ctx: Context, test_of, vector: str | None = None) -> Evidence:
     """Simulate every point of ``strategy`` (points, sampler, trials, chunk, name, figure) and
-    turn each point's samples into a test with ``test_of(label, point, samples, seed)``; a
+    turn each point's samples into a test (or a list of tests on the same samples) with
+    ``test_of(label, point, samples, seed)``; a
     training run that did not converge makes its point undecided, never evidence."""
     ev = Evidence()
     pts = _points(strategy.points, ctx, claim)
@@ -208,11 +229,12 @@ def point_tests(strategy, claim, ctx: Context, test_of, vector: str | None = Non
             if isinstance(x, NotConverged):
                 ev.checks.append(Check(lab, None, f"not converged: {x}", refutes=False))
             else:
-                ev.tests.append(test_of(lab, p, x, seed, *inst))
+                made = test_of(lab, p, x, seed, *inst)   # one test, or a list (the stated and a corrected form)
+                ev.tests += made if isinstance(made, list) else [made]
                 ev.seeds.append(seed)
             bar.update()
     if strategy.figure is not None:
-        ev.figures.append(figure_data(strategy.figure, ev.tests, ctx, claim))
+        ev.figures.append(figure_data(strategy.figure, [t for t in ev.tests if t.target != CORRECTED], ctx, claim))
     return ev
 
 

@@ -21,8 +21,10 @@ class StatTest:
     """One Monte Carlo comparison of an estimate with a predicted value.
 
     ``target`` says what the prediction is: ``'stated'`` (the source's formula: a
-    rejection refutes the claim) or ``'derived'`` (our own derivation: a rejection
-    means our derivation or simulation is wrong, and the claim stays inconclusive).
+    rejection refutes the claim), ``'derived'`` (our own derivation: a rejection
+    means our derivation or simulation is wrong, and the claim stays inconclusive) or
+    ``'corrected'`` (:data:`CORRECTED`: our corrected form, tested on the same draws as the
+    stated one; it enters only the corrected form's verdict, :func:`decide_corrected`).
     """
 
     label: str
@@ -74,6 +76,14 @@ class StatTest:
             return max(0.0, self.estimate - self.predicted)
         return abs(self.estimate - self.predicted)
 
+
+#: the ``target`` of a test of a claim's corrected form on the stated form's own draws (``Expectation(corrected=
+#: DERIVED)``): judged by :func:`decide_corrected` only, never part of the verdict on the stated form
+CORRECTED = "corrected"
+
+#: ``StatTest.extra[INFINITE_VARIANCE]``: the per-trial tail looks too heavy for a finite variance (Hill's tail
+#: index, its 95 % upper end below 2: :func:`verify.judge.points.stat_test`); then no number of trials decides
+INFINITE_VARIANCE = "infinite variance"
 
 #: ``Check.extra[EVERY_VALUE] = True``: the check compares an inequality with every recorded value of the data
 #: (rigorously), so its pass means the data satisfy the inequality everywhere recorded, not a weaker summary
@@ -180,7 +190,8 @@ def finalize(evidences: list[Evidence], alpha: float, family: int | None = None)
         else:
             t.status = "undecided"
             lo, hi = t.ci
-            t.trials_needed = trials_to_decide(t.trials, (hi - lo) / 2, t.distance, t.tol)
+            if INFINITE_VARIANCE not in t.extra:   # a sample variance that does not settle: no count is advised
+                t.trials_needed = trials_to_decide(t.trials, (hi - lo) / 2, t.distance, t.tol)
 
 
 def decide(ev: Evidence) -> tuple[Verdict, str]:
@@ -195,20 +206,25 @@ def decide(ev: Evidence) -> tuple[Verdict, str]:
     error         before all of these: the check did not finish (``details['error']``, set by
                   :func:`verify.run.runner._compute`: it raised, or ran over the per-claim time limit),
                   so whatever evidence it left is no evidence.
+
+    Tests of the claim's corrected form (target :data:`CORRECTED`) are set aside: they judge our corrected form
+    (:func:`decide_corrected`), not the stated one.
     """
     err = ev.details.get("error")
     if err:
         return Verdict.ERROR, error_text(err)
     degenerate = [t for t in ev.tests if t.status == "degenerate"]
-    if degenerate:
-        ev = Evidence(tests=[t for t in ev.tests if t.status != "degenerate"], checks=ev.checks)
+    if degenerate or any(t.target == CORRECTED for t in ev.tests):
+        ev = Evidence(tests=[t for t in ev.tests if t.status != "degenerate" and t.target != CORRECTED],
+                      checks=ev.checks)
     failed = [c for c in ev.checks if c.passed is False and c.refutes]
     if failed:
         return Verdict.REFUTED, f"{failed[0].name}: {failed[0].detail}"
     rejected = [t for t in ev.tests if t.status == "rejected" and t.target == "stated"]
     if rejected:
         t = rejected[0]
-        return Verdict.REFUTED, (f"{len(rejected)} of {len(ev.tests)} Monte Carlo tests reject the stated value, "
+        of_stated = sum(1 for t in ev.tests if t.target == "stated")   # only the tests that tested the stated form
+        return Verdict.REFUTED, (f"{len(rejected)} of {of_stated} Monte Carlo tests reject the stated value, "
                                  f"each replicated on fresh draws (first: {t.label}: {t.estimate:.5g} vs "
                                  f"{t.predicted:.5g}, Holm p={t.p_adjusted:.2g})")
     own = [c for c in ev.checks if c.passed is False and not c.refutes]
@@ -234,10 +250,24 @@ def decide(ev: Evidence) -> tuple[Verdict, str]:
         msg = f"{len(undecided)} of {len(ev.tests)} tests not decided" if undecided else undecided_checks[0].detail
         if need:
             msg += f"; about {max(need):,} trials per point would decide"
+        heavy = [t for t in undecided if INFINITE_VARIANCE in t.extra]
+        if heavy:
+            msg += "; " + infinite_variance_text(heavy)
         return Verdict.INCONCLUSIVE, msg
     parts = [_count(len(ev.checks), "deterministic check") + " passed" if ev.checks else "",
              _count(len(ev.tests), "Monte Carlo test") + " within tolerance" if ev.tests else ""]
     return Verdict.CONFIRMED, ", ".join(p for p in parts if p)
+
+
+def infinite_variance_text(tests: list[StatTest]) -> str:
+    """Why no trial count is advised at the undecided tests whose per-trial variance looks infinite."""
+    t = tests[0]
+    tail = t.extra[INFINITE_VARIANCE]
+    where = t.label + (f" and {len(tests) - 1} more point(s)" if len(tests) > 1 else "")
+    return (f"no trial count would decide at {where}: the per-trial variance looks infinite (Hill tail index "
+            f"{tail['alpha']:.3g}, 95 % upper end {tail['upper']:.3g} < 2, from the {tail['k']} largest of "
+            f"{t.trials} trials), so the sample variance does not settle and more trials do not narrow the interval "
+            "as 1/sqrt(N)")
 
 
 def error_text(err: dict) -> str:
