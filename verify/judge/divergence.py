@@ -36,26 +36,35 @@ from verify.model.stats import hill_k, hill_tail_index
 
 @dataclass
 class Divergence:
-    """E|X|^``moment`` is infinite at every point: judged by the tail index alpha of the per-trial values.
+    """``E|X|^moment`` is infinite at every point: judged by the tail index alpha of the per-trial values.
 
     Parameters
     ----------
-    points:   the grid, as for :class:`~verify.judge.Expectation` (a list, a per-profile dict or ``f(profile)``).
-    sampler:  ``sampler(point, trials, gen, ctx[, inst]) -> tensor (trials,)``: the quantity X, one value per trial,
-              drawn from the seeded ``gen``.
-    moment:   p in E|X|^p = infinity: 1 for an infinite mean, 2 for an infinite variance.  The statement tested is
-              alpha <= p (alpha: the tail index of |X - offset|).
-    tol:      the practical tolerance on alpha: the point confirms when the 95 % upper end of alpha is at most
-              ``moment + tol.of(moment)`` (default 10 % of the moment).
-    trials:   trials per point (None: the profile's; a number, a per-profile dict or ``f(profile, point)``).
-    fraction: the share of the trials in the tail Hill's estimator reads (its k upper order statistics, at least
-              20): larger is tighter but more biased where the tail is Pareto only far out.
-    offset:   a constant subtracted from X before its tail is read (default 0).  Hill's estimator is not
-              invariant to a shift: a quantity that is a large constant plus a heavy part (a risk = a noise floor +
-              a diverging term) looks lighter-tailed in a finite sample, which biases the test towards refuting;
-              give the constant (the finite part, when known) here.
-    target:   ``'stated'`` (a rejection refutes) or ``'derived'``.
-    chunk, figure, name, instance: as for :class:`~verify.judge.Expectation`.
+    points
+        the grid, as for :class:`~verify.judge.Expectation` (a list, a per-profile dict or ``f(profile)``).
+    sampler
+        ``sampler(point, trials, gen, ctx[, inst]) -> tensor (trials,)``: the quantity X, one value per trial,
+        drawn from the seeded ``gen``.
+    moment
+        p in ``E|X|^p = infinity``: 1 for an infinite mean, 2 for an infinite variance.  The statement tested is
+        alpha <= p (alpha: the tail index of ``|X - offset|``).
+    tol
+        the practical tolerance on alpha: the point confirms when the 95 % upper end of alpha is at most
+        ``moment + tol.of(moment)`` (default 10 % of the moment).
+    trials
+        trials per point (None: the profile's; a number, a per-profile dict or ``f(profile, point)``).
+    fraction
+        the share of the trials in the tail Hill's estimator reads (its k upper order statistics, at least
+        20): larger is tighter but more biased where the tail is Pareto only far out.
+    offset
+        a constant subtracted from X before its tail is read (default 0).  Hill's estimator is not
+        invariant to a shift: a quantity that is a large constant plus a heavy part (a risk = a noise floor +
+        a diverging term) looks lighter-tailed in a finite sample, which biases the test towards refuting;
+        give the constant (the finite part, when known) here.
+    target
+        ``'stated'`` (a rejection refutes) or ``'derived'``.
+    chunk, figure, name, instance
+        as for :class:`~verify.judge.Expectation`.
     """
 
     points: Any

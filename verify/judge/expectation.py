@@ -30,24 +30,38 @@ class Expectation:
 
     Parameters
     ----------
-    points:    the grid: a list of parameter dicts, a per-profile dict of lists, or ``f(profile) -> list``
-               (replaced by the user's ``--at`` points, validated against the claim's domain).
-    predicted: ``f(point[, inst]) -> float``, or :data:`~verify.judge.stated.STATED` for the claim's stated form.
-    sampler:   ``sampler(point, trials, gen, ctx[, inst]) -> tensor (trials,)``: one value per trial, drawn from
-               the seeded ``gen`` (never a global RNG), so that runs reproduce and count as simulation.
-    tol:       the practical tolerance (:class:`~verify.judge.base.Tol`) within which the CI must lie to confirm.
-    trials:    trials per point: None (the profile's), a number, a per-profile dict or ``f(profile, point[, inst])``.
-    target:    ``'stated'`` (a rejection refutes) or ``'derived'`` (a check of our own form: a rejection makes
-               the claim inconclusive).
-    chunk:     trials per sampler call (memory), a number or ``f(point)``.
-    figure:    an optional :class:`~verify.judge.figures.Figure` drawn from the tests.
-    name:      prefix of the test labels (and of the seeds' keys) when a claim has several checks.
-    vector:    a parameter whose values are simulated on shared draws (the sampler gets them as a list).
-    variance:  the exact variance of one sample, ``f(point[, inst])``, where known (a more cautious stderr).
-    instance:  ``instance(point, gen, ctx)``: a random instance drawn once per point (a teacher, a dataset).
-    alternatives: nearby wrong forms, name -> ``f(point[, inst])``: the report says where the CI excludes them.
-    corrected: our corrected form, ``f(point[, inst])`` or :data:`~verify.judge.stated.DERIVED`, tested on the
-               same draws and reported as the corrected form's own verdict (not the stated form's).
+    points
+        the grid: a list of parameter dicts, a per-profile dict of lists, or ``f(profile) -> list``
+        (replaced by the user's ``--at`` points, validated against the claim's domain).
+    predicted
+        ``f(point[, inst]) -> float``, or :data:`~verify.judge.stated.STATED` for the claim's stated form.
+    sampler
+        ``sampler(point, trials, gen, ctx[, inst]) -> tensor (trials,)``: one value per trial, drawn from
+        the seeded ``gen`` (never a global RNG), so that runs reproduce and count as simulation.
+    tol
+        the practical tolerance (:class:`~verify.judge.base.Tol`) within which the CI must lie to confirm.
+    trials
+        trials per point: None (the profile's), a number, a per-profile dict or ``f(profile, point[, inst])``.
+    target
+        ``'stated'`` (a rejection refutes) or ``'derived'`` (a check of our own form: a rejection makes
+        the claim inconclusive).
+    chunk
+        trials per sampler call (memory), a number or ``f(point)``.
+    figure
+        an optional :class:`~verify.judge.figures.Figure` drawn from the tests.
+    name
+        prefix of the test labels (and of the seeds' keys) when a claim has several checks.
+    vector
+        a parameter whose values are simulated on shared draws (the sampler gets them as a list).
+    variance
+        the exact variance of one sample, ``f(point[, inst])``, where known (a more cautious stderr).
+    instance
+        ``instance(point, gen, ctx)``: a random instance drawn once per point (a teacher, a dataset).
+    alternatives
+        nearby wrong forms, name -> ``f(point[, inst])``: the report says where the CI excludes them.
+    corrected
+        our corrected form, ``f(point[, inst])`` or :data:`~verify.judge.stated.DERIVED`, tested on the
+        same draws and reported as the corrected form's own verdict (not the stated form's).
     """
 
     points: Any
@@ -111,6 +125,29 @@ class ProbabilityBound:
     * the 95% Clopper-Pearson interval of P(violation) is reported; the point agrees when
       its upper end is <= delta + tol (one-sided: a bound far from tight is confirmed, a
       tight one needs enough trials to pin its failure rate down).
+
+    Parameters
+    ----------
+    points
+        the grid, as for :class:`Expectation`.
+    delta
+        the stated failure probability, ``delta(point[, inst])``.
+    sampler
+        ``sampler(point, trials, gen, ctx[, inst]) -> tensor (trials,)`` of 0/1 violation indicators.
+    tol
+        the practical tolerance on the violation frequency (:class:`Tol`).
+    trials
+        trials per point (None: the profile's; a number, a per-profile dict or ``f(profile, point[, inst])``).
+    target
+        ``'stated'`` (a rejection refutes) or ``'derived'``.
+    chunk
+        trials per sampler call, a number or ``f(point)``.
+    figure
+        an optional :class:`Figure`.
+    name
+        prefix of the test labels (and of the seeds' keys).
+    instance
+        ``instance(point, gen, ctx)``: a random instance drawn once per point, as in :class:`Expectation`.
     """
 
     points: Any

@@ -146,6 +146,29 @@ def stat_test(label, params, predicted, samples, tol: Tol, target, seed, extra=N
 
     Without an exact ``variance``, the tail of the samples is checked (:func:`variance_tail`): where it looks
     too heavy for a finite variance, ``extra`` says so and no number of trials is advised for the test.
+
+    Parameters
+    ----------
+    label
+        the test's label in the reports (usually :func:`label_of` of the point).
+    params
+        the parameter point the test is at (a dict).
+    seed
+        the seed its samples were drawn from (recorded in the evidence).
+    target
+        ``'stated'`` (a rejection refutes the claim) or ``'derived'`` (a check of our own form).
+    extra
+        further entries for the test's ``extra`` (shown in the evidence).
+    predicted
+        the predicted value of E[sample].
+    samples
+        the per-trial values (a 1-D array).
+    tol
+        the practical tolerance (:class:`Tol`).
+    margin
+        True: a one-sided test of E <= predicted + tol (a limit reached only approximately).
+    variance
+        the exact variance of one sample, where known.
     """
     est = mean_estimate(samples)
     if variance is None and (tail := variance_tail(samples)) is not None:
@@ -210,7 +233,21 @@ def point_tests(strategy, claim, ctx: Context, test_of, vector: str | None = Non
     """Simulate every point of ``strategy`` (points, sampler, trials, chunk, name, figure) and
     turn each point's samples into a test (or a list of tests on the same samples) with
     ``test_of(label, point, samples, seed)``; a
-    training run that did not converge makes its point undecided, never evidence."""
+    training run that did not converge makes its point undecided, never evidence.
+
+    Parameters
+    ----------
+    strategy
+        the strategy whose points, sampler, trials, chunk, name, figure (and optional instance) are used.
+    claim
+        the claim being judged (its id keys the seeds; its domain validates ``--at`` points).
+    ctx
+        the run's :class:`Context` (profile, seeds, device, user points).
+    test_of
+        ``test_of(label, point, samples, seed[, inst]) -> StatTest`` (or a list of tests on the same samples).
+    vector
+        a parameter simulated on shared draws (the sampler gets its values as a list).
+    """
     ev = Evidence()
     pts = _points(strategy.points, ctx, claim)
     make = getattr(strategy, "instance", None)

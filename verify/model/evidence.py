@@ -25,6 +25,37 @@ class StatTest:
     means our derivation or simulation is wrong, and the claim stays inconclusive) or
     ``'corrected'`` (:data:`CORRECTED`: our corrected form, tested on the same draws as the
     stated one; it enters only the corrected form's verdict, :func:`decide_corrected`).
+
+    Parameters
+    ----------
+    label
+        the test's label (the point, prefixed by the check's name).
+    params
+        the parameter point.
+    predicted
+        the value (or bound) tested.
+    estimate, stderr, trials, df
+        the Monte Carlo estimate, its standard error, the number of trials and the degrees of freedom.
+    tol
+        the practical tolerance (absolute) within which the CI must lie to agree.
+    pvalue
+        the raw p-value of H0 (E = predicted, or E <= predicted for ``sided='upper'``).
+    target
+        ``'stated'``, ``'derived'`` or ``'corrected'``, as above.
+    seed
+        the seed the samples were drawn from.
+    ci_level, ci
+        the confidence level and interval.
+    p_adjusted, status, trials_needed, detectable, excluded
+        set after the run: the Holm-adjusted p-value, the status ('rejected', 'equivalent', 'undecided',
+        'not replicated', 'degenerate'), the trials that would decide an undecided test (None where no count
+        would), the deviation detectable with 80 % power, and which ``alternatives`` the CI excludes.
+    extra
+        further data (the sample spread ``std``, the replication, a heavy tail: :data:`INFINITE_VARIANCE`).
+    sided
+        ``'two'`` (E = predicted) or ``'upper'`` (E <= predicted: only the CI's upper end must be within tol).
+    alternatives
+        values of nearby alternative forms at this point (name -> value).
     """
 
     label: str
@@ -98,6 +129,21 @@ class Check:
     ``passed`` is True, False, or None (could not be decided).  A failed check with
     ``refutes=True`` refutes the claim; with ``refutes=False`` (a check of our own
     derivation) it makes the claim inconclusive.
+
+    Parameters
+    ----------
+    name
+        the check's name (its label in the reports).
+    passed
+        True, False, or None (undecided).
+    detail
+        one line saying what was found (a counterexample's values, a residual).
+    refutes
+        True: a failure refutes the claim; False: a check of our own derivation (a failure: inconclusive).
+    counterexample
+        the point where it failed, when there is one.
+    extra
+        further data shown in the evidence (e.g. :data:`EVERY_VALUE`).
     """
 
     name: str
