@@ -145,7 +145,8 @@ def stat_test(label, params, predicted, samples, tol: Tol, target, seed, extra=N
     rejects, never an O(alpha^2) remainder.
 
     Without an exact ``variance``, the tail of the samples is checked (:func:`variance_tail`): where it looks
-    too heavy for a finite variance, ``extra`` says so and no number of trials is advised for the test.
+    too heavy for a finite variance, ``extra`` says so, and the run leaves the test undecided (its interval and
+    p-value assume a finite variance: :func:`verify.model.evidence.finalize`) with no number of trials advised.
 
     Parameters
     ----------

@@ -113,7 +113,8 @@ class StatTest:
 CORRECTED = "corrected"
 
 #: ``StatTest.extra[INFINITE_VARIANCE]``: the per-trial tail looks too heavy for a finite variance (Hill's tail
-#: index, its 95 % upper end below 2: :func:`verify.judge.points.stat_test`); then no number of trials decides
+#: index, its 95 % upper end below 2: :func:`verify.judge.points.stat_test`); then the test is undecided (its
+#: t-interval and p-value assume a finite variance) and no number of trials decides it (:func:`finalize`)
 INFINITE_VARIANCE = "infinite variance"
 
 #: ``Check.extra[EVERY_VALUE] = True``: the check compares an inequality with every recorded value of the data
@@ -210,6 +211,10 @@ def finalize(evidences: list[Evidence], alpha: float, family: int | None = None)
     status 'degenerate': it enters neither Holm's family nor the verdict.  Every other test gets
     its detectable deviation (80 % power at the strictest Holm level) and, where the check
     declared nearby alternative forms, which of them its 95 % CI excludes.
+
+    A test whose per-trial variance looks infinite (``extra[INFINITE_VARIANCE]``, set by
+    :func:`verify.judge.points.stat_test`) is 'undecided' whatever its p-value and interval: both assume a finite
+    variance, so it can neither refute nor confirm, and no number of trials is advised for it.
     """
     from scipy.stats import norm
 
@@ -229,15 +234,19 @@ def finalize(evidences: list[Evidence], alpha: float, family: int | None = None)
         lo, hi = t.ci
         t.excluded = {k: bool(v < lo or v > hi) for k, v in t.alternatives.items() if v is not None and math.isfinite(v)}
         t.p_adjusted = pa
-        if pa < alpha:
+        if INFINITE_VARIANCE in t.extra:
+            # the per-trial variance looks infinite: the t-interval and p-value assume a finite one (the sample mean
+            # then runs low with an understated spread, so a true value is rejected too often), and no number of
+            # trials repairs that.  Neither a rejection nor a confirmation: undecided, no trial count advised.
+            t.status = "undecided"
+        elif pa < alpha:
             t.status = "rejected"
         elif t.equivalent:
             t.status = "equivalent"
         else:
             t.status = "undecided"
             lo, hi = t.ci
-            if INFINITE_VARIANCE not in t.extra:   # a sample variance that does not settle: no count is advised
-                t.trials_needed = trials_to_decide(t.trials, (hi - lo) / 2, t.distance, t.tol)
+            t.trials_needed = trials_to_decide(t.trials, (hi - lo) / 2, t.distance, t.tol)
 
 
 def decide(ev: Evidence) -> tuple[Verdict, str]:
@@ -312,8 +321,9 @@ def infinite_variance_text(tests: list[StatTest]) -> str:
     where = t.label + (f" and {len(tests) - 1} more point(s)" if len(tests) > 1 else "")
     return (f"no trial count would decide at {where}: the per-trial variance looks infinite (Hill tail index "
             f"{tail['alpha']:.3g}, 95 % upper end {tail['upper']:.3g} < 2, from the {tail['k']} largest of "
-            f"{t.trials} trials), so the sample variance does not settle and more trials do not narrow the interval "
-            "as 1/sqrt(N)")
+            f"{t.trials} trials), so the sample variance does not settle: the t-test's interval and p-value are not "
+            "valid there, and more trials do not narrow the interval as 1/sqrt(N) (a divergence of the variance is a "
+            "claim for Divergence(moment=2))")
 
 
 def error_text(err: dict) -> str:
