@@ -24,12 +24,12 @@ from verify.model.evidence import EVERY_VALUE, Check, Evidence, StatTest
 from verify.model.context import Context, Profile, derive_seed, pick
 from verify.judge.budget import chunk_for, per_profile, raised, trials_for_budget, trials_to_decide_at
 # --- judge strategies (verify.judge), and checks a distributed run may split by point or by group of points
-from verify.judge import (STRATEGIES, AllOf, Asymptotic, Custom, Expectation, FigureSweep, Identity, PerGroup, PerPoint,
+from verify.judge import (STRATEGIES, AllOf, Asymptotic, Custom, Divergence, Expectation, FigureSweep, Identity, PerGroup, PerPoint,
                           ProbabilityBound, PropertySearch, StatedSearch)
 # --- options of the strategies and helpers for custom checks
 from verify.judge import Figure, Tol, label_of, point_tests, stat_test
 # --- the claim's stated sympy form as the number a check tests (so mutants can be substituted: verify.audit.mutants)
-from verify.judge.stated import STATED, stated_slope, stated_value
+from verify.judge.stated import DERIVED, STATED, stated_slope, stated_value
 # --- a verdict over a range of a setting the source leaves open (a step size, a budget, a dimension)
 from verify.judge.open_settings import over_open_setting
 from verify.judge.rates import Rate, log_allowance  # a stated order's exponent of every parameter it names
@@ -49,12 +49,12 @@ __all__ = [
     "Context", "Profile", "derive_seed", "pick", "chunk_for", "per_profile", "trials_for_budget",
     "trials_to_decide_at", "raised",
     # strategies
-    "AllOf", "Asymptotic", "Custom", "Expectation", "FigureSweep", "Identity", "ProbabilityBound",
+    "AllOf", "Asymptotic", "Custom", "Divergence", "Expectation", "FigureSweep", "Identity", "ProbabilityBound",
     "PropertySearch", "PerPoint", "PerGroup", "over_open_setting", "Rate", "log_allowance",
     # strategy options and custom-check helpers
     "Figure", "Tol", "label_of", "point_tests", "stat_test",
     # the stated form as a number
-    "STATED", "stated_value", "stated_slope", "StatedSearch",
+    "STATED", "DERIVED", "stated_value", "stated_slope", "StatedSearch",
     # orderings and orders (verify.judge.orders)
     "ordering_test", "per_trial_slopes", "slope_test_paired", "slope_test_means", "slope_bound_test",
     "slope_of_means", "slope_upper_test", "slope_band_test", "slope_annotation",
@@ -68,4 +68,6 @@ CONSTANTS = {
     "ROLES": "the parts of a source a claim may read (Claim.role): statement, proof step, remark, caption, table",
     "EVERY_VALUE": "Check.extra key: the check compared an inequality with every recorded value (verify mutants)",
     "STATED": "predicted=STATED / stated=STATED: the number tested is the claim's own stated sympy form",
+    "DERIVED": "Expectation(corrected=DERIVED): the claim's derived sympy form, tested on the stated form's draws "
+               "and reported as the corrected form's own verdict",
 }

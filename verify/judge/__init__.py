@@ -13,6 +13,8 @@ strategy                   used for                                             
 :class:`Asymptotic`        an n, d -> infinity expectation: never one finite size against the      asymptotic
                            limit (finite-size form at several sizes plus a symbolic limit, or a
                            1/N extrapolation over >= 3 sizes)
+:class:`Divergence`        E|X|^p = infinity at a point: the tail index of the per-trial values      divergence
+                           (Hill's estimator) tested against p, one-sided
 :class:`PropertySearch`    inequalities, bounds, signs, orderings on closed forms: hypothesis      search
                            searches the domain for a violation and shrinks it
 :class:`StatedSearch`      a PropertySearch whose predicate reads the claim's stated form          search
@@ -32,6 +34,7 @@ form as a number), :mod:`~verify.judge.orders` (orderings and log-log slopes), :
 from verify.judge.asymptotic import Asymptotic
 from verify.judge.base import Point, Sampler, Tol, label_of, takes_points
 from verify.judge.composite import FLOP_RATE, AllOf, Custom, FigureSweep, grid_points, point_cost
+from verify.judge.divergence import Divergence, tail_test
 from verify.judge.expectation import Expectation, ProbabilityBound, binomial_test
 from verify.judge.figures import Figure, figure_data
 from verify.judge.per_group import PerGroup
@@ -42,9 +45,9 @@ from verify.judge.search import Identity, NaNPredicate, PropertySearch, StatedSe
 
 #: the judge strategies (each has ``run(claim, ctx) -> Evidence``); tests/test_kit.py checks that every strategy
 #: class of this package is listed here and exported by :mod:`verify.kit`
-STRATEGIES = (AllOf, Asymptotic, Custom, Expectation, FigureSweep, Identity, ProbabilityBound, PropertySearch, Rate)
+STRATEGIES = (AllOf, Asymptotic, Custom, Divergence, Expectation, FigureSweep, Identity, ProbabilityBound, PropertySearch, Rate)
 
-__all__ = ["FLOP_RATE", "AllOf", "Asymptotic", "Custom", "Expectation", "Figure", "FigureSweep", "Identity",
+__all__ = ["FLOP_RATE", "AllOf", "Asymptotic", "Custom", "Divergence", "Expectation", "Figure", "FigureSweep", "Identity",
            "NaNPredicate", "PerGroup", "PerPoint", "Point", "ProbabilityBound", "PropertySearch", "Rate", "STRATEGIES",
            "Sampler", "StatedSearch", "Tol", "binomial_test", "figure_data", "grid_points", "is_nan", "label_of",
-           "monte_carlo", "point_cost", "point_tests", "simulate_points", "stat_test", "takes_points"]
+           "monte_carlo", "point_cost", "point_tests", "simulate_points", "stat_test", "tail_test", "takes_points"]

@@ -27,6 +27,41 @@ class Asymptotic:
     against it (target 'derived') and ``limit_checks`` must show symbolically that its
     limit equals the stated form; otherwise the Monte Carlo means are extrapolated in
     1/N and the intercept is tested against the stated limit.
+
+    Parameters
+    ----------
+    points
+        points of the limit parameters (fixed ratios), a grid as for :class:`Expectation`.
+    sizes
+        the size parameter's values N, per profile (``{"quick": [...], ...}``).
+    finite_params
+        ``finite_params(point, N) -> point``: the finite-size parameters the sampler is called with.
+    stated
+        the stated limit, ``f(point)`` or :data:`STATED`.
+    sampler
+        ``sampler(finite_point, trials, gen, ctx) -> tensor (trials,)``, drawn from the seeded ``gen``.
+    finite
+        our exact finite-size form ``f(finite_point)``, tested at each size (target 'derived'); None: extrapolate.
+    limit_checks
+        ``limit_checks() -> list[Check]``: the symbolic checks that ``finite`` tends to the stated limit.
+    tol
+        the practical tolerance (:class:`Tol`).
+    trials
+        trials per point and size (None: the profile's; a number, a per-profile dict or a function).
+    chunk
+        trials per sampler call, a number or ``f(point)``.
+    size_name
+        the name of the size parameter in labels (``"d"``).
+    figure
+        an optional :class:`Figure`.
+    name
+        prefix of the test labels (and of the seeds' keys).
+    vector
+        a parameter simulated on shared draws, as for :class:`Expectation`.
+    derived_limit
+        our own derived limit ``f(point)``, tested from the same extrapolation (target 'derived').
+    alternatives
+        nearby alternative limits, name -> ``f(point)``, reported as excluded or not.
     """
 
     points: Any

@@ -17,7 +17,18 @@ Sampler = Callable[[Point, int, torch.Generator, Context], torch.Tensor]
 
 @dataclass(frozen=True)
 class Tol:
-    """Practical tolerance: |E - predicted| <= max(abs, rel * |predicted|) counts as agreement."""
+    """Practical tolerance: ``|E - predicted| <= max(abs, rel * |predicted|)`` counts as agreement.
+
+    Parameters
+    ----------
+    rel
+        relative tolerance, a share of ``|predicted|``.
+    abs
+        absolute tolerance, the floor near a predicted value of 0.
+    resolution
+        the floating-point resolution of one simulated value relative to ``1 + |predicted|``, added in quadrature
+        to the standard error (a zero-variance quantity is not rejected for a rounding error).
+    """
 
     rel: float = 0.02
     abs: float = 0.002
@@ -32,7 +43,8 @@ class Tol:
 
 
 def label_of(p: Mapping[str, Any]) -> str:
-    """A parameter point as the label of its test in the reports, e.g. ``n=5, d=20, sigma=1``."""
+    """A parameter point ``p`` (a dict of parameter values) as the label of its test in the reports, e.g.
+    ``n=5, d=20, sigma=1``."""
     return ", ".join(f"{k}={_fmt(v)}" for k, v in p.items())
 
 

@@ -14,7 +14,13 @@ from verify.model.context import Profile, pick
 
 def per_profile(quick: Any, standard: Any, full: Any | None = None) -> dict:
     """The one idiom for a value that depends on the profile: ``per_profile(q, s, f)``;
-    ``full`` defaults to ``standard``.  Read it with :func:`verify.model.context.pick`."""
+    ``full`` defaults to ``standard``.  Read it with :func:`verify.model.context.pick`.
+
+    Parameters
+    ----------
+    quick, standard, full
+        the value at each profile (``full`` None: the ``standard`` value).
+    """
     return {"quick": quick, "standard": standard, "full": standard if full is None else full}
 
 
@@ -40,6 +46,15 @@ def chunk_for(doubles: float, size: Callable[[Mapping[str, Any]], float], *, lea
 
     >>> chunk_for(4e7, lambda p: p["n"] * p["d"])({"n": 100, "d": 1000})
     400
+
+    Parameters
+    ----------
+    doubles
+        how many float64 numbers one batch may hold.
+    size
+        ``size(point)``: the float64 numbers one trial holds at a point.
+    least
+        the fewest trials per batch.
     """
     return lambda p: max(least, int(doubles // max(size(p), 1)))
 

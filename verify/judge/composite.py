@@ -23,6 +23,21 @@ class FigureSweep:
     asymptotic form would mistake finite-size bias for an erratum, so this produces a
     figure and a table (``details``) but no test.  The verdict comes from the claim's other
     checks.
+
+    Parameters
+    ----------
+    points
+        the figure's settings, a grid as for :class:`Expectation`.
+    sampler
+        ``sampler(point, trials, gen, ctx) -> tensor (trials,)``, drawn from the seeded ``gen``.
+    figure
+        the :class:`Figure` to draw (x parameter, groups, theory curves).
+    trials
+        trials per point (None: the profile's; a number, a per-profile dict or ``f(profile, point)``).
+    chunk
+        trials per sampler call, a number or ``f(point)``.
+    name
+        the figure's name, prefix of its labels and of its seeds' keys.
     """
 
     points: Any
@@ -54,7 +69,13 @@ class FigureSweep:
 
 @dataclass
 class AllOf:
-    """Several strategies judging one claim together."""
+    """Several strategies judging one claim together.
+
+    Parameters
+    ----------
+    parts
+        the strategies (each with ``run(claim, ctx) -> Evidence``); their evidence is joined into one.
+    """
 
     parts: Sequence[Any]
 
@@ -87,10 +108,22 @@ class Custom:
     * ``Custom(fn, points=grid)``: the judge resolves the points (the profile's grid, or the
       user's ``--at`` points validated against the claim's domain) and calls
       ``fn(claim, ctx, points) -> Evidence``.
+
     ``why_no_points`` completes the error message of a point-free check under ``--at``.
     ``outside_domain``: why the grid deliberately holds points the claim's domain excludes (e.g. the edge where
     the statement's condition fails, evaluated exactly to show that it fails there); without it every grid point
     must lie in the domain (:func:`verify.run.runner.check_grids`, before a run).
+
+    Parameters
+    ----------
+    fn
+        the check: ``fn(claim, ctx) -> Evidence``, or ``fn(claim, ctx, points) -> Evidence`` with ``points``.
+    points
+        the grid (as for :class:`Expectation`), or None for a check that takes no parameter point.
+    why_no_points
+        the end of the one-line error of a point-free check run at user points (``--at``).
+    outside_domain
+        why the grid deliberately holds points outside the claim's domain ('' : every point must lie inside).
     """
 
     fn: Callable[..., Evidence]

@@ -14,15 +14,55 @@ from typing import Any, Callable, Mapping
 import numpy as np
 import torch
 from verify.model.context import Context
-from verify.model.evidence import Evidence, StatTest
-from verify.judge.stated import STATED, resolve
+from verify.model.evidence import CORRECTED, Evidence, StatTest
+from verify.judge.stated import STATED, resolve, resolve_derived
 from verify.judge.base import Point, Sampler, Tol, takes_points
 from verify.judge.figures import Figure
 from verify.judge.points import alternative_values, point_tests, simulate_points, stat_test
 
 @dataclass
 class Expectation:
-    """E[sample] equals ``predicted(point)`` at every point, exactly at finite size."""
+    """E[sample] equals ``predicted(point)`` at every point, exactly at finite size.
+
+    At each point the sampler's per-trial values give a mean and its 95 % CI (Student t); the test is rejected
+    when the mean differs significantly from the prediction (two-sided, Holm over the run, replicated on fresh
+    draws before it refutes) and confirms when the CI lies within ``tol`` of it.
+
+    Parameters
+    ----------
+    points
+        the grid: a list of parameter dicts, a per-profile dict of lists, or ``f(profile) -> list``
+        (replaced by the user's ``--at`` points, validated against the claim's domain).
+    predicted
+        ``f(point[, inst]) -> float``, or :data:`~verify.judge.stated.STATED` for the claim's stated form.
+    sampler
+        ``sampler(point, trials, gen, ctx[, inst]) -> tensor (trials,)``: one value per trial, drawn from
+        the seeded ``gen`` (never a global RNG), so that runs reproduce and count as simulation.
+    tol
+        the practical tolerance (:class:`~verify.judge.base.Tol`) within which the CI must lie to confirm.
+    trials
+        trials per point: None (the profile's), a number, a per-profile dict or ``f(profile, point[, inst])``.
+    target
+        ``'stated'`` (a rejection refutes) or ``'derived'`` (a check of our own form: a rejection makes
+        the claim inconclusive).
+    chunk
+        trials per sampler call (memory), a number or ``f(point)``.
+    figure
+        an optional :class:`~verify.judge.figures.Figure` drawn from the tests.
+    name
+        prefix of the test labels (and of the seeds' keys) when a claim has several checks.
+    vector
+        a parameter whose values are simulated on shared draws (the sampler gets them as a list).
+    variance
+        the exact variance of one sample, ``f(point[, inst])``, where known (a more cautious stderr).
+    instance
+        ``instance(point, gen, ctx)``: a random instance drawn once per point (a teacher, a dataset).
+    alternatives
+        nearby wrong forms, name -> ``f(point[, inst])``: the report says where the CI excludes them.
+    corrected
+        our corrected form, ``f(point[, inst])`` or :data:`~verify.judge.stated.DERIVED`, tested on the
+        same draws and reported as the corrected form's own verdict (not the stated form's).
+    """
 
     points: Any
     predicted: Callable[[Point], float]
@@ -45,17 +85,30 @@ class Expectation:
     #: nearby alternative forms, name -> f(point[, inst]): the report says at which points the
     #: evidence excludes each (e.g. the stated form without its finite-n term)
     alternatives: Mapping[str, Callable[..., float]] | None = None
+    #: our corrected form, ``f(point[, inst])`` or :data:`~verify.judge.stated.DERIVED` (the claim's ``derived``
+    #: sympy form): tested at every point on the same draws as ``predicted``, as a second test with target
+    #: ``'corrected'`` (label "... (corrected form)") that enters only the claim's corrected verdict
+    #: (:func:`verify.model.evidence.decide_corrected`; the claim must give ``corrected``, the LaTeX the report prints)
+    corrected: Callable[..., float] | None = None
 
     takes_points = True  # the profile's grid, or the user's --at points
 
     def run(self, claim, ctx: Context) -> Evidence:
         predicted = resolve(self.predicted, claim)   # STATED: the claim's stated sympy form
+        corrected = None if self.corrected is None else resolve_derived(self.corrected, claim)
+        if corrected is not None and not claim.corrected:
+            raise ValueError(f"{claim.id}: Expectation(corrected=...) tests a corrected form, which the report prints "
+                             "from the claim's corrected=r'...' (LaTeX): give it")
 
         def test_of(lab, p, x, seed, *inst):
-            t = stat_test(lab, p, predicted(p, *inst), x, self.tol, self.target, seed,
-                          variance=None if self.variance is None else self.variance(p, *inst))
+            var = None if self.variance is None else self.variance(p, *inst)
+            t = stat_test(lab, p, predicted(p, *inst), x, self.tol, self.target, seed, variance=var)
             t.alternatives = alternative_values(self.alternatives, p, *inst)
-            return t
+            if corrected is None:
+                return t
+            # the same draws x, so the stated and the corrected form are compared on equal terms
+            return [t, stat_test(lab + " (corrected form)", p, corrected(p, *inst), x, self.tol, CORRECTED, seed,
+                                 variance=var)]
         return point_tests(self, claim, ctx, test_of, self.vector)
 
 
@@ -72,6 +125,29 @@ class ProbabilityBound:
     * the 95% Clopper-Pearson interval of P(violation) is reported; the point agrees when
       its upper end is <= delta + tol (one-sided: a bound far from tight is confirmed, a
       tight one needs enough trials to pin its failure rate down).
+
+    Parameters
+    ----------
+    points
+        the grid, as for :class:`Expectation`.
+    delta
+        the stated failure probability, ``delta(point[, inst])``.
+    sampler
+        ``sampler(point, trials, gen, ctx[, inst]) -> tensor (trials,)`` of 0/1 violation indicators.
+    tol
+        the practical tolerance on the violation frequency (:class:`Tol`).
+    trials
+        trials per point (None: the profile's; a number, a per-profile dict or ``f(profile, point[, inst])``).
+    target
+        ``'stated'`` (a rejection refutes) or ``'derived'``.
+    chunk
+        trials per sampler call, a number or ``f(point)``.
+    figure
+        an optional :class:`Figure`.
+    name
+        prefix of the test labels (and of the seeds' keys).
+    instance
+        ``instance(point, gen, ctx)``: a random instance drawn once per point, as in :class:`Expectation`.
     """
 
     points: Any

@@ -15,7 +15,39 @@ from verify.judge.base import Point, label_of
 
 @dataclass(frozen=True)
 class Figure:
-    """How to draw a check's numbers: x parameter, one curve per group of the others."""
+    """How to draw a check's numbers: x parameter, one curve per group of the others.
+
+    Parameters
+    ----------
+    x
+        the parameter on the x axis.
+    xlabel, ylabel, title
+        the axis labels and the title.
+    group
+        the parameters whose values give one curve each.
+    curve
+        the theory curve, ``f(point)`` (drawn through the simulated points).
+    curve_label
+        the legend name of ``curve`` (``'stated'``).
+    extra_curves
+        further theory curves, (name, ``f(point)``) pairs.
+    logy
+        a logarithmic y axis.
+    fine
+        x values at which the theory curves are evaluated (None: the simulated x).
+    ylim
+        the y range (None: automatic).
+    discrete
+        x is discrete: the theory is drawn as markers at the simulated x only.
+    panels
+        one panel per value of these group parameters (None: chosen by the renderer; (): one axis).
+    symbols
+        parameter -> the source's symbol (mathtext without dollars).
+    values
+        parameter -> names of its values.
+    like_source
+        a regeneration of one of the source's figures: keep its layout.
+    """
 
     x: str
     xlabel: str

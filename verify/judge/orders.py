@@ -61,6 +61,27 @@ def ordering_test(label: str, params: dict, a, b=None, seed=None, *, paired: boo
     ordering, never a 'degenerate' test set aside (:attr:`StatTest.degenerate`).  A tie of means is
     declared as the alternative "no difference (a tie)" (value 0), which a confirmation excludes.
     Needs at least two trials per sample, all finite (:func:`verify.model.stats.mean_estimate`).
+
+    Parameters
+    ----------
+    label
+        the test's label in the reports (usually :func:`label_of` of the point).
+    params
+        the parameter point the test is at (a dict).
+    seed
+        the seed its samples were drawn from (recorded in the evidence).
+    target
+        ``'stated'`` (a rejection refutes the claim) or ``'derived'`` (a check of our own form).
+    extra
+        further entries for the test's ``extra`` (shown in the evidence).
+    a, b
+        per-trial samples (or a constant) of the two sides; ``b`` None: the claim E[a] < 0.
+    paired
+        True: a paired t-test on a - b (same draws); False: Welch's test for independent samples.
+    what
+        the ordering in words, for the report (default: built from the label).
+    resolution
+        the absolute floating-point resolution added in quadrature to the standard error.
     """
     A = np.asarray(a, dtype=np.float64)
     if b is None:
@@ -129,7 +150,29 @@ def slope_test_paired(label: str, params: dict, xs, ys, exponent: float, seed, *
     over xs: ``ys`` is trials x len(xs), every y > 0): mean and 95% t-interval of the slopes; agreement
     needs the CI inside exponent +- tol (tol < 1/2 excludes the neighbouring integer and half-integer
     exponents, declared as alternatives); rejection needs the mean significantly outside that band
-    (:func:`_band_p`).  Use :func:`slope_test_means` when the samples at different x are independent."""
+    (:func:`_band_p`).  Use :func:`slope_test_means` when the samples at different x are independent.
+
+    Parameters
+    ----------
+    label
+        the test's label in the reports (usually :func:`label_of` of the point).
+    params
+        the parameter point the test is at (a dict).
+    seed
+        the seed its samples were drawn from (recorded in the evidence).
+    target
+        ``'stated'`` (a rejection refutes the claim) or ``'derived'`` (a check of our own form).
+    extra
+        further entries for the test's ``extra`` (shown in the evidence).
+    xs
+        the x values (> 0) of the sweep.
+    ys
+        per-trial values, trials x len(xs), every y > 0 (common random numbers over xs).
+    exponent
+        the stated order (log-log slope).
+    tol
+        the half-width of the band of agreement around ``exponent``.
+    """
     slopes, dropped = _defined_slopes(xs, ys)
     n = slopes.size
     m, se = float(slopes.mean()), max(float(slopes.std(ddof=1) / math.sqrt(n)), 1e-12)
@@ -147,7 +190,29 @@ def slope_test_means(label: str, params: dict, xs, samples: list, exponent: floa
     """The stated order ``exponent`` against the weighted least-squares slope of log(mean) on log x,
     from *independent* samples at each x (``samples[j]`` at ``xs[j]``; delta method: var log mean =
     (se/mean)^2; every mean must be > 0); normal CI; the same band test and alternatives as
-    :func:`slope_test_paired`.  The fit's chi^2 (against len(xs) - 2 dof) is in ``extra``."""
+    :func:`slope_test_paired`.  The fit's chi^2 (against len(xs) - 2 dof) is in ``extra``.
+
+    Parameters
+    ----------
+    label
+        the test's label in the reports (usually :func:`label_of` of the point).
+    params
+        the parameter point the test is at (a dict).
+    seeds
+        the seeds the samples were drawn from, one per x (recorded in the evidence).
+    target
+        ``'stated'`` (a rejection refutes the claim) or ``'derived'`` (a check of our own form).
+    extra
+        further entries for the test's ``extra`` (shown in the evidence).
+    xs
+        the x values (> 0).
+    samples
+        ``samples[j]``: the independent per-trial samples at ``xs[j]`` (every mean > 0).
+    exponent
+        the stated order (log-log slope).
+    tol
+        the half-width of the band of agreement around ``exponent``.
+    """
     lx = np.log(np.asarray(xs, dtype=np.float64))
     means = np.array([np.mean(s) for s in samples])
     ses = np.array([np.std(s, ddof=1) / math.sqrt(len(s)) for s in samples])
@@ -176,7 +241,29 @@ def slope_bound_test(label: str, params: dict, xs, ys, exponent: float, seed, *,
     rejects), agreement needs the lower end of the 95% CI of the slope >= exponent - tol.  The
     two-sided CI of the slope is in ``extra``.  No point alternative is declared: a bound's weaker
     neighbouring order is what a refutation finds, and a point value 'exactly p - 1' would be 'excluded'
-    by a sharp CI even when the measured order is p - 1 up to a finite-range correction."""
+    by a sharp CI even when the measured order is p - 1 up to a finite-range correction.
+
+    Parameters
+    ----------
+    label
+        the test's label in the reports (usually :func:`label_of` of the point).
+    params
+        the parameter point the test is at (a dict).
+    seed
+        the seed its samples were drawn from (recorded in the evidence).
+    target
+        ``'stated'`` (a rejection refutes the claim) or ``'derived'`` (a check of our own form).
+    extra
+        further entries for the test's ``extra`` (shown in the evidence).
+    xs
+        the x values (> 0), towards 0.
+    ys
+        per-trial values, trials x len(xs), every y > 0 (common random numbers over xs).
+    exponent
+        the stated order of the bound O(x^exponent).
+    tol
+        how far below ``exponent`` the slope may lie and still agree.
+    """
     slopes, dropped = _defined_slopes(xs, ys)
     if dropped:
         extra = dict(extra or {}, trials_with_y_0=dropped)
@@ -197,7 +284,19 @@ def slope_of_means(ms, Y, gen_seed, n_boot=1000):
     """OLS slope of log(mean_b Y[b, j]) on log m_j, Y (B, J) >= 0 (paired over b: nested widths), with a bootstrap
     over networks b (resampled jointly across widths): (slope, se, (lo, hi) 95% percentile CI, means).
     Bootstrap replicates with a zero mean at some width are dropped; fewer than 3 left gives se = inf and an
-    unbounded CI."""
+    unbounded CI.
+
+    Parameters
+    ----------
+    ms
+        the widths (x values > 0), one per column of ``Y``.
+    Y
+        (B, J) values >= 0: network b at width ``ms[j]``.
+    gen_seed
+        the seed of the bootstrap's generator.
+    n_boot
+        the number of bootstrap replicates.
+    """
     Y = np.asarray(Y, dtype=np.float64)
     lx = np.log(np.asarray(ms, dtype=np.float64))
     means = Y.mean(0)
@@ -220,7 +319,27 @@ def slope_upper_test(label, params, ms, Y, bound, seed, *, tol=0.0, target="stat
     """The claim 'slope <= bound' of the mean over networks (:func:`slope_of_means`; a quantity vanishing at least
     like m^bound; bound = 0: it vanishes at all along the sweep): one-sided, agreement when the upper end of the
     bootstrap CI is <= bound + tol; the p-value is that of H0 'slope <= bound + tol' (normal approximation with
-    the bootstrap standard error), so only a slope significantly above bound + tol rejects."""
+    the bootstrap standard error), so only a slope significantly above bound + tol rejects.
+
+    Parameters
+    ----------
+    label
+        the test's label in the reports (usually :func:`label_of` of the point).
+    params
+        the parameter point the test is at (a dict).
+    seed
+        the seed its samples were drawn from (recorded in the evidence).
+    target
+        ``'stated'`` (a rejection refutes the claim) or ``'derived'`` (a check of our own form).
+    extra
+        further entries for the test's ``extra`` (shown in the evidence).
+    ms, Y
+        the widths and the (networks x widths) values, as for :func:`slope_of_means`.
+    bound
+        the stated bound on the slope.
+    tol
+        how far above ``bound`` the slope may lie and still agree.
+    """
     slope, se, ci, means = slope_of_means(ms, Y, seed)
     p = float(sps.norm.sf((slope - bound - tol) / se)) if math.isfinite(se) and se > 0 else 1.0
     return StatTest(label=label, params=dict(params), predicted=float(bound), estimate=slope, stderr=se,
@@ -233,7 +352,27 @@ def slope_upper_test(label, params, ms, Y, bound, seed, *, tol=0.0, target="stat
 def slope_band_test(label, params, ms, Y, exponent, seed, *, tol=0.1, target="derived", extra=None) -> StatTest:
     """Two-sided: the slope of the mean over networks (:func:`slope_of_means`) lies within exponent +- tol
     (default target 'derived': our own derived rate); the p-value is that of H0 'within the band' (normal
-    approximation with the bootstrap standard error), agreement needs the bootstrap CI inside the band."""
+    approximation with the bootstrap standard error), agreement needs the bootstrap CI inside the band.
+
+    Parameters
+    ----------
+    label
+        the test's label in the reports (usually :func:`label_of` of the point).
+    params
+        the parameter point the test is at (a dict).
+    seed
+        the seed its samples were drawn from (recorded in the evidence).
+    target
+        ``'stated'`` (a rejection refutes the claim) or ``'derived'`` (a check of our own form).
+    extra
+        further entries for the test's ``extra`` (shown in the evidence).
+    ms, Y
+        the widths and the (networks x widths) values, as for :func:`slope_of_means`.
+    exponent
+        the exponent the slope should equal.
+    tol
+        the half-width of the band around ``exponent``.
+    """
     slope, se, ci, means = slope_of_means(ms, Y, seed)
     z = max(0.0, abs(slope - exponent) - tol) / se if math.isfinite(se) and se > 0 else 0.0
     p = float(2 * sps.norm.sf(z)) if z > 0 else 1.0
@@ -247,7 +386,15 @@ def slope_band_test(label, params, ms, Y, exponent, seed, *, tol=0.1, target="de
 def slope_annotation(test: StatTest, label: str) -> dict:
     """A figure's ``slopes`` entry from a slope test of this module: the fitted log-log slope with its 95% CI
     beside the stated exponent, as the test reads it (verify.report.figures prints it next to the data).
-    :func:`slope_bound_test` stores -slope; it is turned back here."""
+    :func:`slope_bound_test` stores -slope; it is turned back here.
+
+    Parameters
+    ----------
+    test
+        a slope test made by this module.
+    label
+        the name of the series the slope belongs to, in the figure.
+    """
     if "slope_ci" in test.extra:   # slope_bound_test: the claim slope >= exponent, stored as -slope <= -exponent
         lo, hi = test.extra["slope_ci"]
         return {"label": label, "fitted": float(test.extra["slope"]), "ci": [float(lo), float(hi)],

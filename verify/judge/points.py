@@ -14,9 +14,9 @@ import torch
 from numerics import NotConverged
 from verify.model.claim import DomainError
 from verify.model.context import Context, pick
-from verify.model.evidence import Check, Evidence, StatTest
+from verify.model.evidence import CORRECTED, INFINITE_VARIANCE, Check, Evidence, StatTest
 from verify.judge.stated import reads
-from verify.model.stats import mean_estimate, student_q, two_sided_p
+from verify.model.stats import hill_tail_index, mean_estimate, student_q, two_sided_p
 from verify.judge.base import Point, Sampler, Tol, label_of
 from verify.judge.figures import figure_data
 
@@ -143,8 +143,37 @@ def stat_test(label, params, predicted, samples, tol: Tol, target, seed, extra=N
     alpha -> 0 end state simulated at alpha = 1e-3): the null hypothesis is then
     E <= predicted + tol (one-sided), so only a value significantly beyond the tolerance
     rejects, never an O(alpha^2) remainder.
+
+    Without an exact ``variance``, the tail of the samples is checked (:func:`variance_tail`): where it looks
+    too heavy for a finite variance, ``extra`` says so, and the run leaves the test undecided (its interval and
+    p-value assume a finite variance: :func:`verify.model.evidence.finalize`) with no number of trials advised.
+
+    Parameters
+    ----------
+    label
+        the test's label in the reports (usually :func:`label_of` of the point).
+    params
+        the parameter point the test is at (a dict).
+    seed
+        the seed its samples were drawn from (recorded in the evidence).
+    target
+        ``'stated'`` (a rejection refutes the claim) or ``'derived'`` (a check of our own form).
+    extra
+        further entries for the test's ``extra`` (shown in the evidence).
+    predicted
+        the predicted value of E[sample].
+    samples
+        the per-trial values (a 1-D array).
+    tol
+        the practical tolerance (:class:`Tol`).
+    margin
+        True: a one-sided test of E <= predicted + tol (a limit reached only approximately).
+    variance
+        the exact variance of one sample, where known.
     """
     est = mean_estimate(samples)
+    if variance is None and (tail := variance_tail(samples)) is not None:
+        extra = dict(extra or {}, **{INFINITE_VARIANCE: tail})
     se_sample = est.stderr
     if variance is not None:
         se_exact = math.sqrt(variance / est.n)
@@ -163,6 +192,21 @@ def stat_test(label, params, predicted, samples, tol: Tol, target, seed, extra=N
                     stderr=se, trials=est.n, tol=tol.of(predicted), pvalue=p, target=target,
                     seed=seed, df=est.n - 1, ci=(est.mean - q * se, est.mean + q * se),
                     extra=dict(extra or {}, std=est.std))
+
+
+def variance_tail(samples, least: int = 200) -> dict | None:
+    """Hill's tail index of |samples|, when its 95 % upper end is below 2 (the per-trial variance looks infinite:
+    the sample variance does not settle, and a standard error from it does not shrink as 1/sqrt(N)); None
+    otherwise, or with fewer than ``least`` samples.  Conservative: a light tail (normal, exponential, chi-square)
+    gives an index far above 2, a constant offset makes the index look larger (lighter), and only the upper end of
+    the interval is compared."""
+    x = np.asarray(samples, dtype=np.float64).ravel()
+    if x.size < least:
+        return None
+    t = hill_tail_index(x)
+    if t is None or not t.ci[1] < 2.0:
+        return None
+    return {"alpha": round(t.alpha, 4), "upper": round(t.ci[1], 4), "k": t.k}
 
 
 def _chunk(chunk, params) -> int:
@@ -188,8 +232,23 @@ def alternative_values(alternatives, p: Point, *inst) -> dict:
 
 def point_tests(strategy, claim, ctx: Context, test_of, vector: str | None = None) -> Evidence:
     """Simulate every point of ``strategy`` (points, sampler, trials, chunk, name, figure) and
-    turn each point's samples into a test with ``test_of(label, point, samples, seed)``; a
-    training run that did not converge makes its point undecided, never evidence."""
+    turn each point's samples into a test (or a list of tests on the same samples) with
+    ``test_of(label, point, samples, seed)``; a
+    training run that did not converge makes its point undecided, never evidence.
+
+    Parameters
+    ----------
+    strategy
+        the strategy whose points, sampler, trials, chunk, name, figure (and optional instance) are used.
+    claim
+        the claim being judged (its id keys the seeds; its domain validates ``--at`` points).
+    ctx
+        the run's :class:`Context` (profile, seeds, device, user points).
+    test_of
+        ``test_of(label, point, samples, seed[, inst]) -> StatTest`` (or a list of tests on the same samples).
+    vector
+        a parameter simulated on shared draws (the sampler gets its values as a list).
+    """
     ev = Evidence()
     pts = _points(strategy.points, ctx, claim)
     make = getattr(strategy, "instance", None)
@@ -208,11 +267,12 @@ def point_tests(strategy, claim, ctx: Context, test_of, vector: str | None = Non
             if isinstance(x, NotConverged):
                 ev.checks.append(Check(lab, None, f"not converged: {x}", refutes=False))
             else:
-                ev.tests.append(test_of(lab, p, x, seed, *inst))
+                made = test_of(lab, p, x, seed, *inst)   # one test, or a list (the stated and a corrected form)
+                ev.tests += made if isinstance(made, list) else [made]
                 ev.seeds.append(seed)
             bar.update()
     if strategy.figure is not None:
-        ev.figures.append(figure_data(strategy.figure, ev.tests, ctx, claim))
+        ev.figures.append(figure_data(strategy.figure, [t for t in ev.tests if t.target != CORRECTED], ctx, claim))
     return ev
 
 

@@ -90,7 +90,37 @@ class Rate:
 
     ``sweeps``: parameter -> its values (a list, or per profile); ``held``: parameter -> the points (dicts of the
     other parameters) at which its sweep is run, several where the statement is uniform in them; ``fixed``:
-    parameter -> why it is not swept.  ``logs`` adds powers of log (O~) to the expression's own."""
+    parameter -> why it is not swept.  ``logs`` adds powers of log (O~) to the expression's own.
+
+    Parameters
+    ----------
+    exponents
+        the stated exponents: a dict (``{"d": 1, "k": 2}``) or a sympy monomial (``d*k**2*log(d)**2``).
+    sweeps
+        parameter -> its values (a list, or per profile).
+    held
+        parameter -> the points (dicts of the other parameters) at which its sweep is run.
+    sampler
+        ``sampler(points, trials, gen, ctx) -> array (trials, len(points))``: one row per trial over a sweep.
+    fixed
+        parameter -> why it is not swept.
+    logs
+        parameter -> powers of log added to the expression's own (an O~ statement).
+    bound
+        ``'upper'`` (an O(.) statement: slope at most the stated exponent) or ``'theta'`` (a Theta(.) statement).
+    tol
+        the slope tolerance, one for every parameter or per parameter (``{"d": 0.0, "k": 0.25}``).
+    trials
+        trials (rows) per sweep point, a number or per profile.
+    target
+        ``'stated'`` (a rejection refutes) or ``'derived'``.
+    regime
+        what would bring an undecided sweep into its regime (the inconclusive note).
+    name
+        prefix of the test labels (and of the seeds' keys).
+    quantity
+        the quantity measured, for labels.
+    """
 
     exponents: Any
     sweeps: Mapping[str, Any]

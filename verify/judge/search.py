@@ -39,6 +39,28 @@ class PropertySearch:
     size of the violation in units of the stated value, > 0 where it fails) or, without one, the failing draw
     deepest inside the domain (:meth:`~verify.model.claim.Domain.depth`).  A failure found only at an endpoint or
     an exact tie shows as a zero fraction: a boundary erratum (:mod:`verify.judge.severity`).
+
+    Parameters
+    ----------
+    name
+        the search's name (its label and its seed).
+    strategy
+        a function returning a hypothesis strategy of points (dicts), for a search that leaves the domain;
+        None: the claim's own domain.
+    holds
+        the predicate, ``holds(point) -> bool`` (True where the statement holds).
+    show
+        ``show(point) -> dict``: what to record beside a counterexample (the two sides, their difference).
+    refutes
+        True: a counterexample refutes the claim; False: a check of our own derivation.
+    examples
+        hypothesis examples per profile (None: the profile's ``examples``).
+    bounds
+        parameter -> (low, high): a finite search range for a parameter with an infinite end.
+    margin
+        ``margin(point) -> float``: the size of a violation (> 0 where it fails), for the strongest witness.
+    sweep
+        uniform draws measuring the failing share of the domain (per profile; 0: off).
     """
 
     name: str
@@ -194,7 +216,25 @@ def _real_or_str(x):
 @dataclass
 class Identity:
     """``lhs == rhs`` as functions of ``variables``: sympy first, then mpmath at random
-    points drawn from the given ranges (50 digits)."""
+    points drawn from the given ranges (50 digits).
+
+    Parameters
+    ----------
+    name
+        the check's name (its label in the reports, and its seed).
+    lhs, rhs
+        the two sides, sympy expressions in ``variables``.
+    variables
+        sympy symbol -> (low, high): the ranges the random points are drawn from.
+    refutes
+        True: a failure refutes the claim; False: a check of our own derivation (a failure: inconclusive).
+    points
+        how many random points mpmath evaluates when sympy cannot simplify the difference to 0.
+    dps
+        the mpmath working precision in decimal digits.
+    rel
+        the relative difference at a point that counts as equal at that precision.
+    """
 
     name: str
     lhs: Any
@@ -240,7 +280,21 @@ class StatedSearch:
     a search that compares at 1e-35 cannot use a double; ``precise=False`` for one that compares doubles), so that
     ``verify mutants`` can substitute a perturbed form.
     The search itself (name and so seed, examples, strategy, bounds) is the PropertySearch's, so the evidence is the
-    same as with a numeric copy of the form; calibration counts it as a PropertySearch (``judged_as``)."""
+    same as with a numeric copy of the form; calibration counts it as a PropertySearch (``judged_as``).
+
+    Parameters
+    ----------
+    name, strategy, bounds, examples, refutes, sweep
+        as for :class:`PropertySearch`.
+    holds
+        ``holds(stated, point) -> bool``, with ``stated`` the claim's stated form as a function of the point.
+    show
+        ``show(stated, point) -> dict``, as for :class:`PropertySearch`.
+    precise
+        True: ``stated`` returns mpmath numbers at the working precision; False: doubles.
+    margin
+        ``margin(stated, point) -> float``, as for :class:`PropertySearch`.
+    """
 
     judged_as = "PropertySearch"   # the strategy it runs (verify.audit.calibration.strategies_of)
     name: str

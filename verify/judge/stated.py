@@ -126,6 +126,32 @@ class _Stated:
 STATED = _Stated()
 
 
+class _Derived:
+    """Sentinel for ``Expectation(corrected=DERIVED)``: the claim's own derived sympy form (``Claim.derived``), our
+    corrected form, tested on the same draws as the stated one."""
+
+    def __repr__(self) -> str:
+        return "DERIVED"
+
+
+DERIVED = _Derived()
+
+
+def derived_value(claim) -> Callable[..., Any]:
+    """The claim's derived sympy form (``Claim.derived``) as ``f(point, *instance) -> float``, like
+    :func:`stated_value`; not recorded as a read of the stated form (``verify mutants`` perturbs the stated form
+    only, so the corrected form's tests stay what they are under a mutant)."""
+    if not isinstance(claim.derived, sp.Expr):
+        raise TypeError(f"{claim.id}: DERIVED needs the claim's derived form as a sympy expression "
+                        f"(Claim.derived), not {type(claim.derived).__name__}")
+    return function_of(claim.derived)
+
+
+def resolve_derived(f, claim):
+    """``f`` itself, or the claim's derived form where ``f`` is :data:`DERIVED`."""
+    return derived_value(claim) if f is DERIVED else f
+
+
 def resolve(f, claim):
     """``f`` itself, or the claim's stated form where ``f`` is :data:`STATED`."""
     return stated_value(claim) if f is STATED else f
@@ -154,5 +180,5 @@ class reads:
             outer.points += self._rec.points
 
 
-__all__ = ["STATED", "stated_value", "stated_slope", "function_of", "mp_function_of", "resolve", "reads",
+__all__ = ["STATED", "DERIVED", "derived_value", "resolve_derived", "stated_value", "stated_slope", "function_of", "mp_function_of", "resolve", "reads",
            "ALIASES"]

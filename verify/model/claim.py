@@ -78,7 +78,17 @@ class Alternative:
     rejected when the claim comes out refuted: evidence that the claim's check, at the profile's sizes and trials,
     could have failed.  ``why`` says why a referee would call the alternative plausible.  For a claim with a stated
     sympy form the mutants are generated automatically; a witness is for the claims without one (orderings, figure
-    shapes, exponents measured from hitting times, predicates)."""
+    shapes, exponents measured from hitting times, predicates).
+
+    Parameters
+    ----------
+    name
+        the witness's name in the reports.
+    check
+        the claim's check built for the wrong version.
+    why
+        why a referee would call it plausible.
+    """
 
     name: str
     check: Any
@@ -87,7 +97,15 @@ class Alternative:
 
 @dataclass(frozen=True)
 class Source:
-    """Where a statement stands: paper key, theorem/lemma, equation numbers."""
+    """Where a statement stands: paper key, theorem/lemma, equation numbers.
+
+    Parameters
+    ----------
+    paper
+        the paper key (the prefix of the claim ids).
+    where
+        the theorem, lemma, equation or page, e.g. ``"Theorem 3.6, eq. (10)"``.
+    """
 
     paper: str
     where: str  # e.g. "Theorem 3.6, eq. (10); proof in App. B.5, eqs. (91)-(103)"
@@ -112,7 +130,21 @@ class Source:
 
 @dataclass(frozen=True)
 class Param:
-    """One parameter of a claim's domain: an interval, possibly integer, possibly open."""
+    """One parameter of a claim's domain: an interval, possibly integer, possibly open.
+
+    Parameters
+    ----------
+    name
+        the parameter's name (the key in a point).
+    lower, upper
+        the interval's ends (may be infinite).
+    lower_open, upper_open
+        whether an end is excluded.
+    integer
+        whether the parameter takes integer values only.
+    doc
+        what the parameter is, shown when a value is refused.
+    """
 
     name: str
     lower: float = -math.inf
@@ -146,7 +178,15 @@ class Param:
 
 @dataclass(frozen=True)
 class Constraint:
-    """A joint condition on parameters, with the reason it is needed."""
+    """A joint condition on parameters, with the reason it is needed.
+
+    Parameters
+    ----------
+    test
+        ``test(point) -> bool``: True where the point is allowed.
+    message
+        the one line shown when a point violates it, with the reason.
+    """
 
     test: Callable[[Mapping[str, float]], bool]
     message: str  # shown when violated, e.g. "n must exceed 2: E[1/chi^2_n] = 1/(n-2) diverges"
@@ -154,7 +194,15 @@ class Constraint:
 
 @dataclass(frozen=True)
 class Domain:
-    """The parameter domain a claim's assumptions allow."""
+    """The parameter domain a claim's assumptions allow.
+
+    Parameters
+    ----------
+    params
+        the :class:`Param` s, one per parameter.
+    constraints
+        the joint :class:`Constraint` s.
+    """
 
     params: tuple[Param, ...]
     constraints: tuple[Constraint, ...] = ()
@@ -385,6 +433,8 @@ class Claim:
                  confirmation stays "confirmed"), but a confirmed claim that carries it is counted apart from the
                  confirmations of the source (results.json ``meta.counts["confirmed (own construction)"]``): a
                  perturbed formula it rejects says nothing about the source when the stated one cannot fail.
+    cost:        optional ``cost(point, trials) -> (bytes, seconds)`` of the check at a user point (``--at``), used
+                 instead of the generic estimate to refuse or warn before simulating.
     """
 
     id: str

@@ -20,6 +20,13 @@ class Profile:
     (tahir2024.relu.eq21, reports/results.json ``timing.claims``; 4x headroom), and the whole quick profile takes
     about ten minutes; at full one claim (tahir2024.thm3.9) costs about 11 CPU hours (benchmarks/README.md §3), so
     full has no default limit.
+
+    Parameters
+    ----------
+    name
+        ``'quick'``, ``'standard'`` or ``'full'`` (the key of per-profile settings, :func:`pick`).
+    trials, scale, examples, claim_timeout
+        as above.
     """
 
     name: str
@@ -37,7 +44,15 @@ PROFILES: dict[str, Profile] = {
 
 
 def pick(profile: Profile, choices: Mapping[str, Any]) -> Any:
-    """Select a per-profile setting from ``{'quick': ..., 'standard': ..., 'full': ...}``."""
+    """Select a per-profile setting from ``{'quick': ..., 'standard': ..., 'full': ...}``.
+
+    Parameters
+    ----------
+    profile
+        the run's :class:`Profile`.
+    choices
+        profile name -> value; a profile not named takes the ``'standard'`` value.
+    """
     return choices[profile.name] if profile.name in choices else choices["standard"]
 
 
@@ -50,7 +65,25 @@ def derive_seed(*keys: Any) -> int:
 @dataclass
 class Context:
     """The run a check is called in: the profile (sizes, trials), the run seed and per-claim generators
-    (``ctx.generator(claim.id, ...)``), the torch device and dtype, and the user's ``--at`` points."""
+    (``ctx.generator(claim.id, ...)``), the torch device and dtype, and the user's ``--at`` points.
+
+    Parameters
+    ----------
+    profile
+        the run's :class:`Profile`.
+    seed
+        the run seed; every generator is derived from it and its keys (:func:`derive_seed`).
+    device, dtype
+        where and in which precision samplers compute (float64 unless told otherwise).
+    progress
+        show progress bars.
+    at
+        user-given parameter points (``--at``) replacing a check's grid, or None.
+    draws
+        the random generators handed out so far: a claim whose check drew none rests on our derivation alone.
+    memo
+        an optional memo of Monte Carlo samples (set by ``verify mutants``), None in a run.
+    """
 
     profile: Profile
     seed: int = 0

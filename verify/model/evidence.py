@@ -21,8 +21,41 @@ class StatTest:
     """One Monte Carlo comparison of an estimate with a predicted value.
 
     ``target`` says what the prediction is: ``'stated'`` (the source's formula: a
-    rejection refutes the claim) or ``'derived'`` (our own derivation: a rejection
-    means our derivation or simulation is wrong, and the claim stays inconclusive).
+    rejection refutes the claim), ``'derived'`` (our own derivation: a rejection
+    means our derivation or simulation is wrong, and the claim stays inconclusive) or
+    ``'corrected'`` (:data:`CORRECTED`: our corrected form, tested on the same draws as the
+    stated one; it enters only the corrected form's verdict, :func:`decide_corrected`).
+
+    Parameters
+    ----------
+    label
+        the test's label (the point, prefixed by the check's name).
+    params
+        the parameter point.
+    predicted
+        the value (or bound) tested.
+    estimate, stderr, trials, df
+        the Monte Carlo estimate, its standard error, the number of trials and the degrees of freedom.
+    tol
+        the practical tolerance (absolute) within which the CI must lie to agree.
+    pvalue
+        the raw p-value of H0 (E = predicted, or E <= predicted for ``sided='upper'``).
+    target
+        ``'stated'``, ``'derived'`` or ``'corrected'``, as above.
+    seed
+        the seed the samples were drawn from.
+    ci_level, ci
+        the confidence level and interval.
+    p_adjusted, status, trials_needed, detectable, excluded
+        set after the run: the Holm-adjusted p-value, the status ('rejected', 'equivalent', 'undecided',
+        'not replicated', 'degenerate'), the trials that would decide an undecided test (None where no count
+        would), the deviation detectable with 80 % power, and which ``alternatives`` the CI excludes.
+    extra
+        further data (the sample spread ``std``, the replication, a heavy tail: :data:`INFINITE_VARIANCE`).
+    sided
+        ``'two'`` (E = predicted) or ``'upper'`` (E <= predicted: only the CI's upper end must be within tol).
+    alternatives
+        values of nearby alternative forms at this point (name -> value).
     """
 
     label: str
@@ -75,6 +108,15 @@ class StatTest:
         return abs(self.estimate - self.predicted)
 
 
+#: the ``target`` of a test of a claim's corrected form on the stated form's own draws (``Expectation(corrected=
+#: DERIVED)``): judged by :func:`decide_corrected` only, never part of the verdict on the stated form
+CORRECTED = "corrected"
+
+#: ``StatTest.extra[INFINITE_VARIANCE]``: the per-trial tail looks too heavy for a finite variance (Hill's tail
+#: index, its 95 % upper end below 2: :func:`verify.judge.points.stat_test`); then the test is undecided (its
+#: t-interval and p-value assume a finite variance) and no number of trials decides it (:func:`finalize`)
+INFINITE_VARIANCE = "infinite variance"
+
 #: ``Check.extra[EVERY_VALUE] = True``: the check compares an inequality with every recorded value of the data
 #: (rigorously), so its pass means the data satisfy the inequality everywhere recorded, not a weaker summary
 #: (``verify mutants`` tells a tighter bound that holds on the data from a survivor by it)
@@ -88,6 +130,21 @@ class Check:
     ``passed`` is True, False, or None (could not be decided).  A failed check with
     ``refutes=True`` refutes the claim; with ``refutes=False`` (a check of our own
     derivation) it makes the claim inconclusive.
+
+    Parameters
+    ----------
+    name
+        the check's name (its label in the reports).
+    passed
+        True, False, or None (undecided).
+    detail
+        one line saying what was found (a counterexample's values, a residual).
+    refutes
+        True: a failure refutes the claim; False: a check of our own derivation (a failure: inconclusive).
+    counterexample
+        the point where it failed, when there is one.
+    extra
+        further data shown in the evidence (e.g. :data:`EVERY_VALUE`).
     """
 
     name: str
@@ -154,6 +211,10 @@ def finalize(evidences: list[Evidence], alpha: float, family: int | None = None)
     status 'degenerate': it enters neither Holm's family nor the verdict.  Every other test gets
     its detectable deviation (80 % power at the strictest Holm level) and, where the check
     declared nearby alternative forms, which of them its 95 % CI excludes.
+
+    A test whose per-trial variance looks infinite (``extra[INFINITE_VARIANCE]``, set by
+    :func:`verify.judge.points.stat_test`) is 'undecided' whatever its p-value and interval: both assume a finite
+    variance, so it can neither refute nor confirm, and no number of trials is advised for it.
     """
     from scipy.stats import norm
 
@@ -173,7 +234,12 @@ def finalize(evidences: list[Evidence], alpha: float, family: int | None = None)
         lo, hi = t.ci
         t.excluded = {k: bool(v < lo or v > hi) for k, v in t.alternatives.items() if v is not None and math.isfinite(v)}
         t.p_adjusted = pa
-        if pa < alpha:
+        if INFINITE_VARIANCE in t.extra:
+            # the per-trial variance looks infinite: the t-interval and p-value assume a finite one (the sample mean
+            # then runs low with an understated spread, so a true value is rejected too often), and no number of
+            # trials repairs that.  Neither a rejection nor a confirmation: undecided, no trial count advised.
+            t.status = "undecided"
+        elif pa < alpha:
             t.status = "rejected"
         elif t.equivalent:
             t.status = "equivalent"
@@ -195,20 +261,25 @@ def decide(ev: Evidence) -> tuple[Verdict, str]:
     error         before all of these: the check did not finish (``details['error']``, set by
                   :func:`verify.run.runner._compute`: it raised, or ran over the per-claim time limit),
                   so whatever evidence it left is no evidence.
+
+    Tests of the claim's corrected form (target :data:`CORRECTED`) are set aside: they judge our corrected form
+    (:func:`decide_corrected`), not the stated one.
     """
     err = ev.details.get("error")
     if err:
         return Verdict.ERROR, error_text(err)
     degenerate = [t for t in ev.tests if t.status == "degenerate"]
-    if degenerate:
-        ev = Evidence(tests=[t for t in ev.tests if t.status != "degenerate"], checks=ev.checks)
+    if degenerate or any(t.target == CORRECTED for t in ev.tests):
+        ev = Evidence(tests=[t for t in ev.tests if t.status != "degenerate" and t.target != CORRECTED],
+                      checks=ev.checks)
     failed = [c for c in ev.checks if c.passed is False and c.refutes]
     if failed:
         return Verdict.REFUTED, f"{failed[0].name}: {failed[0].detail}"
     rejected = [t for t in ev.tests if t.status == "rejected" and t.target == "stated"]
     if rejected:
         t = rejected[0]
-        return Verdict.REFUTED, (f"{len(rejected)} of {len(ev.tests)} Monte Carlo tests reject the stated value, "
+        of_stated = sum(1 for t in ev.tests if t.target == "stated")   # only the tests that tested the stated form
+        return Verdict.REFUTED, (f"{len(rejected)} of {of_stated} Monte Carlo tests reject the stated value, "
                                  f"each replicated on fresh draws (first: {t.label}: {t.estimate:.5g} vs "
                                  f"{t.predicted:.5g}, Holm p={t.p_adjusted:.2g})")
     own = [c for c in ev.checks if c.passed is False and not c.refutes]
@@ -234,10 +305,25 @@ def decide(ev: Evidence) -> tuple[Verdict, str]:
         msg = f"{len(undecided)} of {len(ev.tests)} tests not decided" if undecided else undecided_checks[0].detail
         if need:
             msg += f"; about {max(need):,} trials per point would decide"
+        heavy = [t for t in undecided if INFINITE_VARIANCE in t.extra]
+        if heavy:
+            msg += "; " + infinite_variance_text(heavy)
         return Verdict.INCONCLUSIVE, msg
     parts = [_count(len(ev.checks), "deterministic check") + " passed" if ev.checks else "",
              _count(len(ev.tests), "Monte Carlo test") + " within tolerance" if ev.tests else ""]
     return Verdict.CONFIRMED, ", ".join(p for p in parts if p)
+
+
+def infinite_variance_text(tests: list[StatTest]) -> str:
+    """Why no trial count is advised at the undecided tests whose per-trial variance looks infinite."""
+    t = tests[0]
+    tail = t.extra[INFINITE_VARIANCE]
+    where = t.label + (f" and {len(tests) - 1} more point(s)" if len(tests) > 1 else "")
+    return (f"no trial count would decide at {where}: the per-trial variance looks infinite (Hill tail index "
+            f"{tail['alpha']:.3g}, 95 % upper end {tail['upper']:.3g} < 2, from the {tail['k']} largest of "
+            f"{t.trials} trials), so the sample variance does not settle: the t-test's interval and p-value are not "
+            "valid there, and more trials do not narrow the interval as 1/sqrt(N) (a divergence of the variance is a "
+            "claim for Divergence(moment=2))")
 
 
 def error_text(err: dict) -> str:
