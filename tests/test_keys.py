@@ -117,6 +117,23 @@ def test_a_memo_or_a_lazy_global_its_module_writes_is_state_not_code(tmp_path):
     assert mod._MEMO and mod._POOL and claim_code(importlib.import_module(f"tinykeys{_COUNT[0]}.claims").CLAIM) == before
 
 
+
+def test_a_copy_or_pickle_of_an_instance_keeps_its_class_key():
+    """copyreg caches ``__slotnames__`` on a class at the first copy or pickle of an instance (every ``--jobs``
+    or Dask run pickles evidence): bookkeeping, not code, so the key is the one a fresh process computes."""
+    import copy
+
+    class Record:
+        def __init__(self, x):
+            self.x = x
+
+    before = reach.reached_key(Record)
+    assert "__slotnames__" not in vars(Record)
+    copy.deepcopy(Record(1))   # copyreg's __reduce_ex__, as pickle's
+    assert "__slotnames__" in vars(Record)
+    reach._LOCAL.clear()   # as in a fresh process
+    assert reach.reached_key(Record) == before
+
 _ALL_KEYS = """
 import json, sys
 from verify.run.cache import claim_code

@@ -51,7 +51,8 @@ _DUNDER_GLOBALS = frozenset({"__file__", "__name__", "__package__", "__spec__", 
                              "__cached__", "__builtins__", "__doc__"})
 #: entries of a class's ``__dict__`` that are layout, documentation or interpreter bookkeeping
 _CLASS_SKIP = frozenset({"__module__", "__qualname__", "__doc__", "__dict__", "__weakref__", "__annotations__",
-                         "_abc_impl", "__orig_bases__", "__parameters__", "__firstlineno__", "__static_attributes__"})
+                         "_abc_impl", "__orig_bases__", "__parameters__", "__firstlineno__", "__static_attributes__",
+                         "__slotnames__"})  # __slotnames__: cached on the class by copyreg at the first copy or pickle
 _ADDRESS = re.compile(r"0x[0-9a-fA-F]{6,}")
 _DUMMY = re.compile(r"dummy_index=\d+")
 _EXTRA_OURS: set[str] = set()
