@@ -20,11 +20,6 @@ import verify.kit as kit
 ROOT = Path(__file__).resolve().parents[1]
 API = ROOT / "docs" / "api"
 
-#: names whose docstrings live in verify/audit/coverage.py, which the other half of issue 38 edits (coverage of a
-#: claims package): their parameter docs are added there at the merge; strict, so this list is emptied then
-PENDING = {"Ledger", "LedgerEntry"}
-
-
 def _documented_parameters(obj) -> list[str]:
     """The parameters of ``obj``'s signature that its docstring does not name (as a whole word)."""
     doc = inspect.getdoc(obj) or ""
@@ -36,9 +31,7 @@ CALLABLES = [n for n in kit.__all__ if n not in kit.CONSTANTS
              and not (inspect.isclass(getattr(kit, n)) and issubclass(getattr(kit, n), (enum.Enum, BaseException)))]
 
 
-@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(strict=True, reason="docstring in "
-                                                                           "verify/audit/coverage.py, added at merge"))
-                                  if n in PENDING else n for n in CALLABLES])
+@pytest.mark.parametrize("name", CALLABLES)
 def test_every_kit_name_documents_its_parameters(name):
     missing = _documented_parameters(getattr(kit, name))
     assert not missing, f"verify.kit.{name}: its docstring does not say what {missing} are (help({name}))"

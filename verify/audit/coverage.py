@@ -397,14 +397,43 @@ class Entry:
 
 def E(key: str, start: int, end: int | None = None, *claims: str, reason: str | None = None, note: str = "",
       todo: str | None = None, manual: bool = False) -> Entry:
-    """Shorthand for a ledger line: ``E("Theorem 4.1", 81, 88, "shachaf2021.thm4.1")``."""
+    """Shorthand for a ledger line: ``E("Theorem 4.1", 81, 88, "shachaf2021.thm4.1")``.
+
+    Parameters
+    ----------
+    key
+        the item's label as the source prints it ("Theorem 4.1", "eq. (12)", "abstract: ..."), unique in the ledger
+    start, end
+        its first and last line in the source text (``end`` defaults to ``start``)
+    claims
+        the ids of the claims that test it
+    reason
+        instead of claims: why no claim tests it, a key of :data:`REASONS` (a definition, a citation, ...)
+    note
+        one line saying why, with ``reason``
+    todo
+        instead of claims: the item is uncovered; what a claim would check
+    manual
+        the item is one the parser does not find (a sentence of the abstract, a caption lost in extraction)
+    """
     return Entry(key, start, start if end is None else end, tuple(claims), reason, note, todo, manual)
 
 
 @dataclass(frozen=True)
 class Ledger:
     """A paper's coverage ledger (``LEDGER`` in ``verify/claims/<paper>/ledger.py``): every labelled item of its
-    source text with the claims that test it, or why none does (``python -m verify coverage``)."""
+    source text with the claims that test it, or why none does (``python -m verify coverage``).
+
+    Parameters
+    ----------
+    paper
+        the paper key of its claims (the first part of their ids)
+    source
+        the source text: a file name in ``shared/seeds`` for a built-in paper, the text's path relative to the
+        package for a package of one's own
+    entries
+        one :func:`E` line per item of the source
+    """
 
     paper: str
     source: str  # the file name in SEEDS; for a package of one's own, the text's path relative to the package
