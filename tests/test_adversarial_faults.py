@@ -113,6 +113,8 @@ def test_a_raising_check_is_an_error_with_its_file_and_line(capsys, pkg):
     res = _results(pkg.out)
     assert res[f"{pkg.key}.raises"]["verdict"] == "error" and res[f"{pkg.key}.a_ok"]["verdict"] == "confirmed"
     assert res[f"{pkg.key}.raises"]["error"]["where"] == pkg.raise_at
+    tb = res[f"{pkg.key}.raises"]["evidence"]["details"]["error"]["traceback"]   # the one the console points to
+    assert tb.startswith("Traceback") and "RAISE-LINE" in tb and tb.rstrip().endswith("KeyError: 'rsik'"), tb
     doc = json.loads((pkg.out / "results.json").read_text())
     assert doc["meta"]["counts"]["error"] == 1
     assert "! error" in out and (pkg.out / "index.md").exists()
@@ -141,6 +143,7 @@ def test_the_plugin_never_pins_an_error(pkg, tmp_path):
     run = pytest_("--ftverify-write-expected")
     assert run.returncode == 1 and "1 failed, 1 passed" in run.stdout, run.stdout
     assert pkg.raise_at in run.stdout and "never pinned" in run.stdout
+    assert "KeyError: 'rsik'" in run.stdout.split("its traceback is below", 1)[1] and "NoneType: None" not in run.stdout
     assert json.loads(expected.read_text()) == {f"{pkg.key}.a_ok": "confirmed"}
     expected.write_text(json.dumps({f"{pkg.key}.a_ok": "confirmed", f"{pkg.key}.raises": "error"}))
     run = pytest_()
@@ -158,6 +161,7 @@ def test_a_hanging_check_times_out_and_the_run_goes_on(capsys, pkg, jobs):
     hung = res[f"{pkg.key}.hangs"]
     assert hung["verdict"] == "error" and "timed out after 2 s" in hung["reason"] and hung["error"]["timed_out"]
     assert hung["error"]["where"].startswith(str(pkg.path / "claims.py"))   # where the check was when stopped
+    assert "ClaimTimeout" in hung["evidence"]["details"]["error"]["traceback"]
     assert res[f"{pkg.key}.c_fast"]["verdict"] == "confirmed"
     assert f"error: {pkg.key}.hangs: timed out after 2 s" in err
 

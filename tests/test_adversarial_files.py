@@ -99,6 +99,32 @@ def test_a_file_of_someone_elses_where_a_report_goes_is_refused(capsys, tmp_path
     assert not (out / "summary.tex").exists() and not (out / "hermite" / "report.md").exists()
 
 
+def test_a_file_the_user_put_into_a_source_folder_of_ours_is_kept(capsys, tmp_path, base):
+    """A folder the manifest lists (``hermite/``, replaced whole by each run) into which the user has put a file of
+    their own: re-running or re-rendering that source is refused with one line naming the file, and a run of
+    another source keeps the folder (it no longer claims it).  Was: the file was deleted, exit 0."""
+    out = tmp_path / "out"
+    shutil.copytree(base, out)
+    (out / "hermite" / "mine.txt").write_text("mine\n")
+    (out / "hermite" / "figures").mkdir(exist_ok=True)
+    (out / "hermite" / "figures" / "plot.png").write_bytes(b"\x89PNG mine")
+    before = _tree(out / "hermite")
+    for argv in (["run", CLAIM, "--profile", "quick", "--no-progress"], ["report"]):
+        code, _, err = _cli(capsys, *argv, "--out", str(out))
+        _one_line_error(code, err, "was not written by ftverify")
+        assert "figures/plot.png" in err
+        assert _tree(out / "hermite") == before
+    (out / "hermite" / "figures" / "plot.png").unlink()
+    doc = json.loads((out / "results.json").read_text())
+    for c in doc["claims"]:
+        c["source"]["paper"] = "other"
+    (out / "results.json").write_text(json.dumps(doc))
+    code, _, err = _cli(capsys, "report", "--out", str(out))   # renders 'other'; hermite/ is not removed
+    assert code == 0, err
+    assert (out / "hermite" / "mine.txt").read_text() == "mine\n" and (out / "other" / "report.md").exists()
+    assert "hermite" not in json.loads((out / MANIFEST).read_text())["written"]
+
+
 def test_report_rerenders_an_older_folder_without_a_manifest(capsys, tmp_path, base):
     """A folder of a run before manifests (no manifest, a results document of this tool): `report` adopts what
     that document says it wrote and re-renders it; a folder beside it that is not a source's stays."""

@@ -141,20 +141,27 @@ def _sweep(out: Path) -> None:
             shutil.rmtree(inside(out, d), ignore_errors=True)
 
 
-def _looks_like_a_report_folder(d: Path) -> bool:
-    """A source folder written before manifests existed: only report.* files and figures/<slug>_<k>.png."""
-    if not d.is_dir() or d.is_symlink():
-        return False
-    for f in d.iterdir():
+def _foreign_in(d: Path) -> Path | None:
+    """The first entry of the source folder ``d`` that the report writer does not write (anything but report.*
+    files and figures/<slug>_<k>.png, or a symlink), None if there is none."""
+    for f in sorted(d.iterdir()):
         if f.is_symlink():
-            return False
+            return f
         if f.name == "figures" and f.is_dir():
-            if not all(g.is_file() and not g.is_symlink() and re.fullmatch(r"\w+_\d+\.png", g.name)
-                       for g in f.iterdir()):
-                return False
+            for g in sorted(f.iterdir()):
+                if not (g.is_file() and not g.is_symlink() and re.fullmatch(r"\w+_\d+\.png", g.name)):
+                    return g
         elif f.name not in ("report.md", "report.tex", "report.pdf", "report.log"):
-            return False
-    return True
+            return f
+    return None
+
+
+def _looks_like_a_report_folder(d: Path) -> bool:
+    """A source folder as the suite writes it: only report.* files and figures/<slug>_<k>.png.  Required of a
+    folder written before manifests existed, and of one the manifest lists (it is replaced whole, so a file the
+    user put in it since, ``hermite/notes.txt``, makes it someone else's: refused, or kept if the run no longer
+    writes that source)."""
+    return d.is_dir() and not d.is_symlink() and _foreign_in(d) is None
 
 
 def owned(out: Path) -> set[str]:
@@ -170,9 +177,11 @@ def owned(out: Path) -> set[str]:
             names = None
         if not isinstance(names, list):
             raise OutputFolderError(f"{m} is not a manifest of ftverify; remove it or give another --out")
-        # a listed name that is now a symlink was not written by us (the suite writes none): never ours
+        # a listed name that is now a symlink was not written by us (the suite writes none): never ours; nor is a
+        # listed source folder that now holds a file the suite does not write (the user's own notes or figure)
         return {n for n in names if isinstance(n, str) and _NAME.fullmatch(n) and n not in (".", "..")
-                and not (out / n).is_symlink()}
+                and not (out / n).is_symlink()
+                and (n in KEPT or not (out / n).is_dir() or _looks_like_a_report_folder(out / n))}
     try:
         doc = load_results(out)
     except (OSError, ValueError):
@@ -193,6 +202,10 @@ def refuse_foreign(out: Path, names, mine: set[str]) -> None:
     for n in names:
         p = Path(out) / n
         if (p.exists() or p.is_symlink()) and n not in mine:
+            f = _foreign_in(p) if n not in KEPT and p.is_dir() and not p.is_symlink() else None
+            if f is not None:
+                raise OutputFolderError(f"{f} was not written by ftverify; {p} is replaced whole by the report, so "
+                                        "it is not: move the file or give another --out")
             raise OutputFolderError(f"{p} was not written by ftverify (no {MANIFEST} lists it); it is not replaced: "
                                     "move it or give another --out")
 

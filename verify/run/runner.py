@@ -290,12 +290,16 @@ def _compute(c, ctx, timeout: float | None = None) -> tuple[Evidence, bool, floa
     except ClaimTimeout as e:
         err = {"type": "timeout", "timed_out": True, "where": error_site(e, c),
                "message": f"timed out after {timeout:g} s (the per-claim limit, --claim-timeout)"}
+        exc = e
     except (KeyboardInterrupt, DomainError):
         raise
     except Exception as e:  # a broken check is reported as an error, never silently passed
         msg = str(e).splitlines()[0] if str(e) else ""
         err = {"type": type(e).__name__, "message": msg, "where": error_site(e, c), "timed_out": False}
-    err["traceback"] = traceback.format_exc()
+        exc = e
+    # formatted from the exception itself: out here, after its except block, format_exc() has nothing to format
+    # (it gave "NoneType: None", and results.json and the plugin's failure lost the traceback they promise)
+    err["traceback"] = "".join(traceback.format_exception(exc))
     ev = Evidence(checks=[Check("check raised an error", None, error_text(err), refutes=False,
                                 extra={"traceback": err["traceback"]})], details={"error": err})
     return ev, False, time.time() - t
