@@ -42,12 +42,9 @@ NOTED_ONLY = re.compile(r"\balso noted\b|\bnoted(?: here)?,? (?:but )?not (?:tes
 _SENTENCE = re.compile(r"(?<=[.;!?])\s+(?=[A-Z(\"'])|\n\s*\n")
 _ID = re.compile(r"\b[a-z][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)+")   # a claim id, or one short of its paper key
 
-# The claims flagged on the committed tree (issue 37), each a discrepancy written in a note that no claim names.
-# The per-source work turns each into a claim with a verdict (or names the claim that reports it) and the
-# integrator then deletes the entry: a fixed entry fails test_the_allow_list_holds_only_current_offenders.
-ALLOW: set[str] = {
-    "linearization2025.lemma1",           # the second 'Lemma 1' slide repeats Theorem 2 (a labelling slip)
-}
+# Claims allowed a discrepancy written in a note that no claim names (none: each became a claim with a verdict, or its
+# note names the claim that reports it); a fixed entry fails test_the_allow_list_holds_only_current_offenders.
+ALLOW: set[str] = set()
 
 
 def sentences(text: str) -> list[str]:

@@ -134,7 +134,7 @@ LEDGER = Ledger("linearization2025", "004_04c86723a9734555.txt", [
     # ---------------------------------------------------------------- appendix slides
     E("Lemma 3 #2", 540, 552, _T + "lemma3.proof"),
     E("display L544", 544, 544, _T + "lemma3"),
-    E("Lemma 1 #2", 554, 561, _T + "thm2", _T + "thm2.proof", note="titled 'Lemma 1. Norm Bounds and Lipschitzness' "
+    E("Lemma 1 #2", 554, 561, _T + "thm2", _T + "thm2.proof", _T + "lemma1.label", note="titled 'Lemma 1. Norm Bounds and Lipschitzness' "
       "but it shows Theorem 2's statement and the first steps of its proof"),
     E("Theorem 4 #2", 563, 573, _T + "thm4.ball"),
     E("Theorem 4 #3", 575, 586, _T + "thm4.proof", _T + "thm4"),

@@ -18,11 +18,12 @@ import torch
 
 from numerics import NotConverged
 from numerics.proximal import grad_R, make_problem, outputs
-from verify.kit import (AllOf, Check, Claim, Custom, Domain, Evidence, Kind, Param, PropertySearch, label_of,
-                        per_profile, pick)
+from verify.kit import (AllOf, Check, Claim, Custom, Domain, Evidence, Identity, Kind, Param, PropertySearch,
+                        label_of, per_profile, pick)
 
 from .common import (LIP_BALL, MODEL, ROOT_THM3_STEP, SQUARED, judge_bound, kind_of, lip_constants, points, problem, resolved_flow, src,
                      stated_tensor)
+from .distance import THM2_STATED   # Theorem 2 as its statement slides print it (linearization2025.thm2)
 
 SRC3 = src("Theorem 3 (slides titled 'UB on Distance between Parameters') and its proof slides")
 SRCL1 = src("Lemma 1 ('Norm Bounds and Lipschitzness')")
@@ -237,7 +238,30 @@ def _unit_ball(B, p, gen, dtype):
     return v * torch.rand(B, 1, generator=gen, dtype=dtype, device=gen.device) ** (1 / p)
 
 
+#: the appendix slide titled 'Lemma 1. Norm Bounds and Lipschitzness' (L554-561), its displayed bound as printed:
+#: ||theta - theta_0|| <= 2 Lip(f) ||f_theta_t(x*) - y*|| int_0^t e^{-(Lambda_t - Lambda_s)} ds (R the residual at t,
+#: I the integral, as linearization2025.thm2 names them)
+_R_T, _I_S = sp.symbols("R I", positive=True)
+SLIDE_L554 = 2 * LIP_F * _R_T * _I_S
+_LABEL_RANGES = {LIP_F: (0.1, 10.0), LIP_GF: (0.1, 10.0), _R_T: (0.1, 10.0), _I_S: (0.1, 10.0)}
+
 CLAIMS = [
+    Claim(id="linearization2025.lemma1.label", kind=Kind.SYMBOLIC, role="remark",
+          source=src("appendix slide titled 'Lemma 1. Norm Bounds and Lipschitzness' (L554-561)"),
+          statement=r"\text{Lemma 1 (appendix slide): } Lip(k)\le2\,Lip(f)\,Lip(\nabla f)",
+          assumptions="the slide's title read as its content: the slide states Lemma 1 of the slide at L148-151",
+          domain=Domain(()), stated=SLIDE_L554, derived=LEMMA1_STATED,
+          corrected=r"\text{the slide states Theorem 2: }\|\theta_t-\theta_0\|\le2\,Lip(f)\|f_{\theta_t}(x^*)-y^*\|"
+                    r"\int_0^te^{-(\Lambda_t-\Lambda_s)}ds",
+          notes="The appendix slide titled 'Lemma 1. Norm Bounds and Lipschitzness' shows Theorem 2's statement and the "
+                "first steps of its proof (the flow d/dt theta_t, the gradient of R~), not Lemma 1: a labelling slip of "
+                "the slides; Lemma 1 (L148-151) and Theorem 2 are checked as stated by linearization2025.lemma1 and "
+                "linearization2025.thm2. The check compares the slide's displayed bound with Lemma 1's bound (sympy, "
+                "then random points) and, as the corrected reading, with Theorem 2's.",
+          check=AllOf([Identity("the slide's displayed bound is Lemma 1's 2 Lip(f) Lip(grad f)", SLIDE_L554,
+                                LEMMA1_STATED, _LABEL_RANGES),
+                       Identity("corrected: it is Theorem 2's 2 Lip(f) ||f_theta_t(x*) - y*|| int e^{-(Lambda_t - "
+                                "Lambda_s)} ds", SLIDE_L554, THM2_STATED, _LABEL_RANGES, refutes=False)])),
     Claim(id="linearization2025.lemma1", kind=Kind.BOUND, source=SRCL1,
           statement=r"Lip(k)\le2\,Lip(f)\,Lip(\nabla f),\quad k_\theta(x^*,x^*)=\nabla f_\theta(x^*)\nabla f_\theta(x^*)^\top",
           assumptions=LIP_BALL, domain=Domain((MODEL, Param("r", 0, math.inf, lower_open=True))),
@@ -245,7 +269,7 @@ CLAIMS = [
                  "norm; our upper bounds use the Frobenius norm of Jacobian differences, which is larger). The proof "
                  "follows from ||JJ^T - J'J'^T|| <= ||J - J'|| (||J|| + ||J'||), checked pointwise; ReLU nets have no "
                  "finite Lip(grad f) (Lemma 1 is vacuous there) and are not used. The second 'Lemma 1' slide repeats "
-                 "Theorem 2's statement under Lemma 1's title (a labelling slip). The bound is read from the stated "
+                 "Theorem 2's statement under Lemma 1's title (a labelling slip, reported by lemma1.label). The bound is read from the stated "
                  "form (stated_bound 'upper'), also on the tight example f = ||theta||^2/2 where the factor 2 is attained."),
           stated=LEMMA1_STATED, stated_bound="upper",
           check=Custom(_lemma1, points=per_profile([{"model": m, "r": 1.0} for m in (0, 1, 2)],
