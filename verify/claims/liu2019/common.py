@@ -285,6 +285,13 @@ ROOT_EQ20 = RootCause(
     "16 sqrt(2/pi) n_P/(delta^2 sqrt(lambda_P)) (by 16 sqrt(2/pi)/(delta sqrt(lambda_P)) with ||y_P - u(0)|| = "
     "O(sqrt(n_P/delta))).",
     r"\|\epsilon'\|_2^2=O\Big(\frac{n_P^4n_Q}{m\lambda_P^4\delta^4\kappa^2}\Big)\ \text{(22) with}\ \|y_P-u(0)\|=O(\sqrt{n_P/\delta})")
+ROOT_EQ21 = RootCause(
+    "liu2019.eq21_missing_cross_term", PAPER,
+    "(21), the expansion of ||dL/dX^1||^2 in the proof of Theorem 1, omits -2 y_Q^T Z_Q(P)^T eps (among other slips); "
+    "bounded as the proof bounds the other terms, it adds O(n_P n_Q kappa/(lambda_P delta)) to the kappa remainder of "
+    "Theorem 1's (1), a weaker dependence on n_Q than (1) states.",
+    r"\text{(1) with the kappa remainder }O\Big(\frac{n_P^2n_Q^{1/2}\kappa}{\lambda_P^2\delta}+\frac{n_Pn_Q\kappa}"
+    r"{\lambda_P\delta}\Big)")
 ROOT_U0 = RootCause(
     "liu2019.u0_not_residual", PAPER,
     "the proof of Lemma 4 writes ||y_Q - u_Q(0)|| = O(kappa sqrt(n_Q/delta)), which tends to ||y_Q|| > 0 as kappa -> 0; "

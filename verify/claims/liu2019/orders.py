@@ -14,7 +14,7 @@ from derivations import ntk_orders as A
 from verify.kit import Alternative, Check, Claim, Custom, Domain, Evidence, Kind
 
 from .appendix import ORDER_NOTE, _order_check
-from .common import src
+from .common import ROOT_EQ21, src
 
 FACTORS = ("||Z_P(0)||_F <= sqrt(n_P), ||Z_Q(P)||_F <= sqrt(n_Q) (the text before (22)), ||H_P^inf^-1||_2 <= 1/lambda_P, "
            "||y_P|| <= sqrt(n_P) (|y| <= 1), ||u_Q(0)|| = O(kappa sqrt(n_Q/delta)) (proof of Lemma 4, read as ||u_Q(0)||: "
@@ -591,6 +591,7 @@ CLAIMS.append(Claim(
               r"{\lambda_P^2\delta}\Big)+\frac{\mathrm{poly}(\dots)}{m^{1/4}}",
     assumptions=FACTORS + "; ||y_Q|| <= sqrt(n_Q) (|y| <= 1); the rule of ORDER_NOTE (n_Q -> oo)",
     domain=Domain(()), role="proof step", holds_by=("liu2019.thm1",), repair="weaker rate",
+    root_cause=ROOT_EQ21,
     corrected=r"\text{(1) with the kappa remainder }O\Big(\frac{n_P^2n_Q^{1/2}\kappa}{\lambda_P^2\delta}\Big)+"
               r"O\Big(\frac{n_Pn_Q\kappa}{\lambda_P\delta}\Big)",
     notes=ORDER_NOTE + "  The printed (21) lacks -2 y_Q^T Z_Q(P)^T eps (liu2019.eq21).  Bounded with the factors the "

@@ -14,7 +14,7 @@ import sympy as sp
 
 from verify.kit import AllOf, Alternative, Check, Claim, Custom, Domain, Evidence, Identity, Kind
 
-from .common import src
+from .common import ROOT_EQ21, src
 
 
 # ============================================================================ (9): the index of the flipped indicator
@@ -204,7 +204,7 @@ CLAIMS = [
                   r"H_{PQ}H_{PQ}^\top H_P^{-1}y_P-2y_Q^\top H_{PQ}^\top H_P^{-1}y_P+\dots\ \text{(the 13 terms of (21))}",
         assumptions="(14) with a^T a/m = 1; u_Q(P) - u_Q(0) = Z_Q(P)^T(Z_P(0) H_P^-1 y_P + eps) + eps' ((19), with the "
                     "Z_Q(P) that (21) writes); 'eps^T Z_Q(P)^T' read as (Z_Q(P)^T eps)^T where the dimensions require it",
-        domain=Domain(()), role="proof step", holds_by=("liu2019.thm1",), repair="weaker rate",
+        domain=Domain(()), role="proof step", holds_by=("liu2019.thm1",), repair="weaker rate", root_cause=ROOT_EQ21,
         corrected=r"\text{the full expansion of }\|u_Q(0)-y_Q+v\|^2,\ v=H_{PQ}^\top H_P^{-1}y_P+D+Z_Q(P)^\top\epsilon+\epsilon'",
         notes="Expanding ||u_Q(0) - y_Q + v||^2 with v = H_PQ^T H_P^-1 y_P + D + Z_Q(P)^T eps + eps' (D = (Z_Q(P)^T Z_P(0) "
               "- H_PQ^T) H_P^-1 y_P) gives 16 terms; as printed (21) (i) has the three u_Q(0) cross terms without the "
@@ -354,14 +354,16 @@ CLAIMS += [
                   r"\mathbf y+\sum_k\eta(Z_P(k)-Z_P(0))(I-\eta H_P^\infty)^k\mathbf y-\sum_k\eta Z_P(k)e_P(k)",
         assumptions="y read as a symbol of its own (§6.1 writes the loss of either phase with a generic y); checked in "
                     "the 1 x 1 case over K = 2 steps, where the line is an identity in y, y_P, Z_P(k), H_P^inf, eta, e_P(k)",
-        domain=Domain(()), role="proof step", holds_by=("liu2019.thm1",), repair="absorbed",
+        domain=Domain(()), role="proof step", holds_by=("liu2019.thm1",), repair="absorbed", tags=("extension",),
         stated=EQ5_PRINTED, derived=EQ5_CORRECT,
         corrected=r"\dots=\sum_k\eta Z_P(0)(I-\eta H_P^\infty)^k y_P+\sum_k\eta(Z_P(k)-Z_P(0))(I-\eta H_P^\infty)^k y_P"
                   r"-\sum_k\eta Z_P(k)e_P(k)",
         notes="The line before has y_P; the last line (and eq. (6) after it) writes y.  Read as its own symbol, the "
               "printed line equals the one before only at y = y_P (sympy on the 1 x 1 case); with y_P it is an identity "
               "(the corrected form), and that is how liu2019.eq5 reads it on the drawn network.  One symbol of "
-              "notation: the result of the proof is unchanged.",
+              "notation: the result of the proof is unchanged.  An extension, not an erratum: §6.1 writes the loss "
+              "of either phase with a generic y, which in the pretraining display is y_P (as liu2019.eq5 reads it); "
+              "only read as a symbol of its own is the line not an identity.",
         check=AllOf([Identity("(5): the last line, with y as printed, equals the line before", EQ5_PRINTED, EQ5_BEFORE,
                               _EQ5_RANGES),
                      Identity("corrected: with y_P", EQ5_CORRECT, EQ5_BEFORE, _EQ5_RANGES, refutes=False)]),

@@ -383,7 +383,8 @@ MERCER_ASSUME = ("p = N(0, I_d); k(x, x') = (1/m) sum_i relu(w_i^T x) relu(w_i^T
                  "of (149); K of (154) with (153), K z_l = lambda_l^2 z_l, unit z_l; w_i on S^{d-1}.")
 
 EQ150 = Claim(
-    id="tahir2024.appC.eq150", role="statement", kind=Kind.EXACT,
+    id="tahir2024.appC.eq150", role="proof step", holds_by=("tahir2024.appC.mercer",), repair="absorbed",
+    kind=Kind.EXACT,
     source=src("App. C, eq. (150) (with the decomposition {lambda_l^2, psi_l} before it and (157))"),
     statement=r"T_k\psi_l=\lambda_l\psi_l",
     assumptions=MERCER_ASSUME,
@@ -398,11 +399,14 @@ EQ150 = Claim(
            "expression into the eigenvalue equation (150)'. With psi_l of (157), T_k psi_l = lambda_l^2 psi_l exactly "
            "(tahir2024.appC.mercer); (150) as printed holds only where lambda_l is 0 or 1. A dropped square (notation "
            "only: nothing downstream uses lambda_l for the eigenvalue). The check reads the stated form, so the "
-           "printed lambda_l and the corrected lambda_l^2 are told apart at every eigenpair of the instances."),
+           "printed lambda_l and the corrected lambda_l^2 are told apart at every eigenpair of the instances. (150) is a "
+           "step of App. C's derivation of the eigenbasis, not a result of the paper (role proof step; the eigenfunctions "
+           "(157) hold with lambda_l^2: tahir2024.appC.mercer)."),
 )
 
 EQ157_INDEX = Claim(
     id="tahir2024.appC.eq157_index", role="proof step", holds_by=("tahir2024.appC.mercer", "tahir2024.appC.projection"),
+    repair="absorbed",
     kind=Kind.EXACT,
     source=src("App. C, eq. (157): the summation index"),
     statement=r"\psi_l(x)=\frac{1}{\sqrt{m\lambda_l^2}}\sum_{l=1}^m(z_l)_i\,\sigma(w_i^Tx)",

@@ -52,7 +52,7 @@ def _eq117(claim, ctx, points) -> Evidence:
 
 
 EQ117 = Claim(
-    id=T_ + "proof.thm3_7.eq117", role="proof step", holds_by=(T_ + "thm3.7.chi2", T_ + "thm3.7"), kind=Kind.SYMBOLIC,
+    id=T_ + "proof.thm3_7.eq117", role="proof step", holds_by=(T_ + "thm3.7.chi2", T_ + "thm3.7"), repair="absorbed", kind=Kind.SYMBOLIC,
     source=src("Theorem 3.7 proof, App. B.6, eq. (117)"),
     statement=r"\mathbb{E}_z\frac{1}{\|z\|_2^2}=\frac{S_{n-1}}{(2\pi)^{n/2}}\int_0^\infty r^{n-3}e^{r^2/2}\,dr",
     assumptions="z ~ N(0, I_n), n > 2; (116) in polar coordinates, S_{n-1} = 2 pi^{n/2}/Gamma(n/2).",
@@ -103,7 +103,7 @@ def _eq143(claim, ctx, points) -> Evidence:
 
 
 EQ143 = Claim(
-    id=T_ + "proof.thm3_9.eq143", role="proof step", holds_by=(T_ + "thm3.9.eq143",), kind=Kind.EXACT,
+    id=T_ + "proof.thm3_9.eq143", role="proof step", holds_by=(T_ + "thm3.9.eq143",), repair="absorbed", kind=Kind.EXACT,
     source=src("Theorem 3.9 proof, App. B.8, eq. (143)"),
     statement=r"\mathbb E\langle\nu,(I-P_{row(X)})\beta_s\rangle=\sum_{k=1}^{n-d}\nu_k\,\mathbb E(\beta_s)_k",
     assumptions="X (n x d) with i.i.d. N(0, 1) entries (rank min(n, d) almost surely); the basis is rotated so that "
@@ -152,7 +152,7 @@ def _eq93(claim, ctx, points) -> Evidence:
 
 
 EQ93 = Claim(
-    id=T_ + "proof.thm3_6.eq93", role="proof step", holds_by=(T_ + "thm3.6.finite", T_ + "thm3.6.asymptotic"),
+    id=T_ + "proof.thm3_6.eq93", role="proof step", holds_by=(T_ + "thm3.6.finite", T_ + "thm3.6.asymptotic"), repair="absorbed",
     kind=Kind.EXACT,
     source=src("Theorem 3.6 proof, App. B.5, eq. (93)"),
     statement=(r"\mathbb E\|\hat\beta\|^2=\mathbb E\beta_t^T(X^+X)^T(X^+X)\beta_t+\mathbb E\epsilon^T(X^+)^TX^+\epsilon"
@@ -196,7 +196,7 @@ def _ker(claim, ctx, points) -> Evidence:
 
 
 KER = Claim(
-    id=T_ + "proof.thm3_5.ker", role="proof step", holds_by=(T_ + "thm3.5",), kind=Kind.EXACT,
+    id=T_ + "proof.thm3_5.ker", role="proof step", holds_by=(T_ + "thm3.5",), repair="absorbed", kind=Kind.EXACT,
     source=src("Theorem 3.5 proof, App. B.4, the sentence before eq. (90)"),
     statement=(r"W_1=W_1^\parallel+W_1^\perp,\ \text{columns of }W_1^\parallel\in row(X),\ \text{columns of }W_1^\perp"
                r"\in\ker(X^T)"),
