@@ -83,6 +83,11 @@ ROOT_RESIDUAL_T = RootCause(
     "||f_theta_t(x*) - y*|| at time t, where its proof's last line has ||y(0) - y*||, the residual at time 0",
     corrected=r"\|\theta_t-\theta_0\|\le2\,Lip(f)\|f_{\theta_0}(x^*)-y^*\|\int_0^te^{-(\Lambda_t-\Lambda_s)}ds")
 #: Theorem 4's simplified bound writes R~(theta_0) (a squared norm, Problem Formulation) for ||f_theta0(x*) - y*||
+ROOT_LEMMA1_LABEL = RootCause(
+    "linearization2025.lemma1_slide_label", "linearization2025",
+    "the appendix slide titled 'Lemma 1. Norm Bounds and Lipschitzness' shows Theorem 2's statement and the first steps "
+    "of its proof, not Lemma 1.",
+    r"\text{retitle the slide: Theorem 2 (and its proof)}")
 ROOT_RTILDE = RootCause(
     "linearization2025.thm4_rtilde", "linearization2025",
     "Theorem 4's simplified bound has R~(theta_0) = ||f_theta0(x*) - y*||^2 where its proof's last line has "

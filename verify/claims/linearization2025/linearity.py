@@ -21,7 +21,7 @@ from numerics.proximal import grad_R, make_problem, outputs
 from verify.kit import (AllOf, Check, Claim, Custom, Domain, Evidence, Identity, Kind, Param, PropertySearch,
                         label_of, per_profile, pick)
 
-from .common import (LIP_BALL, MODEL, ROOT_THM3_STEP, SQUARED, judge_bound, kind_of, lip_constants, points, problem, resolved_flow, src,
+from .common import (ROOT_LEMMA1_LABEL, LIP_BALL, MODEL, ROOT_THM3_STEP, SQUARED, judge_bound, kind_of, lip_constants, points, problem, resolved_flow, src,
                      stated_tensor)
 from .distance import THM2_STATED   # Theorem 2 as its statement slides print it (linearization2025.thm2)
 
@@ -246,7 +246,7 @@ SLIDE_L554 = 2 * LIP_F * _R_T * _I_S
 _LABEL_RANGES = {LIP_F: (0.1, 10.0), LIP_GF: (0.1, 10.0), _R_T: (0.1, 10.0), _I_S: (0.1, 10.0)}
 
 CLAIMS = [
-    Claim(id="linearization2025.lemma1.label", kind=Kind.SYMBOLIC, role="remark",
+    Claim(id="linearization2025.lemma1.label", kind=Kind.SYMBOLIC, role="remark", root_cause=ROOT_LEMMA1_LABEL,
           source=src("appendix slide titled 'Lemma 1. Norm Bounds and Lipschitzness' (L554-561)"),
           statement=r"\text{Lemma 1 (appendix slide): } Lip(k)\le2\,Lip(f)\,Lip(\nabla f)",
           assumptions="the slide's title read as its content: the slide states Lemma 1 of the slide at L148-151",
