@@ -167,3 +167,19 @@ def test_a_light_tail_still_gets_a_trial_count():
                          ids=["normal", "exponential", "chi2_1", "inv_chi2_8", "t5"])
 def test_finite_variance_tails_are_not_called_infinite(draw):
     assert variance_tail(draw(np.random.default_rng(0))) is None
+
+
+def test_a_refuted_divergence_reports_its_tail_index_not_a_value_of_the_paper():
+    """The counterexample of a refuted divergence names what was simulated (the tail index of |X|) and what the
+    statement needs (at most the moment), never "simulated 2.4 where the paper gives 1"."""
+    from verify.report.latex import cx_tex
+    from verify.report.markdown import cx_text
+    from verify.report.referee import counterexample
+    res = api.run(claims=[_divergence(2.5)], profile="quick", seed=0, progress=False)
+    c = res.to_json()["claims"][0]
+    assert c["verdict"] == "refuted"
+    cx = counterexample(c)
+    assert cx["values"]["moment"] == 1.0
+    md, tex = cx_text(cx), cx_tex(cx)
+    assert "tail index" in md and "at most 1" in md and "where the paper gives" not in md, md
+    assert "tail index" in tex and "where the paper gives" not in tex, tex

@@ -401,7 +401,9 @@ def _wrote(out: Path, res: dict) -> None:
     per = "report.md, report.tex" + (", report.pdf" if pdf == "ok" else
                                      ", report.pdf where it compiled (see the warnings)" if isinstance(pdf, list) else "")
     top = "results.json, index.md, summary.tex" + (", summary.pdf" if res.get("summary_pdf") else "")
-    print(f"\nwrote {out}/: {top}; per source {out}/<source>/: {per}, figures/ ({', '.join(res['papers'])})")
+    figs = res.get("figures", res["papers"])
+    print(f"\nwrote {out}/: {top}; per source {out}/<source>/ ({', '.join(res['papers'])}): {per}"
+          + (f"; figures/ for {', '.join(figs)}" if figs else "; no figures"))
 
 
 def _cmd_run(args) -> int:

@@ -573,10 +573,12 @@ def render(ledgers: list[Ledger], *, show: tuple[str, ...] = (), known_ids=None)
         t = {k: sum(r[k] for r in rows) for k in ("items", "covered", "not checkable", "uncovered", "claims")}
         out.append(f"{'total':18s} {'':26s} {t['items']:5d} {t['covered']:7d} {t['not checkable']:13d} "
                    f"{t['uncovered']:9d}  {t['claims']}")
-    out.append("")
-    out.append("not checkable, by reason:")
-    for r in rows:
-        out.append(f"  {r['paper']:18s} " + ", ".join(f"{k}: {v}" for k, v in r["reasons"].items()))
+    if any(r["reasons"] for r in rows):
+        out.append("")
+        out.append("not checkable, by reason:")
+        for r in rows:
+            if r["reasons"]:
+                out.append(f"  {r['paper']:18s} " + ", ".join(f"{k}: {v}" for k, v in r["reasons"].items()))
     if known_ids is not None:
         bad = [(l.paper, k, c) for l in ledgers for k, c in dangling(l, known_ids)]
         if bad:

@@ -363,7 +363,8 @@ def _write(doc, out, tmp, srcs, mine, status, notify) -> dict:
     finally:
         shutil.rmtree(trash, ignore_errors=True)
     return {"written": written, "pdf": failed or status, "papers": srcs, "compiled": sorted(compiled - {"summary"}),
-            "summary_pdf": "summary" in compiled}
+            "summary_pdf": "summary" in compiled,
+            "figures": [p for p in srcs if (out / p / "figures").is_dir() and any((out / p / "figures").iterdir())]}
 
 
 def _check_names(doc: dict, where) -> None:

@@ -282,7 +282,13 @@ def cx_tex(cx: dict | None) -> str | None:
             parts.append(f"{name} = {esc(greek(str(v)))}")
     out = ", ".join(parts) or "the instance the check describes"
     v = cx.get("values")
-    if v and "simulated" in v:
+    if v and "moment" in v:
+        ci = v.get("ci")
+        out += (f": simulated tail index of \\(|X|\\) \\({tex_num(v['simulated'])}\\)"
+                + (f" \\([{tex_num(ci[0])}, {tex_num(ci[1])}]\\)" if ci else "")
+                + f", where \\(E|X|^{{{tex_num(v['moment'])}}} = \\infty\\) as stated needs a tail index of at most "
+                  f"\\({tex_num(v['moment'])}\\)")
+    elif v and "simulated" in v:
         ci = v.get("ci")
         out += (f": simulated \\({tex_num(v['simulated'])}\\)"
                 + (f" \\([{tex_num(ci[0])}, {tex_num(ci[1])}]\\)" if ci else "")

@@ -175,7 +175,11 @@ def cx_text(cx: dict | None) -> str | None:
             parts.append(f"{_name(plain(k))} = {t}")
     out = greek(", ".join(parts)) or "the instance the check describes"
     v = cx.get("values")
-    if v and "simulated" in v:
+    if v and "moment" in v:
+        ci = v.get("ci")
+        out += (f": simulated tail index of |X| {_num(v['simulated'])}" + (f" [{_num(ci[0])}, {_num(ci[1])}]" if ci else "")
+                + f", where E|X|^{_num(v['moment'])} = ∞ as stated needs a tail index of at most {_num(v['moment'])}")
+    elif v and "simulated" in v:
         ci = v.get("ci")
         out += (f": simulated {_num(v['simulated'])}" + (f" [{_num(ci[0])}, {_num(ci[1])}]" if ci else "")
                 + f" where the paper gives {_num(v['paper'])}")

@@ -177,11 +177,25 @@ def counterexample(c: dict) -> dict | None:
         vals = None
         if isinstance(w.get("estimate"), (int, float)):
             vals = {"simulated": w["estimate"], "ci": w.get("ci"), "paper": _clean_num(w.get("stated"))}
+            m = _moment_at(c, w)
+            if m is not None:   # a divergence: the estimate is a tail index, the stated value the moment
+                vals["moment"] = m
         elif isinstance(w.get("stated"), (int, float)) and isinstance(w.get("derived"), (int, float)):
             vals = {"derived": w["derived"], "paper": _clean_num(w["stated"])}
         return {"point": w["point"], "kind": "witness", "values": vals}
     mn = minimal(c)   # a check's counterexample (a results document without a severity record)
     return {"point": mn, "kind": "minimal", "values": None} if mn else None
+
+
+def _moment_at(c: dict, w: dict) -> float | None:
+    """The moment p of a divergence test ("E|X|^p is infinite") at the witness's point, or None: there the simulated
+    value is the tail index of |X| and the statement needs it to be at most p."""
+    for t in c.get("evidence", {}).get("tests", []):
+        x = t.get("extra") or {}
+        if isinstance(x, dict) and isinstance(x.get("moment"), (int, float)) and t.get("params") == w.get("point") \
+                and t.get("estimate") == w.get("estimate"):
+            return float(x["moment"])
+    return None
 
 
 def values_text(v, fmt) -> str | None:
