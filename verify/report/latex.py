@@ -7,8 +7,9 @@ A results document may come from anyone: a formula is typeset as math only when
 primitive), otherwise it is shown as escaped verbatim text; and :func:`verify.report.compile_pdf` always runs
 pdflatex with ``-no-shell-escape`` and ``openout_any=p``/``openin_any=p``.  The body says what the markdown
 report says, in the same order (:mod:`verify.report.referee`): the summary paragraph, major errata, minor errata and
-typos (these two run on in small type, so that the errata end within the first two pages), the rest, what was
-checked; ``\\appendix`` holds every claim's full record with its per-point tests and captioned figures.  Formulas
+typos (these two in small type, one paragraph an item under a run-in heading of its class, the command that
+reproduces an item given once with each item's claims in brackets, so that the errata end within the first two
+pages), the rest, what was checked; ``\\appendix`` holds every claim's full record with its per-point tests and captioned figures.  Formulas
 are never shrunk: one that does not fit the line is set as math that breaks after its relations and operators.
 """
 from __future__ import annotations
@@ -165,7 +166,7 @@ PREAMBLE = [r"\documentclass[10pt]{article}",
             r"\usepackage[hidelinks]{hyperref}",
             r"\newcolumntype{P}[1]{>{\raggedright\arraybackslash}p{#1}}",
             r"\setlength{\parindent}{0pt}\setlength{\parskip}{3pt plus 1pt}",
-            r"\usepackage[a4paper,margin=1.5cm]{geometry}",
+            r"\usepackage[a4paper,margin=1.2cm]{geometry}",
             r"\setlength{\LTpre}{4pt}\setlength{\LTpost}{4pt}",
             r"\emergencystretch=3em",
             # section headings closer to their text than article's default: the errata fit the first two pages
@@ -305,7 +306,7 @@ def _cmd(s: str) -> str:
 def _erratum(e: dict) -> list[str]:
     """A major erratum: its sentence, then one line each for what differs, the corrected form, the counterexample,
     the other witnesses and the command."""
-    how = e["cls"] + (f"; {CONSEQUENCE_WORDS[e['consequence']]}" if e.get("consequence") else "")
+    how = _how(e)
     L = [r"{\raggedright\parskip=1pt \textbf{" + esc(f"{e['n']}. {e['place']}") + "} (" + esc(how) + "). "
          + esc(e["sentence"]) + r"\par"]
     for part in _parts(e):
@@ -313,7 +314,7 @@ def _erratum(e: dict) -> list[str]:
     return ["\n".join(L) + "}", ""]
 
 
-def _parts(e: dict, style: str = "\\displaystyle") -> list[str]:
+def _parts(e: dict, style: str = "\\displaystyle", command: bool = True) -> list[str]:
     out = []
     if e["differs"]:
         out.append(r"\textit{What differs:} " + esc(e["differs"]) + ".")
@@ -326,18 +327,44 @@ def _parts(e: dict, style: str = "\\displaystyle") -> list[str]:
     if e["others"]:
         out.append(r"\textit{Also seen in:} " + "; ".join(
             _hyper(o["id"]) + " (" + esc(f"{o['place']}, {o['cls']}") + ")" for o in e["others"]) + ".")
-    out.append(r"\textit{Reproduce:} " + _cmd(e["command"]))
+    if command:
+        out.append(r"\textit{Reproduce:} " + _cmd(e["command"]))
+    else:   # the section's lead line gives the command; the item names the claims it runs
+        out.append("[" + ", ".join(_cmd(i) for i in e["ids"]) + "]")
     return out
 
 
+def _how(e: dict) -> str:
+    return e["cls"] + (f"; {CONSEQUENCE_WORDS[e['consequence']]}" if e.get("consequence") else "")
+
+
 def _compact(e: dict) -> list[str]:
-    """A minor erratum or a typo: the same parts as :func:`_erratum`, run on as one paragraph in small type."""
-    how = e["cls"] + (f"; {CONSEQUENCE_WORDS[e['consequence']]}" if e.get("consequence") else "")
+    """A minor erratum or a typo: the same parts as :func:`_erratum`, run on as one paragraph in small type, under
+    a run-in heading of its class (:func:`_compact_section`), and the claims that reproduce it in brackets."""
     head = (r"\textit{What differs:} " + esc(e["differs"]) + "." if e["section"] == "typo" and e["differs"]
             else esc(e["sentence"]))
-    parts = [p for p in _parts(e, "\\textstyle") if not (e["section"] == "typo" and p.startswith(r"\textit{What differs:}"))]
-    return [r"{\footnotesize\raggedright\textbf{" + esc(f"{e['n']}. {e['place']}") + "} (" + esc(how) + "). " + head
-            + " " + " ".join(parts) + r"\par}", ""]
+    parts = [p for p in _parts(e, "\\textstyle", command=False)
+             if not (e["section"] == "typo" and p.startswith(r"\textit{What differs:}"))]
+    return [r"\textbf{" + esc(f"{e['n']}. {e['place']}") + "}. " + head + " " + " ".join(parts) + r"\par"]
+
+
+def _compact_section(items: list[dict], profile: str, lead: bool = True) -> list[str]:
+    """Minor errata or typos, in small type with no space between items: (``lead``) the command that reproduces an
+    item, then the items grouped by class (and by what the repaired proof gives), each group under a run-in
+    heading."""
+    L = [r"{\fontsize{8}{9}\selectfont\raggedright\parskip=1pt "]   # footnote size, a footnote's leading
+    if lead:
+        L.append(esc("Each item below ends with the claims that reproduce it: ")
+                 + _cmd(f"python -m verify run <claims> --profile {profile}") + r".\par")
+    last = None
+    for e in items:
+        how = _how(e)
+        item = _compact(e)
+        if how != last:   # the group's heading runs in before its first item
+            item[0] = r"\textit{" + esc(how[0].upper() + how[1:]) + r":} " + item[0]
+            last = how
+        L += item
+    return ["\n".join(L) + "}", ""]
 
 
 def _errata(doc: dict, paper: str) -> list[str]:
@@ -345,13 +372,20 @@ def _errata(doc: dict, paper: str) -> list[str]:
     L = []
     if not E:
         return [r"\section*{Errata}", esc("No claim of this source was refuted as its authors state it in this run."), ""]
+    profile = (doc.get("meta") or {}).get("profile")
+    profile = profile if isinstance(profile, str) and re.fullmatch(r"[a-z]+", profile) else "standard"
+    led = False
     for sec in SECTIONS:
         items = [e for e in E if e["section"] == sec]
         if not items:
             continue
         L += [r"\section*{" + esc(SECTION_TITLES[sec]) + "}"]
-        for e in items:
-            L += _erratum(e) if sec == "major" else _compact(e)
+        if sec == "major":
+            for e in items:
+                L += _erratum(e)
+        else:
+            L += _compact_section(items, profile, lead=not led)
+            led = True
     xr = cross_references(doc, paper)
     if xr:
         L += [esc("Also refuted here, with a root cause in another source (counted in that source's report): ")

@@ -347,8 +347,10 @@ def summary(doc: dict, paper: str) -> list[str]:
         S.append(f"We find {plural(len(E), 'independent erratum', 'independent errata')}"
                  + (f", seen through {plural(wit, 'refuted claim')}" if wit != len(E) else "") + ": "
                  + _names(parts) + ".")
-        for e in by["major"]:
-            S.append(f"Erratum {e['n']} ({e['name'] or e['place']}): {e['sentence']}")
+        if len(by["major"]) <= 2:
+            for e in by["major"]:
+                S.append(f"Erratum {e['n']} ({e['name'] or e['place']}): {e['sentence']}")
+        # more major errata are named here and said in words right below, each once
         todo = []
         if by["major"]:
             names = _names([e["name"] or e["place"] for e in by["major"]])
