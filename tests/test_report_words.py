@@ -113,3 +113,13 @@ def test_every_figure_has_a_caption_with_its_verdict():
     cap = re.search(r"!\[[^\]]*\]\(figures/a_0\.png\)\n\n\*(Figure 1 of [^\n]*)\*", md)
     assert cap and c["id"] in cap.group(1) and "Verdict: refuted" in cap.group(1)
     assert "figures/a_0.png}" in tex and "Verdict: refuted" in tex[tex.index("figures/a_0.png}"):][:2000]
+
+
+@pytest.mark.parametrize("paper", SOURCES)
+def test_every_erratum_says_what_is_wrong(paper):
+    """An erratum's sentence says what is wrong in the paper's terms (a root cause's summary or the claim's reason),
+    never only how many tests rejected the stated value."""
+    from verify.report.referee import plain_doc, relevant
+    bad = [e["ids"][0] for e in errata(plain_doc(relevant(DOC, paper)), paper)
+           if re.match(r"\d+ of \d+ (?:Monte Carlo )?tests? rejects?\b", e["sentence"])]
+    assert not bad, f"{paper}: errata whose sentence only counts rejected tests: {bad}"

@@ -29,8 +29,8 @@ import torch
 
 import numerics.deep_linear as DL
 from numerics.teacher_transfer import eq60_constant, layer_statistics, rank_one_transfer_risk
-from verify.kit import (Alternative, Check, Claim, Custom, Domain, Evidence, Kind, Param, Source, label_of, pick,
-                        slope_annotation, slope_bound_test, slope_test_means, slope_test_paired, stated_slope)
+from verify.kit import (Alternative, Check, Claim, Custom, Domain, Evidence, Kind, Param, RootCause, Source, label_of,
+                        pick, slope_annotation, slope_bound_test, slope_test_means, slope_test_paired, stated_slope)
 
 from .text_helpers import PRE_ALPHAS, PRE_D, PRE_DEPTHS, PRE_TRIALS, PI, pretrained
 
@@ -282,9 +282,18 @@ def _one_over_n(claim, ctx, points):
     return ev
 
 
+#: eq. (50): its O(alpha^2) is the order of the squared remainder that (60) bounds (one claim; its sentence)
+ROOT_50 = RootCause(
+    "tahir2024.eq50", "tahir2024",
+    "eq. (50) states the rank-one remainder W_l - sigma_l u_l v_l^T as O(alpha^2), but the proof's (60) bounds its "
+    "square ||W_l||_F^2 - ||W_l||_op^2 by O(alpha^2): the remainder itself is O(alpha) (the directions pretraining "
+    "does not grow keep their initial size alpha c_l); Theorem 3.4, which the lemma serves, needs only that it vanish",
+    corrected=r"W_l=\sigma_lu_lv_l^T+O(\alpha)")
+
+
 CLAIMS = [
     Claim(
-        id="tahir2024.rate.lemmaB1.eq50", role="statement", kind=Kind.BOUND,
+        id="tahir2024.rate.lemmaB1.eq50", role="statement", kind=Kind.BOUND, root_cause=ROOT_50,
         source=src("Lemma B.1, eq. (50): 'W_l = sigma_l(t) u_l(t) v_l(t)^T + O(alpha^2) for all time'"),
         statement=r"\|W_l-\sigma_lu_lv_l^T\|_F=O(\alpha^2)\quad(\alpha\to0)",
         assumptions="Gradient flow on the population objective (4) from alpha Wbar with (22). " + INIT,
