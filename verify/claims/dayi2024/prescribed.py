@@ -72,15 +72,16 @@ REGIME = ("what would reach it: a budget beyond Thm 7's horizon 4 C d/(kappa lam
           "lambda^2) up to its lost constant), or larger d where the censored runs are at the smallest d")
 
 
-def rate(*, ds, held_d, ks=None, held_k=None, xis=None, held_xi=None, fixed=None) -> Rate:
+def rate(*, ds, held_d, ks=None, held_k=None, xis=None, held_xi=None, fixed=None, trials=None) -> Rate:
     """Thm 7's order T/u = O~(d k^0 xi^0) (u = C/(kappa lambda^2)), each named parameter swept where the theorem
-    lets it vary, at the prescribed step and budget; ``fixed``: why a parameter is not swept."""
+    lets it vary, at the prescribed step and budget; ``fixed``: why a parameter is not swept; ``trials``: instances
+    per sweep point (default RUNS)."""
     sweeps, held = {"d": ds}, {"d": held_d}
     for name, xs, h in (("k", ks, held_k), ("xi", xis, held_xi)):
         if xs is not None:
             sweeps[name], held[name] = xs, h
     return Rate(exponents={"d": 1.0, "k": 0.0, "xi": 0.0}, logs={"d": CM.LOG_POWER}, sweeps=sweeps, held=held,
-                sampler=sample, fixed=dict(fixed or {}), bound="upper", tol={"d": 0.0, "k": 0.25, "xi": 0.25}, trials=RUNS, regime=REGIME,
+                sampler=sample, fixed=dict(fixed or {}), bound="upper", tol={"d": 0.0, "k": 0.25, "xi": 0.25}, trials=trials or RUNS, regime=REGIME,
                 name="prescribed", quantity="T/(C/(kappa lambda^2)) (iterations in Thm 7's time scale)")
 
 
