@@ -346,3 +346,28 @@ def test_a_declared_unresolved_term_sets_aside_only_mutants_of_that_term():
     for c in select(None):
         if c.unresolved_term is not None:
             assert isinstance(c.stated, sp.Add) and c.unresolved_term in sp.Add.make_args(c.stated), c.id
+
+
+def test_merge_folds_the_selected_claims_into_the_stored_document(tmp_path):
+    """``mutants PATTERN --merge``: the selected claims are re-measured, every other claim of the earlier document
+    keeps its entry as written, and the totals are those of the union; another profile's document is refused in one
+    line before anything is judged."""
+    import json
+    import subprocess
+    import sys
+    from verify.audit.mutants import mutation_power
+
+    a, b = "hermite.coefficients.erf", "hermite.coefficients.relu"
+    first = mutation_power([a, b], "quick", 0, tmp_path, progress=False)
+    stored = json.loads((tmp_path / "mutants_quick.json").read_text())
+    stored["claims"][a]["marker"] = "kept as written"
+    (tmp_path / "mutants_quick.json").write_text(json.dumps(stored))
+    merged = mutation_power([b], "quick", 0, tmp_path, progress=False, merge=True)
+    assert list(merged["claims"]) == [a, b] and merged["claims"][a]["marker"] == "kept as written"
+    assert merged["claims"][b]["key"] == first["claims"][b]["key"]
+    assert (merged["judged"], merged["refuted"], merged["selected"]) == (first["judged"], first["refuted"], 2)
+    (tmp_path / "x").mkdir()
+    (tmp_path / "x" / "mutants_standard.json").write_text(json.dumps({"profile": "quick", "seed": 0, "claims": {}}))
+    p = subprocess.run([sys.executable, "-m", "verify", "mutants", b, "--profile", "standard", "--merge", "--out",
+                        str(tmp_path / "x")], capture_output=True, text=True)
+    assert p.returncode == 2 and "Traceback" not in p.stderr and "--merge" in p.stderr, p.stderr

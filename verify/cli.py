@@ -13,6 +13,7 @@ left; the claims finished so far are kept in OUT/.cache and ``--resume`` reuses 
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import sys
 from pathlib import Path
@@ -203,6 +204,9 @@ def build_parser() -> argparse.ArgumentParser:
     mu.add_argument("--jobs", type=int, default=1, metavar="N", help="judge claims in N local processes (as for run)")
     mu.add_argument("--resume", action="store_true", help="read back the claims already judged into OUT/.mutants_cache "
                     "by an earlier or interrupted run of the same code, profile and seed")
+    mu.add_argument("--merge", action="store_true", help="fold the selected claims into OUT's existing "
+                    "mutants_<profile>.json (same profile and seed): the other claims keep their entries, the totals "
+                    "are recomputed (re-measure the claims a change touched without judging every claim again)")
     _dask_flags(mu)
     st = sub.add_parser("stability", help="run a profile over many seeds: how often each claim's verdict came out")
     st.add_argument("patterns", nargs="*", help="glob over claim ids (default: all)")
@@ -375,10 +379,18 @@ def _cmd_mutants(args) -> int:
     outs = _mutants_outs(args, patterns)
     for _, out in outs:
         check_writable(out)
+        doc = Path(out) / f"mutants_{args.profile}.json"
+        if args.merge and doc.exists():   # checked before any claim is judged
+            try:
+                old = json.loads(doc.read_text())
+            except (OSError, ValueError) as e:
+                raise UsageError(f"--merge: {doc} is not a mutants document ({e})") from None
+            if not isinstance(old, dict) or (old.get("profile"), old.get("seed")) != (args.profile, args.seed):
+                raise UsageError(f"--merge: {doc} is not of --profile {args.profile} --seed {args.seed}")
     with _cluster(args) as cluster:
         for sel, out in outs:
             mutation_power(sel, args.profile, args.seed, out, cluster=cluster, jobs=args.jobs, resume=args.resume,
-                           progress=not args.no_progress)
+                           progress=not args.no_progress, merge=args.merge)
     return EXIT_OK
 
 

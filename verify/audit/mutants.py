@@ -199,13 +199,17 @@ def _compute_local(todo, profile: str, seed: int, family: int, jobs: int):
 
 def mutation_power(patterns=None, profile: str = "quick", seed: int = 0, out: Path | None = None,
                    family: int = FAMILY, cluster=None, jobs: int = 1, resume: bool = False,
-                   progress: bool = True) -> dict:
+                   progress: bool = True, merge: bool = False) -> dict:
     """Mutation power of every selected claim (``python -m verify mutants``): a per-claim table and survivors.
     ``cluster`` (:class:`verify.run.distributed.Cluster`): the claims are judged on its workers (each claim's mutants
     in one task, on the same seeds as here), then tabulated in the selection's order. ``jobs``: that many local
     processes instead. Each finished claim is stored under ``out/.mutants_cache``; ``resume`` reads back the
     claims whose entry matches (same claim code, judge, profile, seed and versions) instead of judging them.
-    ``progress=False`` (``--no-progress``): no line per judged claim; the table and the totals are printed."""
+    ``progress=False`` (``--no-progress``): no line per judged claim; the table and the totals are printed.
+    ``merge`` (``--merge``): the selected claims are judged and folded into ``out``'s existing
+    ``mutants_<profile>.json`` of the same profile and seed; every other registered claim keeps its entry as written
+    (a run reads an entry only while its key matches the claim's present code), and the totals are recomputed over
+    the union."""
     from verify.run.registry import select
 
     ctx = api.make_context(profile, seed, progress=False)
@@ -246,6 +250,8 @@ def mutation_power(patterns=None, profile: str = "quick", seed: int = 0, out: Pa
     for c in chosen:   # a run reads this claim's power only while its code and the mutants' judge are the same
         per[c.id]["key"] = pkeys[c.id]
         per[c.id]["judge"] = judge_code()
+    if merge and out is not None:
+        chosen, per = _merged(Path(out) / f"mutants_{profile}.json", profile, seed, chosen, per)
     covered = {k: v for k, v in per.items() if v["covered"]}
     # a claim whose stated form is itself refuted (an erratum) says nothing about power: listed, not counted
     # nor does a claim refuted by another part of its check (its reviewed verdict, tests/expected_verdicts.json,
@@ -302,6 +308,30 @@ def mutation_power(patterns=None, profile: str = "quick", seed: int = 0, out: Pa
         path.write_text(json.dumps(doc, indent=1, default=str))
         print(f"wrote {path}")
     return doc
+
+
+def _merged(path: Path, profile: str, seed: int, chosen: list, per: dict) -> tuple[list, dict]:
+    """``chosen`` and ``per`` with the entries of the other registered claims that ``path`` (an earlier
+    ``mutants_<profile>.json``) holds, in the registry's order; unchanged when there is no such file, or when it is
+    of another profile or seed (one-line error)."""
+    from verify.run.registry import select
+
+    if not path.exists():
+        return chosen, per
+    try:
+        old = json.loads(path.read_text())
+    except (OSError, ValueError) as e:
+        raise ValueError(f"--merge: {path} is not a mutants document ({e})") from None
+    if not isinstance(old, dict) or old.get("profile") != profile or old.get("seed") != seed \
+            or not isinstance(old.get("claims"), dict):
+        raise ValueError(f"--merge: {path} holds another profile or seed (or is not a mutants document): "
+                         f"merging needs --profile {old.get('profile') if isinstance(old, dict) else '?'} "
+                         f"--seed {old.get('seed') if isinstance(old, dict) else '?'}")
+    every = select(None)
+    kept = {c.id: old["claims"][c.id] for c in every if c.id not in per and isinstance(old["claims"].get(c.id), dict)}
+    union = [c for c in every if c.id in per or c.id in kept]
+    union += [c for c in chosen if c not in union]
+    return union, {c.id: per.get(c.id, kept.get(c.id)) for c in union}
 
 
 def _package_pins(chosen) -> dict[str, str]:
