@@ -94,25 +94,9 @@ def split_unspecified(claim, constant: str, decide: str, checkable_id: str, chec
 
 # ----------------------------------------------------------------------------- probability bounds (issue 36)
 def binomial_bound_test(label: str, params: dict, delta: float, violations, seed, *, target: str = "stated"):
-    """0/1 violation indicators of a bound stated to hold with probability >= 1 - delta, against delta: the exact
-    binomial test and Clopper-Pearson interval of the judge's ProbabilityBound (same tolerance, max(0.002, 2 % of
-    delta)), for the checks that evaluate the stated form per draw themselves (claim modules import only the kit)."""
-    import numpy as np
-    from scipy import stats as sps
+    """0/1 violation indicators of a bound stated to hold with probability >= 1 - delta, against delta: the judge's
+    own exact binomial test (``verify.kit.binomial_test``) at ProbabilityBound's tolerance, for the checks that
+    evaluate the stated form per draw themselves."""
+    from verify.kit import ProbabilityBound, binomial_test
 
-    from verify.kit import StatTest, Tol
-
-    v = np.asarray(violations, dtype=np.float64)
-    if v.size == 0 or not np.all((v == 0) | (v == 1)):
-        raise ValueError(f"{label}: violation indicators must be 0/1")
-    if not 0.0 <= delta <= 1.0:
-        raise ValueError(f"{label}: the stated failure probability {delta} is not in [0, 1]")
-    n, k = int(v.size), int(v.sum())
-    phat = k / n
-    pvalue = float(sps.binom.sf(k - 1, n, delta)) if k > 0 else 1.0
-    ci = sps.binomtest(k, n).proportion_ci(0.95, method="exact")
-    return StatTest(label=label, params=dict(params), predicted=delta, estimate=phat,
-                    stderr=math.sqrt(max(phat * (1 - phat), 1.0 / n) / n), trials=n,
-                    tol=Tol(rel=0.02, abs=0.002, resolution=0.0).of(delta), pvalue=min(1.0, pvalue), target=target,
-                    seed=seed, ci=(float(ci.low), float(ci.high)), sided="upper",
-                    extra={"violations": k, "test": "exact binomial, H0: P(violation) <= delta"})
+    return binomial_test(label, params, delta, violations, ProbabilityBound.tol, target, seed)
