@@ -27,7 +27,7 @@ from verify.judge.budget import chunk_for, per_profile, raised, trials_for_budge
 from verify.judge import (STRATEGIES, AllOf, Asymptotic, Custom, Divergence, Expectation, FigureSweep, Identity, PerGroup, PerPoint,
                           ProbabilityBound, PropertySearch, StatedSearch)
 # --- options of the strategies and helpers for custom checks
-from verify.judge import Figure, Tol, label_of, point_tests, stat_test
+from verify.judge import Figure, Tol, binomial_test, label_of, point_tests, stat_test
 # --- the claim's stated sympy form as the number a check tests (so mutants can be substituted: verify.audit.mutants)
 from verify.judge.stated import DERIVED, STATED, stated_slope, stated_value
 # --- a verdict over a range of a setting the source leaves open (a step size, a budget, a dimension)
@@ -52,7 +52,7 @@ __all__ = [
     "AllOf", "Asymptotic", "Custom", "Divergence", "Expectation", "FigureSweep", "Identity", "ProbabilityBound",
     "PropertySearch", "PerPoint", "PerGroup", "over_open_setting", "Rate", "log_allowance",
     # strategy options and custom-check helpers
-    "Figure", "Tol", "label_of", "point_tests", "stat_test",
+    "Figure", "Tol", "binomial_test", "label_of", "point_tests", "stat_test",
     # the stated form as a number
     "STATED", "DERIVED", "stated_value", "stated_slope", "StatedSearch",
     # orderings and orders (verify.judge.orders)

@@ -90,3 +90,13 @@ def split_unspecified(claim, constant: str, decide: str, checkable_id: str, chec
                    notes=(f"What can be checked of {claim.id} ({checkable_what}); an instance we chose, so a failure is "
                           f"'does not extend', never an erratum of the source. " + claim.notes))
     return main, part
+
+
+# ----------------------------------------------------------------------------- probability bounds (issue 36)
+def binomial_bound_test(label: str, params: dict, delta: float, violations, seed, *, target: str = "stated"):
+    """0/1 violation indicators of a bound stated to hold with probability >= 1 - delta, against delta: the judge's
+    own exact binomial test (``verify.kit.binomial_test``) at ProbabilityBound's tolerance, for the checks that
+    evaluate the stated form per draw themselves."""
+    from verify.kit import ProbabilityBound, binomial_test
+
+    return binomial_test(label, params, delta, violations, ProbabilityBound.tol, target, seed)
