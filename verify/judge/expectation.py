@@ -170,7 +170,27 @@ class ProbabilityBound:
 
 
 def binomial_test(label, params, delta: float, violations, tol: Tol, target, seed) -> StatTest:
-    """Violation indicators (0/1 per trial) against a stated failure probability ``delta``."""
+    """Violation indicators (0/1 per trial) against a stated failure probability ``delta``: the exact binomial test
+    of H0 "P(violation) <= delta" and the Clopper-Pearson 95 % interval of the violation frequency (the test of
+    :class:`ProbabilityBound`, for custom checks that count violations themselves).
+
+    Parameters
+    ----------
+    label
+        the test's label in the reports.
+    params
+        the parameter point the test is at (a dict).
+    delta
+        the stated failure probability, in [0, 1].
+    violations
+        0/1 per trial: whether the bound failed on that trial.
+    tol
+        the practical tolerance on the frequency (:class:`Tol`; ProbabilityBound's default max(0.002, 2 % of delta)).
+    target
+        ``'stated'`` (a rejection refutes the claim) or ``'derived'``.
+    seed
+        the seed the trials were drawn from (recorded in the evidence).
+    """
     from scipy import stats as sps
 
     v = np.asarray(violations, dtype=np.float64)
