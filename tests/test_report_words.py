@@ -123,3 +123,19 @@ def test_every_erratum_says_what_is_wrong(paper):
     bad = [e["ids"][0] for e in errata(plain_doc(relevant(DOC, paper)), paper)
            if re.match(r"\d+ of \d+ (?:Monte Carlo )?tests? rejects?\b", e["sentence"])]
     assert not bad, f"{paper}: errata whose sentence only counts rejected tests: {bad}"
+
+
+def test_what_the_evidence_rules_out_never_divides_by_a_stated_zero():
+    """A stated value within noise of 0 gets no relative width (never "1.3e+30 %"), and zero-width tests (an exact
+    tie: nothing detectable) no "a deviation of 0 to 0 would have been detected"."""
+    from verify.model.evidence import Evidence, StatTest, rules_out
+
+    def t(pred, lo, hi, det):
+        s = StatTest(label="x", params={}, predicted=pred, estimate=(lo + hi) / 2, stderr=0.0, trials=10, tol=0.01,
+                     pvalue=1.0, ci=(lo, hi), status="equivalent")
+        s.detectable = det
+        return s
+    tiny = rules_out(Evidence(tests=[t(1e-33, -0.001, 0.001, 0.002)]))
+    assert "relative" not in tiny and "0.001" in tiny, tiny
+    assert "(0.1 % relative" in rules_out(Evidence(tests=[t(1.0, 0.999, 1.001, 0.002)]))
+    assert "would have been detected" not in rules_out(Evidence(tests=[t(0.0, 0.0, 0.0, 0.0)]))

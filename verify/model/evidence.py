@@ -381,16 +381,19 @@ def rules_out(ev: Evidence) -> str:
         half = max(max(abs(t.ci[1] - t.predicted), abs(t.predicted - t.ci[0])) for t in two)
         rel = max((max(abs(t.ci[1] - t.predicted), abs(t.predicted - t.ci[0])) / abs(t.predicted))
                   for t in two if t.predicted != 0) if any(t.predicted != 0 for t in two) else None
+        # a relative width only where the stated value is not itself within noise of 0 (1.3e+30 % says nothing)
         parts.append(f"at each of its {len(two)} confirming points the 95 % CI excludes a true value farther than "
-                     f"{half:.3g} from the stated one" + (f" ({100 * rel:.2g} % relative, at most)" if rel else ""))
+                     f"{half:.3g} from the stated one" + (f" ({100 * rel:.2g} % relative, at most)"
+                                                          if rel and rel < 1 else ""))
     if one:
         over = max(t.ci[1] - t.predicted for t in one)
         parts.append(f"at each of its {len(one)} one-sided points the 95 % CI excludes a true value more than "
                      f"{max(over, 0.0):.3g} beyond the stated bound or limit")
     det = [t.detectable for t in tests if math.isfinite(t.detectable)]
-    if det:
-        parts.append(f"a deviation of {min(det):.3g} to {max(det):.3g} (by point) would have been detected "
-                     "with 80 % power at the run's strictest Holm level")
+    if det and max(det) > 0:   # a zero-width test (an exact tie) detects nothing worth saying
+        span = f"{min(det):.3g}" if f"{min(det):.3g}" == f"{max(det):.3g}" else f"{min(det):.3g} to {max(det):.3g} (by point)"
+        parts.append(f"a deviation of {span} would have been detected with 80 % power at the run's strictest Holm "
+                     "level")
     names = sorted({k for t in tests for k in t.excluded})
     for k in names:
         hit = sum(1 for t in tests if t.excluded.get(k))

@@ -137,7 +137,7 @@ COR63 = Claim(
            "exactly x^T theta_S, fine-tuning = NTK interpolation of X(theta_T - theta_S)), many draws at "
            "d = 20 and d = 40 with n up to d, violation frequency of the first term alone against delta = 0.1 (exact "
            "binomial, refutes).  In this limit the risk scales (up to the ramp's clipping at 1) with ||theta_T - "
-           "theta_S||, so the stated first term fares the same at both distances; a wrong power of the distance does "
+           "theta_S||, so the stated first term fares the same at both distances; a wrong power of the distance would "
            "not.  For n <= 6 "
            "the O-dropped bound holds deterministically (R <= E|x^T dtheta| + sqrt(k(x,x)) sqrt(y~^T H^-1 y~) <= "
            "(1/sqrt d + sqrt 2)||dtheta|| <= 6||dtheta||/sqrt n by Cauchy-Schwarz in the RKHS and our constant 2), "
