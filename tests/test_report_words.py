@@ -72,6 +72,8 @@ def test_plain_keeps_the_paper_and_drops_the_suite():
     assert plain("Theorem 3.9, eq. (16), §3.4, Fig. 2(b), L = 3") == "Theorem 3.9, eq. (16), §3.4, Fig. 2(b), L = 3"
     assert plain("L1_at_|a-b|=10, the L2 norm") == "L1_at_|a-b|=10, the L2 norm"
     assert plain("Abstract (L5); Theorem 7 (L178-201), proof (L584-L590)") == "Abstract; Theorem 7, proof"
+    # a line number that is the object of a sentence leaves a word in its place, not a hole ("the term of is")
+    assert plain("the term eta^2 n_Q^2 of L499 is O(eta)") == "the term eta^2 n_Q^2 of the display is O(eta)"
 
 
 @pytest.mark.parametrize("paper", SOURCES)

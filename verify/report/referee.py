@@ -34,6 +34,7 @@ _PROFILE = re.compile(r"\b(?:the\s+)?(quick|standard|full)\s+profiles?\b|\bprofi
                       re.I)
 _RUN_WORDS = {"quick": "the quick run", "standard": "the standard run", "full": "the full run"}
 _OO = re.compile(r"(?<![\w.])(-?)oo\b")
+_LINE_OBJECT = re.compile(r"\b(of|in|on|from)\s+L\d{2,4}(?:\s*[-–]\s*L?\d{1,4})?\b(?=\s+[a-z])")
 _ANY = re.compile(r"[Ii]ssue|\.py\b|/|\bL\d|[Pp]rofile|\*|\|\||\boo\b|=|->|<=|>=")
 
 
@@ -52,6 +53,7 @@ def plain(s) -> str:
         return s
     s = _ISSUE.sub("", s)
     s = _MODULE.sub(_module_word, s)
+    s = _LINE_OBJECT.sub(r"\1 the display", s)   # "the term of L499 is": the sentence keeps its object
     s = _LINES.sub("", s)
     s = _PROFILE.sub(lambda m: _RUN_WORDS[(m.group(1) or m.group(2)).lower()], s)
     s = s.replace("**", "^").replace("||", "‖")
