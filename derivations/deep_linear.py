@@ -500,3 +500,17 @@ def shachaf_fig3_limit_conditions() -> dict:
     return {"finetune": ft, "frozen": fr, "vanilla": va,
             "finetune - frozen": sp.factor(ft - fr), "finetune - vanilla": sp.factor(ft - va),
             "k polynomial at x = 1": sp.simplify(x_**L - (1 - g) * x_ ** (L - 1) - g).subs(x_, 1)}
+
+
+#: symbols of Theorem 5.4's bound (9) (000, §5) in the scalars of one draw: NT2 = ||theta_T||^2,
+#: DH2 = ||theta_hat_T - theta_hat_S||^2 (theta_hat the unit directions)
+n54, d54, eps54 = sp.Symbol("n", positive=True), sp.Symbol("d", positive=True), sp.Symbol("eps", positive=True)
+NT2, DH2 = sp.Symbol("NT2", nonnegative=True), sp.Symbol("DH2", nonnegative=True)
+
+
+@lru_cache(maxsize=None)
+def shachaf_thm54_bound9_stated() -> sp.Expr:
+    """Bound (9) of Theorem 5.4 (000) as stated, with zeta(||theta_T||) = eps ||theta_T|| (our reading of '~'):
+    (d-n)/d (1+eps)^2 ||theta_T||^2 ||theta_hat_T - theta_hat_S||^2 + (d-n)/d zeta^2."""
+    f = (d54 - n54) / d54
+    return f * (1 + eps54) ** 2 * NT2 * DH2 + f * (eps54 * sp.sqrt(NT2)) ** 2

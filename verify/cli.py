@@ -367,7 +367,7 @@ def _mutants_outs(args, patterns) -> list[tuple[list[str] | None, Path]]:
 
 
 def _cmd_mutants(args) -> int:
-    from verify.audit.mutants import mutation_power
+    from verify.audit.mutants import merge_base, mutation_power
     from verify.run.registry import default_patterns, select
     from verify.report import check_writable
 
@@ -379,14 +379,11 @@ def _cmd_mutants(args) -> int:
     outs = _mutants_outs(args, patterns)
     for _, out in outs:
         check_writable(out)
-        doc = Path(out) / f"mutants_{args.profile}.json"
-        if args.merge and doc.exists():   # checked before any claim is judged
+        if args.merge:   # the document merged into is checked before any claim is judged
             try:
-                old = json.loads(doc.read_text())
-            except (OSError, ValueError) as e:
-                raise UsageError(f"--merge: {doc} is not a mutants document ({e})") from None
-            if not isinstance(old, dict) or (old.get("profile"), old.get("seed")) != (args.profile, args.seed):
-                raise UsageError(f"--merge: {doc} is not of --profile {args.profile} --seed {args.seed}")
+                merge_base(Path(out) / f"mutants_{args.profile}.json", args.profile, args.seed)
+            except ValueError as e:
+                raise UsageError(str(e)) from None
     with _cluster(args) as cluster:
         for sel, out in outs:
             mutation_power(sel, args.profile, args.seed, out, cluster=cluster, jobs=args.jobs, resume=args.resume,

@@ -310,23 +310,29 @@ def mutation_power(patterns=None, profile: str = "quick", seed: int = 0, out: Pa
     return doc
 
 
-def _merged(path: Path, profile: str, seed: int, chosen: list, per: dict) -> tuple[list, dict]:
-    """``chosen`` and ``per`` with the entries of the other registered claims that ``path`` (an earlier
-    ``mutants_<profile>.json``) holds, in the registry's order; unchanged when there is no such file, or when it is
-    of another profile or seed (one-line error)."""
-    from verify.run.registry import select
-
+def merge_base(path: Path, profile: str, seed: int) -> dict | None:
+    """The earlier ``mutants_<profile>.json`` at ``path`` that ``--merge`` folds new entries into (None when there
+    is none); ValueError (one line) when it is not a mutants document of this profile and seed."""
     if not path.exists():
-        return chosen, per
+        return None
     try:
         old = json.loads(path.read_text())
     except (OSError, ValueError) as e:
         raise ValueError(f"--merge: {path} is not a mutants document ({e})") from None
-    if not isinstance(old, dict) or old.get("profile") != profile or old.get("seed") != seed \
+    if not isinstance(old, dict) or (old.get("profile"), old.get("seed")) != (profile, seed) \
             or not isinstance(old.get("claims"), dict):
-        raise ValueError(f"--merge: {path} holds another profile or seed (or is not a mutants document): "
-                         f"merging needs --profile {old.get('profile') if isinstance(old, dict) else '?'} "
-                         f"--seed {old.get('seed') if isinstance(old, dict) else '?'}")
+        raise ValueError(f"--merge: {path} is not a mutants document of --profile {profile} --seed {seed}")
+    return old
+
+
+def _merged(path: Path, profile: str, seed: int, chosen: list, per: dict) -> tuple[list, dict]:
+    """``chosen`` and ``per`` with the entries of the other registered claims that ``path`` (:func:`merge_base`)
+    holds, in the registry's order; unchanged when there is no such file."""
+    from verify.run.registry import select
+
+    old = merge_base(path, profile, seed)
+    if old is None:
+        return chosen, per
     every = select(None)
     kept = {c.id: old["claims"][c.id] for c in every if c.id not in per and isinstance(old["claims"].get(c.id), dict)}
     union = [c for c in every if c.id in per or c.id in kept]
