@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from verify.model.claim import Verdict
-from verify.model.stats import holm, trials_to_decide
+from verify.model.stats import holm, trials_to_decide, trials_to_reject
 
 
 @dataclass
@@ -246,7 +246,12 @@ def finalize(evidences: list[Evidence], alpha: float, family: int | None = None)
         else:
             t.status = "undecided"
             lo, hi = t.ci
-            t.trials_needed = trials_to_decide(t.trials, (hi - lo) / 2, t.distance, t.tol)
+            # to confirm: the CI within the tolerance (for a bound or an ordering, its upper end below
+            # predicted + tol, so an estimate on the asserted side leaves room even at tol = 0); where the estimate
+            # itself lies outside, to reject: the trials at which its deviation is detected with 80 % power
+            beyond = t.estimate - t.predicted if t.sided == "upper" else t.distance
+            t.trials_needed = (trials_to_decide(t.trials, (hi - lo) / 2, beyond, t.tol)
+                               or trials_to_reject(t.trials, t.detectable, t.distance))
 
 
 def decide(ev: Evidence) -> tuple[Verdict, str]:
@@ -302,9 +307,12 @@ def decide(ev: Evidence) -> tuple[Verdict, str]:
                                       if degenerate else "no evidence was produced")
     if undecided_checks or undecided:
         need = [t.trials_needed for t in undecided if t.trials_needed]
-        msg = f"{len(undecided)} of {len(ev.tests)} tests not decided" if undecided else undecided_checks[0].detail
+        msg = (f"{len(undecided)} of {len(ev.tests)} tests not decided (first: {undecided_text(undecided[0])})"
+               if undecided else undecided_checks[0].detail)
         if need:
             msg += f"; about {max(need):,} trials per point would decide"
+        if undecided and undecided_checks:
+            msg += f"; {undecided_checks[0].name}: {undecided_checks[0].detail}"
         heavy = [t for t in undecided if INFINITE_VARIANCE in t.extra]
         if heavy:
             msg += "; " + infinite_variance_text(heavy)
@@ -312,6 +320,15 @@ def decide(ev: Evidence) -> tuple[Verdict, str]:
     parts = [_count(len(ev.checks), "deterministic check") + " passed" if ev.checks else "",
              _count(len(ev.tests), "Monte Carlo test") + " within tolerance" if ev.tests else ""]
     return Verdict.CONFIRMED, ", ".join(p for p in parts if p)
+
+
+def undecided_text(t: StatTest) -> str:
+    """One undecided test in words: where, the estimate against the stated value, its interval."""
+    side = " or less" if t.sided == "upper" else ""
+    tol = f" (tolerance {t.tol:.3g})" if t.tol else ""
+    lo, hi = t.ci
+    return (f"{t.label}: estimate {t.estimate:.4g}, {100 * t.ci_level:g} % CI [{lo:.3g}, {hi:.3g}], against "
+            f"{t.predicted:.4g}{side}{tol}")
 
 
 def infinite_variance_text(tests: list[StatTest]) -> str:

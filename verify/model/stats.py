@@ -89,13 +89,24 @@ def holm(pvalues: list[float]) -> list[float]:
 def trials_to_decide(n: int, halfwidth: float, distance: float, tol: float) -> int | None:
     """Trials needed for the CI to fit inside the tolerance, if the estimate stays put.
 
-    ``distance`` is |estimate - predicted|.  Returns None when no number of trials
-    can confirm (the estimate itself is outside the tolerance).
+    ``distance`` is how far the estimate lies beyond the prediction: |estimate - predicted| for an equality,
+    estimate - predicted for a bound or an ordering (negative on the side the claim asserts, so a zero tolerance
+    still leaves room).  Returns None when no number of trials can confirm (the estimate itself is outside the
+    tolerance).
     """
     room = tol - distance
     if not (room > 0 and math.isfinite(halfwidth)):
         return None
     return int(math.ceil(n * (halfwidth / room) ** 2))
+
+
+def trials_to_reject(n: int, detectable: float, distance: float) -> int | None:
+    """Trials at which a test would reject with 80 % power, if the estimate stays put ``distance`` away from the
+    prediction on the wrong side and ``detectable`` is the deviation the present ``n`` trials detect with that
+    power (it shrinks like 1/sqrt(n)).  None when the estimate equals the prediction or the spread is unknown."""
+    if not (distance > 0 and math.isfinite(detectable) and detectable > 0):
+        return None
+    return int(math.ceil(n * (detectable / distance) ** 2))
 
 
 @dataclass(frozen=True)
