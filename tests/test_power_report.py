@@ -88,7 +88,31 @@ def test_reports_list_untested_confirmations_apart():
     assert verdict_text(doc["claims"][1]) == "confirmed, untested power"
     assert verdict_text(doc["claims"][2]) == "refuted"
     index = render_index(doc)
-    assert "| 3 (3) | 2 (1) |" in index   # 2 confirmed, 1 of them of untested power
+    assert "| 3 (3) | 2 (0; 1) |" in index   # 2 confirmed: none of our own construction, 1 of untested power
+
+
+def test_checks_of_our_own_construction_are_counted_and_listed_apart():
+    """A confirmation whose check is true by construction (``construction`` in results.json) is neither listed nor
+    counted with the confirmations of the source: its verdict says so, the index and the summary count it apart, and
+    the report lists it under its own heading with why."""
+    from verify.report import latex, markdown
+    from verify.report.markdown import render_index
+    from verify.report.tables import checked_parts, confirmed_split, counts, own_construction, verdict_text
+
+    own = dict(_claim_rec("hermite.b", "confirmed", "shown"), construction="the bound is one we proved ourselves")
+    doc = {"meta": {"profile": "quick", "seed": 0, "counts": {}}, "timing": {},
+           "claims": [_claim_rec("hermite.a", "confirmed", "shown"), own]}
+    shown, untested = confirmed_split(doc, "hermite")
+    assert [c["id"] for c in shown] == ["hermite.a"] and not untested
+    assert [c["id"] for c in own_construction(doc, "hermite")] == ["hermite.b"]
+    n = counts(doc, "hermite")
+    assert n["own_construction"] == 1 and n["untested_power"] == 0
+    assert verdict_text(own) == "confirmed, a check of our own construction"
+    assert "(1 check of our own construction)" in "".join(t for t, _ in checked_parts(n))
+    assert "| 2 (2) | 2 (1; 0) |" in render_index(doc)
+    md = "\n".join(markdown._rest(doc, "hermite"))
+    assert "### Checks of our own construction" in md and "the bound is one we proved ourselves" in md
+    assert "Checks of our own construction" in "\n".join(latex._others(doc, "hermite"))
 
 
 def test_results_json_power_record_is_json():

@@ -20,6 +20,7 @@ import re
 from verify.report.tables import (ORDER, SOURCE_NOTES, checked_parts, claims_of, corrected_heading, counts,
                                   cross_references, extensions_refuted, fmt, klass, one_line, point_rows,
                                   set_aside_note, short, source_info, verdict_text, with_verdict, confirmed_split,
+                                  own_construction,
                                   POWER_NOTE, power_cell)
 from verify.report.referee import (CONSEQUENCE_WORDS, SECTION_NOTES, SECTION_TITLES, SECTIONS, counterexample,
                                    errata, figure_caption, greek, place, plain, plain_doc, relevant, summary, values_text,
@@ -437,6 +438,15 @@ def _others(doc: dict, paper: str) -> list[str]:
         L += [r"{\small " + esc(POWER_NOTE.replace("*", "").replace("`", "")) + "}"]
     else:
         L.append("None in this run.")
+    own = own_construction(doc, paper)
+    if own:
+        L += ["", r"\subsection*{Checks of our own construction}",
+              esc("The check passed, but it is true by construction (the stated value computed by the code that makes "
+                  "the estimate, an identity of our own derivation, a bound we proved): counted apart from the "
+                  "confirmations of the source."), r"\begin{itemize}\setlength{\itemsep}{1pt}"]
+        L += [r"\item " + _hyper(c["id"]) + " (" + esc(place(c["source"]["where"])) + "): " + esc(c["construction"])
+              for c in own]
+        L.append(r"\end{itemize}")
     if untested:
         L += ["", r"\subsection*{Confirmed" + recon + ", untested power}",
               esc("The check passed, but no plausible wrong version of the statement was shown to fail it, so the "

@@ -22,7 +22,8 @@ from verify.report.referee import (CONSEQUENCE_WORDS, SECTION_NOTES, SECTION_TIT
 from verify.report.tables import (ORDER, SOURCE_NOTES, checked_parts, claims_of, corrected_heading, counts,
                                   cross_references, errata_text, error_counts, extensions_refuted, klass, one_line,
                                   papers, point_rows, set_aside_note, short, source_info, verdict_text, with_verdict,
-                                  confirmed_split, POWER_NOTE, power_cell, verdict_word)
+                                  confirmed_split, POWER_NOTE, power_cell, verdict_word,
+                                  own_construction)
 from .untrusted import inert, md_cell, md_code, md_math
 
 _GREEK = {"alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "epsilon": "ε", "eta": "η", "theta": "θ",
@@ -65,7 +66,9 @@ def header_lines(doc: dict) -> list[str]:
 
 
 def _untested(n: dict) -> str:
-    return f" ({n['untested_power']})" if n.get("untested_power") else ""
+    """The index's "confirmed" cell: of which own construction; untested power."""
+    own, un = n.get("own_construction", 0), n.get("untested_power", 0)
+    return f" ({own}; {un})" if own or un else ""
 
 
 def render_index(doc: dict, pdfs: set[str] | None = None) -> str:
@@ -76,10 +79,11 @@ def render_index(doc: dict, pdfs: set[str] | None = None) -> str:
     v = doc.get("meta", {}).get("versions", {})
     if v:
         L += ["Library versions: " + ", ".join(f"{k} {val}" for k, val in v.items() if k != "platform") + ".", ""]
-    L += ["| source | claims (statements) | confirmed (untested power) | errata by severity (refuted claims) | "
+    L += ["| source | claims (statements) | confirmed (own construction; untested power) | errata by severity "
+          "(refuted claims) | "
           "does not extend | inconclusive | report |",
           "|---|---|---|---|---|---|---|"]
-    tot = {k: 0 for k in ("claims", "statements", "untested_power", *ORDER)}
+    tot = {k: 0 for k in ("claims", "statements", "untested_power", "own_construction", *ORDER)}
     for p in papers(doc):
         info, n = source_info(doc, p), counts(doc, p)
         bv = n["by_verdict"]
@@ -91,6 +95,7 @@ def render_index(doc: dict, pdfs: set[str] | None = None) -> str:
         tot["claims"] += n["claims"]
         tot["statements"] += n["statements"]
         tot["untested_power"] += n["untested_power"]
+        tot["own_construction"] += n["own_construction"]
         for k in ORDER:
             tot[k] += bv[k]
     e = error_counts(doc)   # a root cause shared by two sources is one erratum of the run
@@ -255,6 +260,14 @@ def _rest(doc: dict, paper: str) -> list[str]:
         L += ["", POWER_NOTE, ""]
     else:
         L += ["None in this run.", ""]
+    own = own_construction(doc, paper)
+    if own:
+        L += ["### Checks of our own construction", "",
+              "The check passed, but it is true by construction (the stated value computed by the code that makes the "
+              "estimate, an identity of our own derivation, a bound we proved): counted apart from the confirmations "
+              "of the source.", ""]
+        L += [f"- {_ref(c['id'])} ({place(c['source']['where'])}): {c['construction']}" for c in own]
+        L.append("")
     if untested:
         L += ["### Confirmed" + recon + ", untested power", "",
               "The check passed, but no plausible wrong version of the statement was shown to fail it, so the pass "

@@ -23,25 +23,44 @@ SOURCE_NOTES = {
 
 
 
+#: how the reports name a confirmation whose check is true by construction (``Claim.construction``)
+OWN = "a check of our own construction"
+
+
+def is_own(c: dict) -> bool:
+    """A confirmation whose check is of our own construction (``construction`` in results.json): true whatever the
+    source says, so it is counted and listed apart from the confirmations of the source."""
+    return c.get("verdict") == "confirmed" and bool(c.get("construction"))
+
+
 def verdict_text(c: dict) -> str:
     """A claim's verdict as the reports print it: for a source whose formulas are our reconstruction
-    (:data:`SOURCE_NOTES`), the verdict is one on that reconstruction ("confirmed on our reconstruction")."""
+    (:data:`SOURCE_NOTES`), the verdict is one on that reconstruction ("confirmed on our reconstruction"); a
+    confirmation of our own construction says so."""
     v = c["verdict"]
     recon = " on our reconstruction" if paper_of(c) in SOURCE_NOTES and v in ("confirmed", "refuted") else ""
-    return v + recon + (", untested power" if v == "confirmed" and is_untested(c) else "")
+    return (v + recon + (f", {OWN}" if is_own(c) else "")
+            + (", untested power" if v == "confirmed" and is_untested(c) else ""))
 
 
 def verdict_word(c: dict) -> str:
     """The verdict of a claim's heading: "confirmed, untested power" for a confirmation no alternative was shown
-    able to fail."""
-    return "confirmed, untested power" if c["verdict"] == "confirmed" and is_untested(c) else c["verdict"]
+    able to fail, "confirmed, a check of our own construction" for one true by construction."""
+    return (c["verdict"] + (f", {OWN}" if is_own(c) else "")
+            + (", untested power" if c["verdict"] == "confirmed" and is_untested(c) else ""))
 
 
 def confirmed_split(doc: dict, paper: str) -> tuple[list[dict], list[dict]]:
-    """The confirmed claims of a source: those whose power to fail is shown or not yet measured, and those of
-    untested power (no alternative was rejected: :mod:`verify.run.power`), which the reports list apart."""
-    conf = with_verdict(doc, paper, "confirmed")
+    """The confirmations of the source: those whose power to fail is shown or not yet measured, and those of
+    untested power (no alternative was rejected: :mod:`verify.run.power`), which the reports list apart.  Checks of
+    our own construction (:func:`own_construction`) are in neither list."""
+    conf = [c for c in with_verdict(doc, paper, "confirmed") if not is_own(c)]
     return [c for c in conf if not is_untested(c)], [c for c in conf if is_untested(c)]
+
+
+def own_construction(doc: dict, paper: str) -> list[dict]:
+    """The confirmed claims of a source whose check is of our own construction, listed apart with why."""
+    return [c for c in with_verdict(doc, paper, "confirmed") if is_own(c)]
 
 
 def untested_why(c: dict) -> str:
@@ -169,6 +188,7 @@ def counts(doc: dict, paper: str) -> dict:
     out = {"claims": len(cs), "statements": sum(1 for c in cs if c.get("role", "statement") == "statement"),
            "by_verdict": {v: sum(1 for c in cs if c["verdict"] == v) for v in ORDER},
            "untested_power": sum(1 for c in cs if c["verdict"] == "confirmed" and is_untested(c)),
+           "own_construction": sum(1 for c in cs if is_own(c)),
            "by_class": {}, "by_kind": {}, "by_role": {}}
     for c in cs:
         out["by_kind"][c["kind"]] = out["by_kind"].get(c["kind"], 0) + 1
@@ -217,11 +237,19 @@ def checked_parts(n: dict) -> list[tuple[str, bool]]:
     wit = f"; {plural(n['witnesses'], 'refuted claim')}" if n["witnesses"] != n["errors"] else ""
     return [(f"{plural(n['claims'], 'claim')} ({plural(n['statements'], 'statement')}): ", False),
             (f"{bv['confirmed']} confirmed", True),
-            ((f" ({n['untested_power']} of untested power)" if n.get("untested_power") else ""), False),
+            (paren_counts(n), False),
             (", ", False), (err, True),
             ((f" ({class_counts_text(n['errors_by_class'])}{wit})" if n["errors"] else "")
              + f", {bv['does not extend']} {'does' if bv['does not extend'] == 1 else 'do'} not extend, "
              f"{bv['inconclusive']} inconclusive.", False)]
+
+
+def paren_counts(n: dict) -> str:
+    """What part of a :func:`counts` record's confirmations is not a confirmation of the source in the full sense:
+    " (2 checks of our own construction, 1 of untested power)", or ""."""
+    parts = ([plural(n["own_construction"], "check") + " of our own construction"] if n.get("own_construction") else []) \
+        + ([f"{n['untested_power']} of untested power"] if n.get("untested_power") else [])
+    return f" ({', '.join(parts)})" if parts else ""
 
 
 def class_counts_text(by_class: dict) -> str:

@@ -40,6 +40,10 @@ for _p in PACKAGES:   # our code even when installed into site-packages (pip ins
 NUMERIC_LIBRARIES = ("torch", "numpy", "scipy", "sympy", "mpmath", "hypothesis")
 #: fields of a claim that are prose for the reader (no check reads them): editing them keeps stored results
 PROSE = ("statement", "assumptions", "notes", "source", "corrected")
+#: prose fields the key holds as None whatever their text (``construction``, why a check is of our own
+#: construction: it changes how a confirmation is counted, never the evidence), so that giving a claim one, or
+#: rewording it, keeps the claim's stored results
+PROSE_AS_NONE = ("construction",)
 
 
 def numeric_versions(versions: dict | None = None) -> dict:
@@ -68,7 +72,8 @@ def claim_code(claim) -> str:
         also_ours(module_of(claim.id).split(".")[0])   # an installed claims package is our code too
     except Exception:  # noqa: BLE001 - a claim built outside the registry (tests, a notebook)
         pass
-    fields = {f.name: getattr(claim, f.name) for f in dataclasses.fields(claim) if f.name not in PROSE}
+    fields = {f.name: None if f.name in PROSE_AS_NONE else getattr(claim, f.name)
+              for f in dataclasses.fields(claim) if f.name not in PROSE}
     return reached_key(type(claim), fields)
 
 

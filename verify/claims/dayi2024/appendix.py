@@ -430,7 +430,8 @@ CLAIMS = [
           assumptions="A symmetric positive semi-definite k x k with unit diagonal (Claim 3) or diagonal in [a, b] "
                       "(Corollary 1)",
           domain=Domain((Param("k", 1, 10 ** 6, integer=True),)),
-          notes="Own construction: the bound tested is one the suite derived itself (the printed bound is lost), so its confirmation checks our derivation, not a stated bound of the source (issue 36).  The bound of Claim 3 is lost ('We have the following uniform bound on the maximum norm of a row to "
+          construction="the bound tested is one the suite derived itself (the printed bound is lost), so its confirmation checks our derivation, not a stated bound of the source",
+          notes="The bound of Claim 3 is lost ('We have the following uniform bound on the maximum norm of a row to "
                 "the frobenius norm of [A]', L383); its proof survives in words: the quantity is 'the ratio of a "
                 "diagonal entry of [A^2] to the sum of its eigenvalues' (L385), bounded by splitting off the 'large' "
                 "eigenvalues, and it is used as an influence bound O(k^{-1/2}) (Lemma 6 through the invariance "
@@ -505,7 +506,8 @@ CLAIMS = [
                     r"(\gamma\to0);\ \Pr[\mathrm{sign}\ \text{condition}]=1/2",
           assumptions="u^_0 uniform on the unit sphere of span(W)^perp (dimension d - k), u in that span (Assumption 2)",
           domain=Domain((Param("gamma", 0, 10, lower_open=True), Param("d", 8, 10 ** 9, integer=True))),
-          notes="Own construction: as encoded, the magnitude condition holds by the definition of the event we check (a tautology of our reading), so its confirmation could not have failed (issue 36).  'the magnitude condition ... will be satisfied with probability [Omega(1)?] since random unit "
+          construction="as encoded, the magnitude condition holds by the definition of the event we check (a tautology of our reading), so its confirmation could not have failed",
+          notes="'the magnitude condition ... will be satisfied with probability [Omega(1)?] since random unit "
                 "vectors in [d] dimensions have correlation of order [1/sqrt(d)] ... As long as [gamma = Omega(1)?] "
                 "(no dimension dependence), we can increase the probability of the initialization condition to be "
                 "arbitrarily close to [1] ... For the sign condition, this holds with probability [1/2]' (L140; the "

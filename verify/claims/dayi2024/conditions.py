@@ -248,7 +248,8 @@ CLAIMS = [
           assumptions=SETTING,
           domain=Domain((Param("k", 1, 30, integer=True), Param("xi", 0, 10, lower_open=True), Param("m", -1, 1),
                          Param("sep", 0, 1, integer=True), Param("seed", 0, 10 ** 6, integer=True))),
-          notes="Own construction: the bound tested is one the suite proved itself from |rho| <= 1 (the printed bound is lost), so it could not have failed (issue 36).  Reading of the lost bound: |rho_ij| <= 1 and non-negative sum_p p beta_p^2 |rho|^{p-1} <= sum_p p beta_p^2 "
+          construction="the bound tested is one the suite proved itself from |rho| <= 1 (the printed bound is lost), so it could not have failed",
+          notes="Reading of the lost bound: |rho_ij| <= 1 and non-negative sum_p p beta_p^2 |rho|^{p-1} <= sum_p p beta_p^2 "
                 "= r^2 E[sigma'(r Z)^2] give |phi| <= (2 xi^2/r^2) sum_ij |c^_i c_j| r^2 E[sigma'^2] = 2 xi^2 k E[sigma'^2]; "
                 "||grad^S L|| = |phi| sqrt(1 - m^2) <= |phi|.  Searched for ReLU over random instances (seed).  The search "
                 "reads the bound from the stated form (derivations.lowrank.prop6_bound_stated, xi^2 k for ReLU).",
@@ -260,7 +261,8 @@ CLAIMS = [
           assumptions="xi = 1; c, c^ independent uniform on {+-1/sqrt k}^k; M of Eq. (11)",
           domain=Domain((Param("k", 2, 50, integer=True), Param("sep", 0, 1, integer=True),
                          Param("act", 0, 6, integer=True, doc=ACT_DOC))),
-          notes="Own construction: with M read as below, Claim 4's identity holds by the definition of M (a tautology of our reading), so its confirmation could not have failed (issue 36).  M is read as M_ij = sum_p p beta_p^2 (<w_i, w_j>/r^2)^{p-1} (so phi(0) = (2 xi^2/r^2) c^T M c); the "
+          construction="with M read as below, Claim 4's identity holds by the definition of M (a tautology of our reading), so its confirmation could not have failed",
+          notes="M is read as M_ij = sum_p p beta_p^2 (<w_i, w_j>/r^2)^{p-1} (so phi(0) = (2 xi^2/r^2) c^T M c); the "
                 "variance identity holds for any fixed matrix M (Walsh characters c^_i c_j are orthonormal), the "
                 "inequalities need M PSD with constant diagonal.  The Monte Carlo's prediction is read from the stated form "
                 "(derivations.lowrank.claim4_variance_stated, ||M||_F^2/k^2) with the instance's ||M||_F added to the point.",
@@ -272,7 +274,8 @@ CLAIMS = [
           assumptions="the linear family of Eq. (16) with the 2k features sigma(<w_i +- (xi/sqrt k) u^, x>); ReLU",
           domain=Domain((Param("k", 2, 12, integer=True), Param("xi", 0, 10, lower_open=True), Param("m", 0, 1),
                          Param("sep", 0, 1, integer=True), Param("seed", 0, 10 ** 6, integer=True))),
-          notes="Own construction: the bound tested is the one the suite derived for the candidate (the printed bound is lost), so it could not have failed (issue 36).  Reconstructed: the candidate a_{i,s} = 1{s = sqrt(k) c_i} is the student with c^ = c; the proof's bound "
+          construction="the bound tested is the one the suite derived for the candidate (the printed bound is lost), so it could not have failed",
+          notes="Reconstructed: the candidate a_{i,s} = 1{s = sqrt(k) c_i} is the student with c^ = c; the proof's bound "
                 "(Cauchy-Schwarz, E(sigma(a x) - sigma(b x))^2 = 2 sum_p beta_p^2 (1 - rho^p) <= 2 (1 - rho) sum_p p beta_p^2, "
                 "1 - rho_ii = (xi^2/k)(1 - m)/r^2) gives 2 k xi^2 (1 - m) E[sigma'(rZ)^2], consistent with the surviving "
                 "'which is [O(eps/k)] for [xi = 1] and [O(eps/k^2)] for [xi = sqrt k]'.  The error is computed exactly "

@@ -206,7 +206,8 @@ CLAIMS = [
                     r"(\text{free of }d)",
           assumptions=SETTING + " Orthonormal rows, k = 5, xi = 1, at fixed overlaps m = <u^, u>.",
           domain=_DOM,
-          notes="Own construction: the law simulated is affine in d (or free of d) by construction, so the fitted order of d is forced by the design and the confirmation could not have failed (issue 36).  The bounds are lost; the words that survive: Condition 2 'there exists some constant that has at most "
+          construction="the law simulated is affine in d (or free of d) by construction, so the fitted order of d is forced by the design and the confirmation could not have failed",
+          notes="The bounds are lost; the words that survive: Condition 2 'there exists some constant that has at most "
                 "polynomial growth in [..] such that 1. Variance bound .. 2. Population gradient bound' (L180-186), and "
                 "Prop. 5's proof: 'since the spherical projection always leads to a smaller gradient .. For the other "
                 "case .. the bound .. does not depend on the dimension, but only on [..]. So, we lose the dimension "
@@ -236,7 +237,8 @@ CLAIMS = [
           statement=r"\mathbb E[(f_{\hat u}-f^*)^{2q}]^{1/q}\le C_{q,\sigma}\ \ (\text{free of }d)",
           assumptions=SETTING + " Orthonormal rows, k = 5, xi = 1, at fixed overlaps m.",
           domain=_DOM,
-          notes="Own construction: the law simulated is affine in d (or free of d) by construction, so the fitted order of d is forced by the design and the confirmation could not have failed (issue 36).  'there exists some constant that only depends on [q] and [sigma] such that [..]' (L345); the bound is "
+          construction="the law simulated is affine in d (or free of d) by construction, so the fitted order of d is forced by the design and the confirmation could not have failed",
+          notes="'there exists some constant that only depends on [q] and [sigma] such that [..]' (L345); the bound is "
                 "lost (its proof splits on the size of xi, L348-350).  Checked: the moments q = 1, 2 of the squared "
                 "error at d in {64, 256, 1024} and m in {0.1, 0.5, 0.9} do not grow with d (exponent of d <= 0 with the "
                 "practical tolerance 0.1), the samples of dayi2024.cond2.  Derived: the error depends on x only through "
