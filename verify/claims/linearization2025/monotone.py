@@ -405,7 +405,7 @@ def _mechanism(claim, ctx, points):
             prod, L0, L1, first, second = mech_exact_step(th, lam, eta)
             gd = (mech_run(0.0, eta, (k + 1) * eta) if frac >= 0.0008 else "not run")   # plain GD (cost: not at the finest step)
             rise = float(L1 - L0)
-            rows.setdefault(lam, []).append((eta, rise, float(rise / L0), second))
+            rows.setdefault(lam, []).append((eta, rise, float(rise / L0), second, frac))
             exact_up = L1 > L0
             plain = ("plain gradient descent not run (cost)" if gd == "not run" else
                      "plain gradient descent at the same step: no rise" if gd is None else
@@ -416,8 +416,8 @@ def _mechanism(claim, ctx, points):
             ev.checks.append(Check(
                 f"selective split update on the constructed quadratic problem, loss non-increasing to T = {SEL_T:g}: "
                 f"lam={lam:g}, eta={frac:g}/(2||J0||^2 + lambda)", not exact_up if prod >= 0 else None,
-                f"step {k} (t = {k * eta:.3g}) raises the loss {float(L0):.4g} -> {float(L1):.4g} (+{rise:.2g}, "
-                f"x{float(L1 / L0):.4g}), in float64 (rounding bound {E:.1g}) and re-done in exact arithmetic from the "
+                f"step {k} (t = {k * eta:.3g}) raises the loss from {float(L0):.4g} by {rise:.2g} (relative "
+                f"{rise / float(L0):.2g}), in float64 (rounding bound {E:.1g}) and re-done in exact arithmetic from the "
                 f"state reached (product grad R~ (theta - theta_0) = {float(prod):.2g} >= 0: the pull is applied); "
                 f"first-order decrease eta(|g|^2 + lambda product) = {first:.2g} {'<' if first < second else '>='} the pull's second-order cost "
                 f"lambda^2 eta^2 ||J u||^2 = {second:.2g}; {plain}",
@@ -426,16 +426,19 @@ def _mechanism(claim, ctx, points):
                     "loss_after": float(L1), "relative_rise": float(rise / L0), "product": float(prod),
                     "plain_gd_rises": None if gd == "not run" else gd is not None}))
     if rows:
-        ev.figures.append({"x": "eta", "xlabel": r"step size $\eta$", "ylabel": "loss rise at the first rising step",
-                           "title": "selective scheme on the constructed quadratic problem: the rise vs the step "
-                                    r"(line: $\lambda^2\eta^2\|J u\|^2$)", "logx": True, "logy": True,
-                           "series": sum([[{"kind": "points", "label": f"rise, lambda = {lam:g}", "group": f"lambda = {lam:g}",
-                                            "x": [r[0] for r in rs], "y": [r[1] for r in rs], "yerr": [0.0] * len(rs)},
-                                           {"kind": "line", "label": f"second-order pull, lambda = {lam:g}",
-                                            "group": f"lambda = {lam:g}", "x": [r[0] for r in rs],
-                                            "y": [r[3] for r in rs], "dash": True}] for lam, rs in rows.items()], [])})
-        ev.details["rises"] = {f"lambda={lam:g}": [{"eta": r[0], "rise": r[1], "relative_rise": r[2]} for r in rs]
-                               for lam, rs in rows.items()}
+        ev.figures.append({"x": "frac", "xlabel": r"step $\eta\,(2\|J_0\|^2+\lambda)$",
+                           "ylabel": "loss rise at the first rising step",
+                           "title": "selective scheme on the constructed quadratic problem: loss rise vs step",
+                           "logx": True, "logy": True,
+                           "series": sum([[{"kind": "points", "label": f"lambda = {lam:g}", "group": f"lambda = {lam:g}",
+                                            "role": "rise (exact arithmetic)", "x": [r[4] for r in rs],
+                                            "y": [r[1] for r in rs], "yerr": [0.0] * len(rs)},
+                                           {"kind": "line", "label": f"lambda = {lam:g}", "group": f"lambda = {lam:g}",
+                                            "role": r"second-order pull $\lambda^2\eta^2\|J u\|^2$",
+                                            "x": [r[4] for r in rs], "y": [r[3] for r in rs], "dash": True}]
+                                          for lam, rs in rows.items()], [])})
+        ev.details["rises"] = {f"lambda={lam:g}": [{"frac": r[4], "eta": r[0], "rise": r[1], "relative_rise": r[2]}
+                                                   for r in rs] for lam, rs in rows.items()}
     return ev
 
 
