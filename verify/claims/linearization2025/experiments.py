@@ -177,7 +177,9 @@ def _simulated(claim, ctx):
     xs = [float(x) for x in lams]
     ev.figures.append({"x": "lambda", "xlabel": r"$\lambda$", "ylabel": r"$\sup_t\|f_{\theta_t}(x^*)-\bar f_{\bar\theta_t}(x^*)\|$",
                        "title": f"tanh MLPs: linearization gap vs lambda, the {len(rising)} of {G.shape[0]} problems "
-                                f"that rise somewhere (error bars <= {float(RG.max()):.1g}, inside the markers); "
+                                f"that rise somewhere (relative error bars <= "
+                                f"{float((RG[rising] / G[rising].clamp_min(1e-300)).max()) if rising else 0.0:.1g}, inside "
+                                "the markers); "
                                 "median over all problems dashed", "logx": True, "logy": True,
                        "series": [{"kind": "points", "label": f"problem {b}", "group": f"problem {b}", "x": xs,
                                    "y": [float(v) for v in G[b]], "yerr": [0.0] * len(xs)} for b in rising]
