@@ -385,6 +385,7 @@ def _mechanism(claim, ctx, points):
     that step re-done in exact arithmetic from the state the run reached; plain gradient descent on the same problem
     at the same step run over the same steps beside it."""
     ev = Evidence()
+    ev.details["basis"] = "simulation"     # the scheme is run (simulated) on a fixed instance: no random draw
     b, A = np.array(MECH_B), np.array(MECH_A)
     lip_grad = float(np.linalg.norm(A.reshape(-1, A.shape[-1]), 2))       # ||[A_1; ..; A_n]||_op, exact
     J0 = float(np.linalg.norm(b, 2))
