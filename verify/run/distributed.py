@@ -222,7 +222,9 @@ class Cluster:
                 done(c, ev, ok, secs)
                 continue
             ev = join([evidence_from_json(r[0]) for r in parts[cid]], c.check.grid(c, ctx))
-            ev.details["basis"] = "simulation" if (ev.tests or sum(r[1] for r in parts[cid])) else "derivation only"
+            declared = ev.details.get("basis") == "simulation"     # a deterministic simulation (runner._compute)
+            ev.details["basis"] = ("simulation" if (ev.tests or sum(r[1] for r in parts[cid]) or declared)
+                                   else "derivation only")
             done(c, ev, True, sum(r[2] for r in parts[cid]))
 
 

@@ -283,9 +283,12 @@ def _compute(c, ctx, timeout: float | None = None) -> tuple[Evidence, bool, floa
     try:
         with _time_limit(timeout):
             ev = c.check.run(c, ctx)
-        # the basis of the verdict: Monte Carlo tests or any random draw (a simulation, a random instance),
-        # or none at all (our derivation only: symbolic identities, searches over closed forms)
-        ev.details["basis"] = "simulation" if (ev.tests or ctx.draws) else "derivation only"
+        # the basis of the verdict: Monte Carlo tests or any random draw (a simulation, a random instance), a check
+        # that declares it runs the procedure deterministically (details['basis'] = 'simulation': a fixed, constructed
+        # instance simulated without random draws), or none at all (our derivation only: symbolic identities,
+        # searches over closed forms)
+        declared = ev.details.get("basis") == "simulation"
+        ev.details["basis"] = "simulation" if (ev.tests or ctx.draws or declared) else "derivation only"
         return ev, True, time.time() - t
     except ClaimTimeout as e:
         err = {"type": "timeout", "timed_out": True, "where": error_site(e, c),
