@@ -14,7 +14,11 @@ One figure dict (``claims[].evidence.figures[i]`` of ``results.json``) becomes o
 * **the source's notation**: parameter names and values in mathtext (``theta=0.3927`` -> θ = π/8), flags
   named by ``fig["values"]`` (``scaled=0`` -> "target norm scaled"), and the source's location (theorem,
   figure) above the title;
-* **rates**: ``fig["slopes"]`` (fitted exponent, its interval, the stated one) is printed beside the data.
+* **rates**: ``fig["slopes"]`` (fitted exponent, its interval, the stated one) is printed beside the data;
+* **nothing hidden** (:func:`_overlaps`): a theory role that is one and the same constant in every group (a
+  threshold such as the stated delta) is drawn once, in dark grey; curves that coincide on the axis alternate
+  their colours in dashes; points that would sit on other points (and the theory bars of a discrete x) are
+  moved sideways by a few typographic points, a colour each, and the legend says so.
 
 Everything here reads only the JSON document, so ``python -m verify report`` re-renders without simulating.
 """
@@ -297,6 +301,92 @@ def _title(fig: dict, claim: dict) -> str:
     return _safe(tex_text(head)), _safe(tex_text(title))
 
 
+#: two points closer than this share of the axis (in x and in y) hide each other; two curves hide each other
+#: when they are never farther apart than LINE_CLOSE of the y axis
+POINT_CLOSE, LINE_CLOSE = 0.015, 0.008
+#: sideways step (typographic points) between the colours of points that would hide each other
+DODGE_PT = 5.0
+
+
+def _reference_roles(series: list[dict]) -> set:
+    """Theory roles drawn once: a role whose curves are, in every one of two or more groups, the same constant."""
+    out = set()
+    for r in {s["role"] for s in series if s["kind"] == "line" and s["role"] is not None}:
+        ss = [s for s in series if s["role"] == r and s["kind"] == "line"]
+        vals = {round(y, 12) for s in ss for y in _floats(s["y"]) if math.isfinite(y)}
+        if len(ss) >= 2 and len(vals) == 1 and not any(s.get("markers") for s in ss):
+            out.add(r)
+    return out
+
+
+def _overlaps(series: list[dict], logx: bool, logy: bool) -> tuple[dict, dict]:
+    """What one panel would hide: ``({id(series): sideways offset in points}, {id(series): dash pattern})``.
+    Points (and the theory bars of a discrete x) of a colour that fall on those of an earlier colour within
+    :data:`POINT_CLOSE` of the axes are spread sideways, a colour each; a curve within :data:`LINE_CLOSE` of an
+    earlier one along its whole length is dashed so that the curves under it show in its gaps."""
+    def tr(v, log):
+        return [math.log10(x) if log and math.isfinite(x) and x > 0 else (math.nan if log else x) for x in v]
+    pts = []
+    for s in series:
+        pts += [(x, y) for x, y in zip(tr(_floats(s["x"]), logx), tr(_floats(s["y"]), logy))
+                if math.isfinite(x) and math.isfinite(y)]
+    if len(pts) < 2:
+        return {}, {}
+    x0, x1 = min(p[0] for p in pts), max(p[0] for p in pts)
+    y0, y1 = min(p[1] for p in pts), max(p[1] for p in pts)
+    sx, sy = (x1 - x0) or 1.0, (y1 - y0) or 1.0
+
+    def norm(s):
+        return [((x - x0) / sx, (y - y0) / sy) for x, y in zip(tr(_floats(s["x"]), logx), tr(_floats(s["y"]), logy))
+                if math.isfinite(x) and math.isfinite(y)]
+
+    marks = [s for s in series if s["kind"] == "points" or s.get("markers")]
+    cluster: dict = {}   # hue -> the hues it hides or is hidden by, in order of appearance
+    for i, b in enumerate(marks):
+        nb = norm(b)
+        for a in marks[:i]:
+            if a["_hue"] == b["_hue"] or (a["kind"] == "points") != (b["kind"] == "points"):
+                continue
+            na = norm(a)
+            if any(abs(p[0] - q[0]) < POINT_CLOSE and abs(p[1] - q[1]) < POINT_CLOSE for p in nb for q in na):
+                ca, cb = cluster.get(a["_hue"], [a["_hue"]]), cluster.get(b["_hue"], [b["_hue"]])
+                merged = list(dict.fromkeys(ca + cb))
+                for h in merged:
+                    cluster[h] = merged
+    offsets = {}
+    for s in marks:
+        c = cluster.get(s["_hue"])
+        if c:
+            offsets[id(s)] = (c.index(s["_hue"]) - (len(c) - 1) / 2) * DODGE_PT
+    lines = [s for s in series if s["kind"] == "line" and not s.get("markers") and len(norm(s)) >= 2]
+    groups: list[list[dict]] = []
+    for b in lines:
+        nb = norm(b)
+        home = None
+        for g in groups:
+            na = sorted(norm(g[0]))
+            xs = [p[0] for p in na]
+            inside_ = [p for p in nb if xs[0] <= p[0] <= xs[-1]]
+            if len(inside_) >= 0.8 * len(nb) and all(
+                    abs(p[1] - _interp(p[0], na)) < LINE_CLOSE for p in inside_):
+                home = g
+                break
+        (home.append(b) if home is not None else groups.append([b]))
+    dashes = {}
+    for g in groups:
+        n = len(g)
+        for k, s in enumerate(g[1:], 1):   # on 6 pt, off (n - 1) 6 pt: the k-th curve in the k-th gap
+            dashes[id(s)] = ((n - k) * 6.0, (6.0, (n - 1) * 6.0))
+    return offsets, dashes
+
+
+def _interp(x: float, pts: list[tuple[float, float]]) -> float:
+    for (xa, ya), (xb, yb) in zip(pts, pts[1:]):
+        if xa <= x <= xb:
+            return ya if xb == xa else ya + (yb - ya) * (x - xa) / (xb - xa)
+    return pts[-1][1] if pts and x == pts[-1][0] else math.nan
+
+
 def draw_figure(fig: dict, claim: dict):
     """One figure dict -> a matplotlib Figure (Agg), not yet saved."""
     import matplotlib
@@ -304,6 +394,7 @@ def draw_figure(fig: dict, claim: dict):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     from matplotlib.lines import Line2D
+    from matplotlib.transforms import offset_copy
 
     series = _structure(fig)
     pkeys = _panel_keys(fig, series)
@@ -343,16 +434,36 @@ def draw_figure(fig: dict, claim: dict):
     logx, logy = log_axes(fig, series)   # one decision for every panel: they compare on one scale
     fig = {**fig, "logx": logx, "logy": logy}
     zeros_note = False
+    refs = _reference_roles(series) if fact else set()
+    moved = dashed = False
     for ax, pan in zip(axes.flat, plist):
+        drawn_refs = set()
+        offsets, dashes = _overlaps([s for s in pan["series"] if s["role"] not in refs], logx, logy)
+        moved, dashed = moved or bool(offsets), dashed or bool(dashes)
         for s in pan["series"]:
             xs, ys = _floats(s["x"]), _floats(s["y"])
             col = s["_color"]
+            dx = offsets.get(id(s))
+            trans = {"transform": offset_copy(ax.transData, f, x=dx, units="points")} if dx else {}
+            if dx:   # a moved artist does not enter the data limits: its unmoved extent does, unseen
+                err = [e if isinstance(e, (int, float)) and math.isfinite(e) else 0.0
+                       for e in _floats(s.get("yerr", [0] * len(xs)))]
+                ax.plot(xs + xs, [y - e for y, e in zip(ys, err)] + [y + e for y, e in zip(ys, err)], ls="none",
+                        marker="none")
             if s["kind"] == "line":
                 ls = LINESTYLES[line_roles.index(s["role"]) % 4] if fact else s.get("_ls", "-")
+                if s["role"] in refs:   # one constant threshold of every group: once, in dark grey
+                    if s["role"] not in drawn_refs:
+                        drawn_refs.add(s["role"])
+                        xs, ys = _bridge(xs, ys)
+                        ax.plot(xs, ys, linestyle=ls, color="0.2", lw=1.5, zorder=1, gid="series")
+                    continue
                 if s.get("markers"):   # theory at a discrete x: a bar at each value
-                    ax.plot(xs, ys, linestyle="none", marker="_", ms=14, mew=1.8, color=col, gid="series")
+                    ax.plot(xs, ys, linestyle="none", marker="_", ms=14, mew=1.8, color=col, gid="series", **trans)
                 else:
                     xs, ys = _bridge(xs, ys)
+                    if id(s) in dashes:   # over a curve it coincides with: the one under shows in the gaps
+                        ls = dashes[id(s)]
                     ax.plot(xs, ys, linestyle=ls, color=col, lw=1.5, zorder=2, gid="series")
                 continue
             yerr = _floats(s.get("yerr", [0] * len(xs)))
@@ -373,7 +484,7 @@ def draw_figure(fig: dict, claim: dict):
             else:
                 err = yerr
             eb = ax.errorbar(xs, ys, yerr=err, fmt=mk, ms=4.5, capsize=2.5, elinewidth=1.1, color=col,
-                             mfc="white" if hollow else col, zorder=4, lw=0)
+                             mfc="white" if hollow else col, zorder=4, lw=0, **trans)
             eb.lines[0].set_gid("series")
         _axes_style(ax, fig, pan["series"])
         if pkeys:
@@ -405,6 +516,12 @@ def draw_figure(fig: dict, claim: dict):
     if zeros_note:
         handles.append(Line2D([], [], ls="none", marker="v", color="0.3"))
         labels.append("exactly 0 in float64\n(drawn at the bottom)")
+    if dashed:
+        handles.append(Line2D([], [], color="0.2", lw=1.5, ls=(0, (6.0, 6.0))))
+        labels.append("curves that coincide:\ntheir colours alternate")
+    if moved:
+        handles.append(Line2D([], [], ls="none", marker="<", color="0.3", ms=4))
+        labels.append("points that would coincide:\nmoved a few pt sideways")
     head, title = _title(fig, claim)
     f.suptitle("\n".join([head] + _wrap(title, 30 * ncols + 40)), fontsize=10)
     extra = []
