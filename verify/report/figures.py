@@ -17,8 +17,9 @@ One figure dict (``claims[].evidence.figures[i]`` of ``results.json``) becomes o
 * **rates**: ``fig["slopes"]`` (fitted exponent, its interval, the stated one) is printed beside the data;
 * **nothing hidden** (:func:`_overlaps`): a theory role that is one and the same constant in every group (a
   threshold such as the stated delta) is drawn once, in dark grey; curves that coincide on the axis alternate
-  their colours in dashes; points that would sit on other points (and the theory bars of a discrete x) are
-  moved sideways by a few typographic points, a colour each, and the legend says so.
+  their colours in dashes; points that would sit on points of another colour or marker (and the theory bars of
+  a discrete x) are moved sideways by a few typographic points, one step per colour and marker, and the legend
+  says so.
 
 Everything here reads only the JSON document, so ``python -m verify report`` re-renders without simulating.
 """
@@ -320,7 +321,8 @@ def _reference_roles(series: list[dict]) -> set:
 
 
 def _overlaps(series: list[dict], logx: bool, logy: bool) -> tuple[dict, dict]:
-    """What one panel would hide: ``({id(series): sideways offset in points}, {id(series): dash pattern})``.
+    """What one panel would hide: ``({id(series): (sideways offset in points, indices of the points to move)},
+    {id(series): dash pattern})``.
     Points (and the theory bars of a discrete x) of a colour that fall on those of an earlier colour within
     :data:`POINT_CLOSE` of the axes are spread sideways, a colour each; a curve within :data:`LINE_CLOSE` of an
     earlier one along its whole length is dashed so that the curves under it show in its gaps."""
@@ -336,28 +338,39 @@ def _overlaps(series: list[dict], logx: bool, logy: bool) -> tuple[dict, dict]:
     y0, y1 = min(p[1] for p in pts), max(p[1] for p in pts)
     sx, sy = (x1 - x0) or 1.0, (y1 - y0) or 1.0
 
-    def norm(s):
-        return [((x - x0) / sx, (y - y0) / sy) for x, y in zip(tr(_floats(s["x"]), logx), tr(_floats(s["y"]), logy))
+    def inorm(s):   # (index, x, y) on the unit square of the panel
+        return [(i, (x - x0) / sx, (y - y0) / sy) for i, (x, y) in
+                enumerate(zip(tr(_floats(s["x"]), logx), tr(_floats(s["y"]), logy)))
                 if math.isfinite(x) and math.isfinite(y)]
 
+    def norm(s):
+        return [(x, y) for _, x, y in inorm(s)]
+
     marks = [s for s in series if s["kind"] == "points" or s.get("markers")]
-    cluster: dict = {}   # hue -> the hues it hides or is hidden by, in order of appearance
+    def key(s):   # what a reader tells apart: the colour and the marker (role)
+        return (repr(s["_hue"]), str(s["role"]))
+
+    cluster: dict = {}   # key -> the keys it hides or is hidden by, in order of appearance
+    hit: dict = {}       # id(series) -> the indices of its points that sit on another colour's
     for i, b in enumerate(marks):
-        nb = norm(b)
+        nb = inorm(b)
         for a in marks[:i]:
-            if a["_hue"] == b["_hue"] or (a["kind"] == "points") != (b["kind"] == "points"):
+            if key(a) == key(b) or (a["kind"] == "points") != (b["kind"] == "points"):
                 continue
-            na = norm(a)
-            if any(abs(p[0] - q[0]) < POINT_CLOSE and abs(p[1] - q[1]) < POINT_CLOSE for p in nb for q in na):
-                ca, cb = cluster.get(a["_hue"], [a["_hue"]]), cluster.get(b["_hue"], [b["_hue"]])
+            pairs = [(p[0], q[0]) for p in nb for q in inorm(a)
+                     if abs(p[1] - q[1]) < POINT_CLOSE and abs(p[2] - q[2]) < POINT_CLOSE]
+            if pairs:
+                hit.setdefault(id(b), set()).update(p for p, _ in pairs)
+                hit.setdefault(id(a), set()).update(q for _, q in pairs)
+                ca, cb = cluster.get(key(a), [key(a)]), cluster.get(key(b), [key(b)])
                 merged = list(dict.fromkeys(ca + cb))
                 for h in merged:
                     cluster[h] = merged
-    offsets = {}
+    offsets = {}   # only the points that would be hidden move: the others stay at their x
     for s in marks:
-        c = cluster.get(s["_hue"])
-        if c:
-            offsets[id(s)] = (c.index(s["_hue"]) - (len(c) - 1) / 2) * DODGE_PT
+        c = cluster.get(key(s))
+        if c and id(s) in hit:
+            offsets[id(s)] = ((c.index(key(s)) - (len(c) - 1) / 2) * DODGE_PT, hit[id(s)])
     lines = [s for s in series if s["kind"] == "line" and not s.get("markers") and len(norm(s)) >= 2]
     groups: list[list[dict]] = []
     for b in lines:
@@ -443,14 +456,8 @@ def draw_figure(fig: dict, claim: dict):
         for s in pan["series"]:
             xs, ys = _floats(s["x"]), _floats(s["y"])
             col = s["_color"]
-            dx = offsets.get(id(s))
-            trans = {"transform": offset_copy(ax.transData, f, x=dx, units="points")} if dx else {}
-            if dx:   # a moved artist does not enter the data limits: its unmoved extent does, unseen
-                err = [e if isinstance(e, (int, float)) and math.isfinite(e) else 0.0
-                       for e in _floats(s.get("yerr", [0] * len(xs)))]
-                ax.plot(xs + xs, [y - e for y, e in zip(ys, err)] + [y + e for y, e in zip(ys, err)], ls="none",
-                        marker="none")
-            if s["kind"] == "line":
+            dx, moved_i = offsets.get(id(s), (None, set()))
+            if s["kind"] == "line" and not s.get("markers"):
                 ls = LINESTYLES[line_roles.index(s["role"]) % 4] if fact else s.get("_ls", "-")
                 if s["role"] in refs:   # one constant threshold of every group: once, in dark grey
                     if s["role"] not in drawn_refs:
@@ -458,34 +465,46 @@ def draw_figure(fig: dict, claim: dict):
                         xs, ys = _bridge(xs, ys)
                         ax.plot(xs, ys, linestyle=ls, color="0.2", lw=1.5, zorder=1, gid="series")
                     continue
-                if s.get("markers"):   # theory at a discrete x: a bar at each value
-                    ax.plot(xs, ys, linestyle="none", marker="_", ms=14, mew=1.8, color=col, gid="series", **trans)
-                else:
-                    xs, ys = _bridge(xs, ys)
-                    if id(s) in dashes:   # over a curve it coincides with: the one under shows in the gaps
-                        ls = dashes[id(s)]
-                    ax.plot(xs, ys, linestyle=ls, color=col, lw=1.5, zorder=2, gid="series")
+                xs, ys = _bridge(xs, ys)
+                if id(s) in dashes:   # over a curve it coincides with: the one under shows in the gaps
+                    ls = dashes[id(s)]
+                ax.plot(xs, ys, linestyle=ls, color=col, lw=1.5, zorder=2, gid="series")
                 continue
-            yerr = _floats(s.get("yerr", [0] * len(xs)))
-            yerr = [0.0 if not math.isfinite(e) else e for e in yerr]
-            if len(xs) > 60 and not any(yerr):   # an empirical curve (quantile function): a line
+            yerr_all = _floats(s.get("yerr", [0] * len(xs)))
+            yerr_all = [0.0 if not math.isfinite(e) else e for e in yerr_all]
+            if s["kind"] == "points" and len(xs) > 60 and not any(yerr_all):   # an empirical curve: a line
                 ax.plot(xs, ys, "-", color=col, lw=1.3, zorder=3, gid="series")
                 continue
-            mk = MARKERS[point_roles.index(s["role"]) % len(MARKERS)] if fact else s.get("marker", "o")
-            hollow = fact and point_roles.index(s["role"]) % 2 == 1 or s.get("marker") == "s"
-            if fig.get("logy"):
-                keep = [i for i, y in enumerate(ys) if math.isfinite(y) and y > 1e-250]
-                if len(keep) < len(ys):
-                    zeros_note = True
-                    s["_zeros"] = [xs[i] for i, y in enumerate(ys) if math.isfinite(y) and y <= 1e-250]
-                xs, ys, yerr = [xs[i] for i in keep], [ys[i] for i in keep], [yerr[i] for i in keep]
-                lo = [min(e, 0.999 * y) for e, y in zip(yerr, ys)]
-                err = [lo, yerr]
-            else:
-                err = yerr
-            eb = ax.errorbar(xs, ys, yerr=err, fmt=mk, ms=4.5, capsize=2.5, elinewidth=1.1, color=col,
-                             mfc="white" if hollow else col, zorder=4, lw=0, **trans)
-            eb.lines[0].set_gid("series")
+            # the points that would sit on another colour's are drawn a few pt aside, the rest where they are
+            for idx, shift in (([i for i in range(len(xs)) if i not in moved_i], None),
+                               (sorted(i for i in moved_i if i < len(xs)), dx)):
+                if not idx:
+                    continue
+                px, py = [xs[i] for i in idx], [ys[i] for i in idx]
+                pe = [yerr_all[i] if i < len(yerr_all) else 0.0 for i in idx]
+                trans = {"transform": offset_copy(ax.transData, f, x=shift, units="points")} if shift else {}
+                if shift:   # a moved artist does not enter the data limits: its unmoved extent does, unseen
+                    ax.plot(px + px, [y - e for y, e in zip(py, pe)] + [y + e for y, e in zip(py, pe)], ls="none",
+                            marker="none")
+                if s["kind"] == "line":   # theory at a discrete x: a bar at each value
+                    ax.plot(px, py, linestyle="none", marker="_", ms=14, mew=1.8, color=col, gid="series", **trans)
+                    continue
+                mk = MARKERS[point_roles.index(s["role"]) % len(MARKERS)] if fact else s.get("marker", "o")
+                hollow = fact and point_roles.index(s["role"]) % 2 == 1 or s.get("marker") == "s"
+                if fig.get("logy"):
+                    keep = [i for i, y in enumerate(py) if math.isfinite(y) and y > 1e-250]
+                    if len(keep) < len(py):
+                        zeros_note = True
+                        s.setdefault("_zeros", []).extend(px[i] for i, y in enumerate(py)
+                                                          if math.isfinite(y) and y <= 1e-250)
+                    px, py, pe = [px[i] for i in keep], [py[i] for i in keep], [pe[i] for i in keep]
+                    lo = [min(e, 0.999 * y) for e, y in zip(pe, py)]
+                    err = [lo, pe]
+                else:
+                    err = pe
+                eb = ax.errorbar(px, py, yerr=err, fmt=mk, ms=4.5, capsize=2.5, elinewidth=1.1, color=col,
+                                 mfc="white" if hollow else col, zorder=4, lw=0, **trans)
+                eb.lines[0].set_gid("series")
         _axes_style(ax, fig, pan["series"])
         if pkeys:
             ax.set_title(", ".join(tex_param(k, pan["params"][k], fig) for k in pkeys), fontsize=9.5)

@@ -83,13 +83,13 @@ _CONNECTIVES = {"at", "in", "of", "on", "to", "by", "vs", "and", "or", "over", "
 _SUBSCRIPT_WORDS = {"min", "max", "op", "par", "perp", "row", "sc", "lt", "ft", "end", "lhs", "rhs", "sup", "inf",
                     "col", "tr", "top", "bot", "new", "old", "KL", "BL"}
 _PART = r"[A-Za-z0-9" + _GREEK_CH + r"]+"
-_SNAKE = re.compile(r"(?<![\w\\{^.])(" + _PART + r"(?:_" + _PART + r")+)(?![\w{(]|\.\w)")   # not in a dotted id
-_SCRIPT = (r"(?:[_^](?:\{[^{}$\\]{1,40}\}|\([^()\s$\\]{1,14}\)|[A-Za-z0-9]++|[" + _GREEK_CH + r"∞]|[+*]|-?\d+))")
-_ATOM = re.compile(r"(?<![\w\\.])((?:[A-Za-z]bar|[A-Za-z]++[0-9]*+|[" + _GREEK_CH + r"]|\d+(?=\^))" + _SCRIPT + r"++(?!\.\w)"
+_SNAKE = re.compile(r"(?<![\w\\{^])(?<!\w\.)(" + _PART + r"(?:_" + _PART + r")+)(?![\w{(]|\.\w)")   # not in a dotted id
+_SCRIPT = (r"(?:[_^](?:\{[^{}$\\]{1,40}\}|\([^()\s$\\]{1,14}\)|[A-Za-z0-9]++|[" + _GREEK_CH + r"∞]|[+*]|-?\d+|-(?![\w.])))")
+_ATOM = re.compile(r"(?<![\w\\])(?<!\w\.)((?:[A-Za-z]bar|[A-Za-z]++[0-9]*+|[" + _GREEK_CH + r"]|\d+(?=\^))" + _SCRIPT + r"++(?!\.\w)"
                    r"|(?<=\))" + _SCRIPT + r"+"
                    r"|‖[^‖\s][^‖]{0,40}?‖" + _SCRIPT + r"*"
                    r"|[A-Za-z]bar\b"
-                   r"|sqrt\([^()]{1,30}\))")
+                   r"|sqrt\((?:[^()]|\([^()]{0,20}\)){1,40}\))")
 _MATH_TOKEN = re.compile(r"[A-Za-z]bar(?![A-Za-z])|[A-Za-z]+|\d+(?:\.\d+)?|->|<=|>=|\s+|.")
 
 
@@ -579,7 +579,7 @@ def _others(doc: dict, paper: str) -> list[str]:
         for c in conf:
             dag = r"$^\dagger$" if c.get("basis") == "derivation only" else ""
             ro = c.get("rules_out") or c.get("reason")
-            L.append(f"{_hyper(c['id'])}{dag} & {esc(place(c['source']['where']))} & {esc(ro)} "
+            L.append(f"{_hyper(c['id'])}{dag} & {prose(place(c['source']['where']))} & {esc(ro)} "
                      f"& {esc(power_cell(c))}\\\\")
         L.append(r"\hline\end{longtable}}")
         if any(c.get("basis") == "derivation only" for c in conf):
