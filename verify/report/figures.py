@@ -476,6 +476,7 @@ def draw_figure(fig: dict, claim: dict):
                 ax.plot(xs, ys, "-", color=col, lw=1.3, zorder=3, gid="series")
                 continue
             # the points that would sit on another colour's are drawn a few pt aside, the rest where they are
+            gid = "series"   # one series, one "series" artist, even when drawn in two parts
             for idx, shift in (([i for i in range(len(xs)) if i not in moved_i], None),
                                (sorted(i for i in moved_i if i < len(xs)), dx)):
                 if not idx:
@@ -487,7 +488,8 @@ def draw_figure(fig: dict, claim: dict):
                     ax.plot(px + px, [y - e for y, e in zip(py, pe)] + [y + e for y, e in zip(py, pe)], ls="none",
                             marker="none")
                 if s["kind"] == "line":   # theory at a discrete x: a bar at each value
-                    ax.plot(px, py, linestyle="none", marker="_", ms=14, mew=1.8, color=col, gid="series", **trans)
+                    ax.plot(px, py, linestyle="none", marker="_", ms=14, mew=1.8, color=col, gid=gid, **trans)
+                    gid = "series part"
                     continue
                 mk = MARKERS[point_roles.index(s["role"]) % len(MARKERS)] if fact else s.get("marker", "o")
                 hollow = fact and point_roles.index(s["role"]) % 2 == 1 or s.get("marker") == "s"
@@ -504,7 +506,8 @@ def draw_figure(fig: dict, claim: dict):
                     err = pe
                 eb = ax.errorbar(px, py, yerr=err, fmt=mk, ms=4.5, capsize=2.5, elinewidth=1.1, color=col,
                                  mfc="white" if hollow else col, zorder=4, lw=0, **trans)
-                eb.lines[0].set_gid("series")
+                eb.lines[0].set_gid(gid)
+                gid = "series part"
         _axes_style(ax, fig, pan["series"])
         if pkeys:
             ax.set_title(", ".join(tex_param(k, pan["params"][k], fig) for k in pkeys), fontsize=9.5)
