@@ -128,6 +128,10 @@ def _ascii_math(t: str) -> str | None:
             continue
         if re.fullmatch(r"[A-Za-z]bar", tok):
             w = r"\bar{" + tok[0] + "}"
+        elif tok.endswith("bar") and tok[:-3] in _GREEK:   # thetabar
+            w = "\\bar{\\" + tok[:-3] + "}"
+        elif tok == "−":
+            w = "-"
         elif tok.isalpha() and tok.isascii():
             w = _BIG.get(tok) or (tok if len(tok) == 1 else r"\mathrm{" + tok + "}")
             if _BIG.get(tok) and nxt.isalnum():
