@@ -14,7 +14,12 @@ One figure dict (``claims[].evidence.figures[i]`` of ``results.json``) becomes o
 * **the source's notation**: parameter names and values in mathtext (``theta=0.3927`` -> θ = π/8), flags
   named by ``fig["values"]`` (``scaled=0`` -> "target norm scaled"), and the source's location (theorem,
   figure) above the title;
-* **rates**: ``fig["slopes"]`` (fitted exponent, its interval, the stated one) is printed beside the data.
+* **rates**: ``fig["slopes"]`` (fitted exponent, its interval, the stated one) is printed beside the data;
+* **nothing hidden** (:func:`_overlaps`): a theory role that is one and the same constant in every group (a
+  threshold such as the stated delta) is drawn once, in dark grey; curves that coincide on the axis alternate
+  their colours in dashes; points that would sit on points of another colour or marker (and the theory bars of
+  a discrete x) are moved sideways by a few typographic points, one step per colour and marker, and the legend
+  says so.
 
 Everything here reads only the JSON document, so ``python -m verify report`` re-renders without simulating.
 """
@@ -297,6 +302,104 @@ def _title(fig: dict, claim: dict) -> str:
     return _safe(tex_text(head)), _safe(tex_text(title))
 
 
+#: two points closer than this share of the axis (in x and in y) hide each other; two curves hide each other
+#: when they are never farther apart than LINE_CLOSE of the y axis
+POINT_CLOSE, LINE_CLOSE = 0.015, 0.008
+#: sideways step (typographic points) between the colours of points that would hide each other
+DODGE_PT = 5.0
+
+
+def _reference_roles(series: list[dict]) -> set:
+    """Theory roles drawn once: a role whose curves are, in every one of two or more groups, the same constant."""
+    out = set()
+    for r in {s["role"] for s in series if s["kind"] == "line" and s["role"] is not None}:
+        ss = [s for s in series if s["role"] == r and s["kind"] == "line"]
+        vals = {round(y, 12) for s in ss for y in _floats(s["y"]) if math.isfinite(y)}
+        if len(ss) >= 2 and len(vals) == 1 and not any(s.get("markers") for s in ss):
+            out.add(r)
+    return out
+
+
+def _overlaps(series: list[dict], logx: bool, logy: bool) -> tuple[dict, dict]:
+    """What one panel would hide: ``({id(series): (sideways offset in points, indices of the points to move)},
+    {id(series): dash pattern})``.
+    Points (and the theory bars of a discrete x) of a colour that fall on those of an earlier colour within
+    :data:`POINT_CLOSE` of the axes are spread sideways, a colour each; a curve within :data:`LINE_CLOSE` of an
+    earlier one along its whole length is dashed so that the curves under it show in its gaps."""
+    def tr(v, log):
+        return [math.log10(x) if log and math.isfinite(x) and x > 0 else (math.nan if log else x) for x in v]
+    pts = []
+    for s in series:
+        pts += [(x, y) for x, y in zip(tr(_floats(s["x"]), logx), tr(_floats(s["y"]), logy))
+                if math.isfinite(x) and math.isfinite(y)]
+    if len(pts) < 2:
+        return {}, {}
+    x0, x1 = min(p[0] for p in pts), max(p[0] for p in pts)
+    y0, y1 = min(p[1] for p in pts), max(p[1] for p in pts)
+    sx, sy = (x1 - x0) or 1.0, (y1 - y0) or 1.0
+
+    def inorm(s):   # (index, x, y) on the unit square of the panel
+        return [(i, (x - x0) / sx, (y - y0) / sy) for i, (x, y) in
+                enumerate(zip(tr(_floats(s["x"]), logx), tr(_floats(s["y"]), logy)))
+                if math.isfinite(x) and math.isfinite(y)]
+
+    def norm(s):
+        return [(x, y) for _, x, y in inorm(s)]
+
+    marks = [s for s in series if s["kind"] == "points" or s.get("markers")]
+    def key(s):   # what a reader tells apart: the colour and the marker (role)
+        return (repr(s["_hue"]), str(s["role"]))
+
+    cluster: dict = {}   # key -> the keys it hides or is hidden by, in order of appearance
+    hit: dict = {}       # id(series) -> the indices of its points that sit on another colour's
+    for i, b in enumerate(marks):
+        nb = inorm(b)
+        for a in marks[:i]:
+            if key(a) == key(b) or (a["kind"] == "points") != (b["kind"] == "points"):
+                continue
+            pairs = [(p[0], q[0]) for p in nb for q in inorm(a)
+                     if abs(p[1] - q[1]) < POINT_CLOSE and abs(p[2] - q[2]) < POINT_CLOSE]
+            if pairs:
+                hit.setdefault(id(b), set()).update(p for p, _ in pairs)
+                hit.setdefault(id(a), set()).update(q for _, q in pairs)
+                ca, cb = cluster.get(key(a), [key(a)]), cluster.get(key(b), [key(b)])
+                merged = list(dict.fromkeys(ca + cb))
+                for h in merged:
+                    cluster[h] = merged
+    offsets = {}   # only the points that would be hidden move: the others stay at their x
+    for s in marks:
+        c = cluster.get(key(s))
+        if c and id(s) in hit:
+            offsets[id(s)] = ((c.index(key(s)) - (len(c) - 1) / 2) * DODGE_PT, hit[id(s)])
+    lines = [s for s in series if s["kind"] == "line" and not s.get("markers") and len(norm(s)) >= 2]
+    groups: list[list[dict]] = []
+    for b in lines:
+        nb = norm(b)
+        home = None
+        for g in groups:
+            na = sorted(norm(g[0]))
+            xs = [p[0] for p in na]
+            inside_ = [p for p in nb if xs[0] <= p[0] <= xs[-1]]
+            if len(inside_) >= 0.8 * len(nb) and all(
+                    abs(p[1] - _interp(p[0], na)) < LINE_CLOSE for p in inside_):
+                home = g
+                break
+        (home.append(b) if home is not None else groups.append([b]))
+    dashes = {}
+    for g in groups:
+        n = len(g)
+        for k, s in enumerate(g[1:], 1):   # on 6 pt, off (n - 1) 6 pt: the k-th curve in the k-th gap
+            dashes[id(s)] = ((n - k) * 6.0, (6.0, (n - 1) * 6.0))
+    return offsets, dashes
+
+
+def _interp(x: float, pts: list[tuple[float, float]]) -> float:
+    for (xa, ya), (xb, yb) in zip(pts, pts[1:]):
+        if xa <= x <= xb:
+            return ya if xb == xa else ya + (yb - ya) * (x - xa) / (xb - xa)
+    return pts[-1][1] if pts and x == pts[-1][0] else math.nan
+
+
 def draw_figure(fig: dict, claim: dict):
     """One figure dict -> a matplotlib Figure (Agg), not yet saved."""
     import matplotlib
@@ -304,6 +407,7 @@ def draw_figure(fig: dict, claim: dict):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     from matplotlib.lines import Line2D
+    from matplotlib.transforms import offset_copy
 
     series = _structure(fig)
     pkeys = _panel_keys(fig, series)
@@ -343,38 +447,67 @@ def draw_figure(fig: dict, claim: dict):
     logx, logy = log_axes(fig, series)   # one decision for every panel: they compare on one scale
     fig = {**fig, "logx": logx, "logy": logy}
     zeros_note = False
+    refs = _reference_roles(series) if fact else set()
+    moved = dashed = False
     for ax, pan in zip(axes.flat, plist):
+        drawn_refs = set()
+        offsets, dashes = _overlaps([s for s in pan["series"] if s["role"] not in refs], logx, logy)
+        moved, dashed = moved or bool(offsets), dashed or bool(dashes)
         for s in pan["series"]:
             xs, ys = _floats(s["x"]), _floats(s["y"])
             col = s["_color"]
-            if s["kind"] == "line":
+            dx, moved_i = offsets.get(id(s), (None, set()))
+            if s["kind"] == "line" and not s.get("markers"):
                 ls = LINESTYLES[line_roles.index(s["role"]) % 4] if fact else s.get("_ls", "-")
-                if s.get("markers"):   # theory at a discrete x: a bar at each value
-                    ax.plot(xs, ys, linestyle="none", marker="_", ms=14, mew=1.8, color=col, gid="series")
-                else:
-                    xs, ys = _bridge(xs, ys)
-                    ax.plot(xs, ys, linestyle=ls, color=col, lw=1.5, zorder=2, gid="series")
+                if s["role"] in refs:   # one constant threshold of every group: once, in dark grey
+                    if s["role"] not in drawn_refs:
+                        drawn_refs.add(s["role"])
+                        xs, ys = _bridge(xs, ys)
+                        ax.plot(xs, ys, linestyle=ls, color="0.2", lw=1.5, zorder=1, gid="series")
+                    continue
+                xs, ys = _bridge(xs, ys)
+                if id(s) in dashes:   # over a curve it coincides with: the one under shows in the gaps
+                    ls = dashes[id(s)]
+                ax.plot(xs, ys, linestyle=ls, color=col, lw=1.5, zorder=2, gid="series")
                 continue
-            yerr = _floats(s.get("yerr", [0] * len(xs)))
-            yerr = [0.0 if not math.isfinite(e) else e for e in yerr]
-            if len(xs) > 60 and not any(yerr):   # an empirical curve (quantile function): a line
+            yerr_all = _floats(s.get("yerr", [0] * len(xs)))
+            yerr_all = [0.0 if not math.isfinite(e) else e for e in yerr_all]
+            if s["kind"] == "points" and len(xs) > 60 and not any(yerr_all):   # an empirical curve: a line
                 ax.plot(xs, ys, "-", color=col, lw=1.3, zorder=3, gid="series")
                 continue
-            mk = MARKERS[point_roles.index(s["role"]) % len(MARKERS)] if fact else s.get("marker", "o")
-            hollow = fact and point_roles.index(s["role"]) % 2 == 1 or s.get("marker") == "s"
-            if fig.get("logy"):
-                keep = [i for i, y in enumerate(ys) if math.isfinite(y) and y > 1e-250]
-                if len(keep) < len(ys):
-                    zeros_note = True
-                    s["_zeros"] = [xs[i] for i, y in enumerate(ys) if math.isfinite(y) and y <= 1e-250]
-                xs, ys, yerr = [xs[i] for i in keep], [ys[i] for i in keep], [yerr[i] for i in keep]
-                lo = [min(e, 0.999 * y) for e, y in zip(yerr, ys)]
-                err = [lo, yerr]
-            else:
-                err = yerr
-            eb = ax.errorbar(xs, ys, yerr=err, fmt=mk, ms=4.5, capsize=2.5, elinewidth=1.1, color=col,
-                             mfc="white" if hollow else col, zorder=4, lw=0)
-            eb.lines[0].set_gid("series")
+            # the points that would sit on another colour's are drawn a few pt aside, the rest where they are
+            gid = "series"   # one series, one "series" artist, even when drawn in two parts
+            for idx, shift in (([i for i in range(len(xs)) if i not in moved_i], None),
+                               (sorted(i for i in moved_i if i < len(xs)), dx)):
+                if not idx:
+                    continue
+                px, py = [xs[i] for i in idx], [ys[i] for i in idx]
+                pe = [yerr_all[i] if i < len(yerr_all) else 0.0 for i in idx]
+                trans = {"transform": offset_copy(ax.transData, f, x=shift, units="points")} if shift else {}
+                if shift:   # a moved artist does not enter the data limits: its unmoved extent does, unseen
+                    ax.plot(px + px, [y - e for y, e in zip(py, pe)] + [y + e for y, e in zip(py, pe)], ls="none",
+                            marker="none")
+                if s["kind"] == "line":   # theory at a discrete x: a bar at each value
+                    ax.plot(px, py, linestyle="none", marker="_", ms=14, mew=1.8, color=col, gid=gid, **trans)
+                    gid = "series part"
+                    continue
+                mk = MARKERS[point_roles.index(s["role"]) % len(MARKERS)] if fact else s.get("marker", "o")
+                hollow = fact and point_roles.index(s["role"]) % 2 == 1 or s.get("marker") == "s"
+                if fig.get("logy"):
+                    keep = [i for i, y in enumerate(py) if math.isfinite(y) and y > 1e-250]
+                    if len(keep) < len(py):
+                        zeros_note = True
+                        s.setdefault("_zeros", []).extend(px[i] for i, y in enumerate(py)
+                                                          if math.isfinite(y) and y <= 1e-250)
+                    px, py, pe = [px[i] for i in keep], [py[i] for i in keep], [pe[i] for i in keep]
+                    lo = [min(e, 0.999 * y) for e, y in zip(pe, py)]
+                    err = [lo, pe]
+                else:
+                    err = pe
+                eb = ax.errorbar(px, py, yerr=err, fmt=mk, ms=4.5, capsize=2.5, elinewidth=1.1, color=col,
+                                 mfc="white" if hollow else col, zorder=4, lw=0, **trans)
+                eb.lines[0].set_gid(gid)
+                gid = "series part"
         _axes_style(ax, fig, pan["series"])
         if pkeys:
             ax.set_title(", ".join(tex_param(k, pan["params"][k], fig) for k in pkeys), fontsize=9.5)
@@ -405,6 +538,12 @@ def draw_figure(fig: dict, claim: dict):
     if zeros_note:
         handles.append(Line2D([], [], ls="none", marker="v", color="0.3"))
         labels.append("exactly 0 in float64\n(drawn at the bottom)")
+    if dashed:
+        handles.append(Line2D([], [], color="0.2", lw=1.5, ls=(0, (6.0, 6.0))))
+        labels.append("curves that coincide:\ntheir colours alternate")
+    if moved:
+        handles.append(Line2D([], [], ls="none", marker="<", color="0.3", ms=4))
+        labels.append("points that would coincide:\nmoved a few pt sideways")
     head, title = _title(fig, claim)
     f.suptitle("\n".join([head] + _wrap(title, 30 * ncols + 40)), fontsize=10)
     extra = []

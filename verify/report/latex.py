@@ -68,6 +68,160 @@ def esc(s) -> str:
     return "".join(ch if ord(ch) < 128 else "?" for ch in out)
 
 
+# ------------------------------------------------------------------------ ASCII math in prose, as math
+# A reason, a counterexample's name or an erratum's sentence is prose that may hold the ASCII math of its author
+# ("W_l - sigma_l u_l v_l^T", "||p_f-p_g||_1", "e^{-sigma^2/2}", "sqrt(2/pi)", "KL_at_witness"): :func:`prose`
+# sets each scripted symbol, norm and square root as math and a snake_case name as words, and escapes the rest
+# (:func:`esc`).  The math it writes is built token by token from letters, digits, operators and a fixed set of
+# control words, and checked by :func:`math_ok`; anything else stays escaped text.
+_GREEK_CH = "".join(ch for ch, t in _UNICODE.items() if len(ch) == 1 and re.fullmatch(r"\$\\[A-Za-z]+\$", t)
+                    and "α" <= ch.lower() <= "ω" or ch in "ΓΔΘΛΞΠΣΦΨΩ")
+_BIG = {"sum": r"\sum", "int": r"\int", "prod": r"\prod", "lim": r"\lim", "min": r"\min", "max": r"\max",
+        "sup": r"\sup", "inf": r"\inf", "log": r"\log", "exp": r"\exp", "sqrt": r"\sqrt", "perp": r"\perp",
+        "cos": r"\cos", "sin": r"\sin", "arctan": r"\arctan", "arccos": r"\arccos", "det": r"\det", "tr": r"\mathrm{tr}"}
+#: two-part snake_case names read as words when their second part is one of these or a longer lowercase word
+_CONNECTIVES = {"at", "in", "of", "on", "to", "by", "vs", "and", "or", "over", "for", "per", "from"}
+_SUBSCRIPT_WORDS = {"min", "max", "op", "par", "perp", "row", "sc", "lt", "ft", "end", "lhs", "rhs", "sup", "inf",
+                    "col", "tr", "top", "bot", "new", "old", "KL", "BL"}
+_PART = r"[A-Za-z0-9" + _GREEK_CH + r"]+"
+_SNAKE = re.compile(r"(?<![\w\\{^])(?<!\w\.)(" + _PART + r"(?:_" + _PART + r")+)(?![\w{(]|\.\w)")   # not in a dotted id
+_SCRIPT = (r"(?:[_^](?:\{[^{}$\\]{1,40}\}|\([^()\s$\\]{1,14}\)|[A-Za-z0-9]++|[" + _GREEK_CH + r"∞]|[+*]|-?\d+|-(?![\w.])))")
+_ATOM = re.compile(r"(?<![\w\\])(?<!\w\.)((?:[A-Za-z]bar|[A-Za-z]++[0-9]*+|[" + _GREEK_CH + r"]|\d+(?=\^))" + _SCRIPT + r"++(?!\.\w)"
+                   r"|(?<=\))" + _SCRIPT + r"+"
+                   r"|‖[^‖\s][^‖]{0,40}?‖" + _SCRIPT + r"*"
+                   r"|[A-Za-z]bar\b"
+                   r"|sqrt\((?:[^()]|\([^()]{0,20}\)){1,40}\))")
+_MATH_TOKEN = re.compile(r"[A-Za-z]bar(?![A-Za-z])|[A-Za-z]+|\d+(?:\.\d+)?|->|<=|>=|\s+|.")
+
+
+def _snake_words(m: re.Match) -> str:
+    parts = m.group(1).split("_")
+    if len(parts) >= 3 or (len(parts[0]) >= 2 and (parts[1] in _CONNECTIVES or (
+            len(parts[1]) >= 3 and parts[1].isalpha() and parts[1].islower() and parts[1] not in _SUBSCRIPT_WORDS))):
+        return " ".join(parts)
+    return m.group(0)
+
+
+def _ascii_math(t: str) -> str | None:
+    """A short ASCII formula as LaTeX math (without dollars), or None when it holds anything else."""
+    out, scripted = [], False
+    part = r"([A-Za-z0-9" + _GREEK_CH + r"]+)"
+    t = re.sub(r"_" + part + "_" + part, r"_{\1_\2}", t)   # f_theta_t: f_{theta_t}, not a double subscript
+    t = re.sub(r"([_^])\(([^()]*)\)", r"\1{\2}", t)   # n^(3/2): the bracket groups the script
+    t = re.sub(r"([_^])(-\d+(?:\.\d+)?)", r"\1{\2}", t)   # lambda^-1
+    t = re.sub(r"\^inf(?![A-Za-z])", "^∞", t)
+    toks = _MATH_TOKEN.findall(t)
+    for i, tok in enumerate(toks):
+        nxt = toks[i + 1] if i + 1 < len(toks) else ""
+        if tok in ("_", "^"):
+            if nxt in ("{", "(") or not nxt:
+                out.append(tok)
+                if nxt == "(":   # W_(l+1): the bracket as a subscript group
+                    out.append("{")
+                    scripted = True
+            else:
+                out.append(tok + "{")
+                out.append("\x00")   # close after the next token
+            continue
+        if tok == ")" and scripted:
+            out.append(")}")
+            scripted = False
+            continue
+        if re.fullmatch(r"[A-Za-z]bar", tok):
+            w = r"\bar{" + tok[0] + "}"
+        elif tok.endswith("bar") and tok[:-3] in _GREEK:   # thetabar
+            w = "\\bar{\\" + tok[:-3] + "}"
+        elif tok == "−":
+            w = "-"
+        elif tok.isalpha() and tok.isascii():
+            w = _BIG.get(tok) or (tok if len(tok) == 1 else r"\mathrm{" + tok + "}")
+            if _BIG.get(tok) and nxt.isalnum():
+                w += " "
+        elif re.fullmatch(r"\d+(?:\.\d+)?", tok) or tok in "+-/=(),.[]'|<>*{}" or tok.isspace():
+            w = " " if tok.isspace() else tok
+        elif tok == "->":
+            w = r"\to "
+        elif tok in ("<=", ">="):
+            w = {"<=": r"\le ", ">=": r"\ge "}[tok]
+        elif tok == "‖":
+            w = r"\|"
+        elif tok in _UNICODE and re.fullmatch(r"\$[^$]+\$", _UNICODE[tok]):
+            w = "{" + _UNICODE[tok].strip("$") + "}"
+        else:
+            return None
+        if out and out[-1] == "\x00":
+            out[-1] = w + "}"
+        else:
+            out.append(w)
+    if scripted or "\x00" in out:
+        return None
+    m = "".join(out)
+    if _double_script(m):
+        return None
+    return m if math_ok(m) else None
+
+
+def _double_script(m: str) -> bool:
+    """Whether a formula puts two subscripts (or two superscripts) on one base: TeX stops on it."""
+    depth, last = 0, [None]
+    i = 0
+    while i < len(m):
+        ch = m[i]
+        if ch == "{":
+            depth += 1
+            last.append(None)
+        elif ch == "}":
+            depth -= 1
+            last.pop()
+            if depth < 0:
+                return True
+        elif ch in "_^":
+            if last[-1] and ch in last[-1]:
+                return True
+            last[-1] = (last[-1] or "") + ch
+            # skip the script's argument (a group or one token)
+            if i + 1 < len(m) and m[i + 1] == "{":
+                d, j = 0, i + 1
+                while j < len(m):
+                    d += {"{": 1, "}": -1}.get(m[j], 0)
+                    if d == 0:
+                        break
+                    j += 1
+                i = j + 1
+                continue
+            i += 2
+            continue
+        elif not ch.isspace():
+            last[-1] = None
+        i += 1
+    return False
+
+
+def prose(s) -> str:
+    """Prose of a results document for the report's body: Greek names as letters, scripted symbols
+    (``W_l``, ``v_l^T``, ``s^{L-1}``), norms (``||f||_1``) and square roots as math, snake_case names
+    (``KL_at_witness``) as words, the rest escaped (:func:`esc`)."""
+    from verify.report.referee import greek
+    s = greek(" ".join(strip_controls(s).split()))
+    s = re.sub(r"(?<![A-Za-z])eps(?![A-Za-z])", "ε", s).replace("||", "‖")
+    s = re.sub(r"(?<=[A-Za-z0-9]{2})_(?=[(\[|])", " ", s)   # lhs_(27), L1_at_|a-b|: a word before a bracket
+    s = _SNAKE.sub(_snake_words, s)
+    out, last = [], 0
+    for m in _ATOM.finditer(s):
+        tok = m.group(0)
+        if tok.startswith("sqrt("):
+            inner = _ascii_math(tok[5:-1])
+            tex = None if inner is None else r"\sqrt{" + inner + "}"
+        else:
+            tex = _ascii_math(tok)
+        if tex is None:
+            continue
+        out += [esc(s[last:m.start()]), "$" + tex + "$"]
+        last = m.end()
+    out.append(esc(s[last:]))
+    return "".join(out)
+
+
 def _safe_math(m: str) -> str:
     # commands outside amsmath/amssymb that sympy or authors may emit
     m = " ".join(strip_controls(m).split())
@@ -191,7 +345,7 @@ def _body(doc: dict, paper: str) -> list[str]:
     if paper in SOURCE_NOTES:
         L += [r"\fbox{\parbox{\dimexpr\linewidth-2\fboxsep-2\fboxrule}{\textbf{Note.} " + esc(SOURCE_NOTES[paper])
               + "}}", ""]
-    L += [r"\section*{Summary}", esc(" ".join(summary(doc, paper))), ""]
+    L += [r"\section*{Summary}", prose(" ".join(summary(doc, paper))), ""]
     L += _errata(doc, paper)
     L += [r"\label{errata-end}"]
     L += _others(doc, paper)
@@ -273,15 +427,15 @@ def cx_tex(cx: dict | None) -> str | None:
     parts = []
     for k, v in cx["point"].items():
         name = tex_name(k)
-        name = esc(greek(plain(k))) if name.startswith("\\text{") else f"\\({name}\\)"
+        name = prose(plain(k)) if name.startswith("\\text{") else f"\\({name}\\)"
         if isinstance(v, (list, tuple, dict)):
             t = values_text(v, short)
             if t:
-                parts.append(f"{name} = {esc(greek(t))}")
+                parts.append(f"{name} = {prose(t)}")
         elif isinstance(v, (int, float)):
             parts.append(f"{name} \\(= {tex_num(v)}\\)")
         else:
-            parts.append(f"{name} = {esc(greek(str(v)))}")
+            parts.append(f"{name} = {prose(str(v))}")
     out = ", ".join(parts) or "the instance the check describes"
     v = cx.get("values")
     if v and "moment" in v:
@@ -308,8 +462,8 @@ def _erratum(e: dict) -> list[str]:
     """A major erratum: its sentence, then one line each for what differs, the corrected form, the counterexample,
     the other witnesses and the command."""
     how = _how(e)
-    L = [r"{\raggedright\parskip=1pt \textbf{" + esc(f"{e['n']}. {e['place']}") + "} (" + esc(how) + "). "
-         + esc(e["sentence"]) + r"\par"]
+    L = [r"{\raggedright\parskip=1pt \textbf{" + prose(f"{e['n']}. {e['place']}") + "} (" + esc(how) + "). "
+         + prose(e["sentence"]) + r"\par"]
     for part in _parts(e):
         L.append(part + r"\par")
     return ["\n".join(L) + "}", ""]
@@ -318,7 +472,7 @@ def _erratum(e: dict) -> list[str]:
 def _parts(e: dict, style: str = "\\displaystyle", command: bool = True) -> list[str]:
     out = []
     if e["differs"]:
-        out.append(r"\textit{What differs:} " + esc(e["differs"]) + ".")
+        out.append(r"\textit{What differs:} " + prose(e["differs"]) + ".")
     if e["corrected"]:
         out.append(r"\textit{Corrected form} (" + esc(e["corrected_verdict"]) + "): " + inline_math(e["corrected"], style)
                    + ".")
@@ -327,7 +481,7 @@ def _parts(e: dict, style: str = "\\displaystyle", command: bool = True) -> list
         out.append(r"\textit{Counterexample:} " + cx + ".")
     if e["others"]:
         out.append(r"\textit{Also seen in:} " + "; ".join(
-            _hyper(o["id"]) + " (" + esc(f"{o['place']}, {o['cls']}") + ")" for o in e["others"]) + ".")
+            _hyper(o["id"]) + " (" + prose(f"{o['place']}, {o['cls']}") + ")" for o in e["others"]) + ".")
     if command:
         out.append(r"\textit{Reproduce:} " + _cmd(e["command"]))
     else:   # the section's lead line gives the command; the item names the claims it runs
@@ -342,18 +496,20 @@ def _how(e: dict) -> str:
 def _compact(e: dict) -> list[str]:
     """A minor erratum or a typo: the same parts as :func:`_erratum`, run on as one paragraph in small type, under
     a run-in heading of its class (:func:`_compact_section`), and the claims that reproduce it in brackets."""
-    head = (r"\textit{What differs:} " + esc(e["differs"]) + "." if e["section"] == "typo" and e["differs"]
-            else esc(e["sentence"]))
+    head = (r"\textit{What differs:} " + prose(e["differs"]) + "." if e["section"] == "typo" and e["differs"]
+            else prose(e["sentence"]))
     parts = [p for p in _parts(e, "\\textstyle", command=False)
              if not (e["section"] == "typo" and p.startswith(r"\textit{What differs:}"))]
-    return [r"\textbf{" + esc(f"{e['n']}. {e['place']}") + "}. " + head + " " + " ".join(parts) + r"\par"]
+    return [r"\textbf{" + prose(f"{e['n']}. {e['place']}") + "}. " + head + " " + " ".join(parts) + r"\par"]
 
 
 def _compact_section(items: list[dict], profile: str, lead: bool = True) -> list[str]:
     """Minor errata or typos, in small type with no space between items: (``lead``) the command that reproduces an
     item, then the items grouped by class (and by what the repaired proof gives), each group under a run-in
     heading."""
-    L = [r"{\fontsize{8}{9}\selectfont\raggedright\parskip=1pt "]   # footnote size, a footnote's leading
+    # footnote size, a footnote's leading; a line holding scripts of inline math (n_Q^2) may come 1pt closer to
+    # its neighbour before TeX moves it away (lineskiplimit), so that math in the items does not lengthen them
+    L = [r"{\fontsize{8}{9}\selectfont\raggedright\parskip=1pt\lineskiplimit=-1pt "]
     if lead:
         L.append(esc("Each item below ends with the claims that reproduce it: ")
                  + _cmd(f"python -m verify run <claims> --profile {profile}") + r".\par")
@@ -404,8 +560,8 @@ def _others(doc: dict, paper: str) -> list[str]:
                   "there; not errata of the source."), r"\begin{itemize}\setlength{\itemsep}{1pt}"]
         for c in ext:
             cx = cx_tex(counterexample(c))
-            L.append(r"\item " + _hyper(c["id"]) + " (" + esc(place(c["source"]["where"])) + "): "
-                     + esc(what_is_wrong(c)) + "." + (" Counterexample: " + cx + "." if cx else ""))
+            L.append(r"\item " + _hyper(c["id"]) + " (" + prose(place(c["source"]["where"])) + "): "
+                     + prose(what_is_wrong(c)) + "." + (" Counterexample: " + cx + "." if cx else ""))
         L.append(r"\end{itemize}")
     else:
         L.append("None in this run.")
@@ -413,7 +569,7 @@ def _others(doc: dict, paper: str) -> list[str]:
     L += ["", r"\subsection*{Inconclusive}"]
     if inc:
         L += [r"\begin{itemize}\setlength{\itemsep}{1pt}"]
-        L += [r"\item " + _hyper(c["id"]) + " (" + esc(place(c["source"]["where"])) + "): " + esc(c["reason"])
+        L += [r"\item " + _hyper(c["id"]) + " (" + prose(place(c["source"]["where"])) + "): " + prose(c["reason"])
               for c in inc]
         L.append(r"\end{itemize}")
     else:
@@ -428,7 +584,7 @@ def _others(doc: dict, paper: str) -> list[str]:
         for c in conf:
             dag = r"$^\dagger$" if c.get("basis") == "derivation only" else ""
             ro = c.get("rules_out") or c.get("reason")
-            L.append(f"{_hyper(c['id'])}{dag} & {esc(place(c['source']['where']))} & {esc(ro)} "
+            L.append(f"{_hyper(c['id'])}{dag} & {prose(place(c['source']['where']))} & {esc(ro)} "
                      f"& {esc(power_cell(c))}\\\\")
         L.append(r"\hline\end{longtable}}")
         if any(c.get("basis") == "derivation only" for c in conf):
@@ -451,8 +607,8 @@ def _others(doc: dict, paper: str) -> list[str]:
         L += ["", r"\subsection*{Confirmed" + recon + ", untested power}",
               esc("The check passed, but no plausible wrong version of the statement was shown to fail it, so the "
                   "pass is not evidence that the statement holds."), r"\begin{itemize}\setlength{\itemsep}{1pt}"]
-        L += [r"\item " + _hyper(c["id"]) + " (" + esc(place(c["source"]["where"])) + "): what would give it power: "
-              + esc((c.get("power") or {}).get("why") or "no alternative declared or rejected") for c in untested]
+        L += [r"\item " + _hyper(c["id"]) + " (" + prose(place(c["source"]["where"])) + "): what would give it power: "
+              + prose((c.get("power") or {}).get("why") or "no alternative declared or rejected") for c in untested]
         L.append(r"\end{itemize}")
     return L + [""]
 
@@ -507,4 +663,4 @@ def _claim(c: dict, figs: list[str]) -> list[str]:
     return L
 
 
-__all__ = ["render_paper", "render_summary", "esc", "display", "inline_math", "tex_point", "fmt"]
+__all__ = ["render_paper", "render_summary", "esc", "prose", "display", "inline_math", "tex_point", "fmt"]

@@ -245,7 +245,10 @@ def _fp(p, N):
 _chunk = chunk_for(2e7, lambda p: p["n"] * p["d"])
 
 
-_fig = Figure(x="gamma", xlabel=r"$\gamma=n/d$", ylabel=r"$\mathcal{T}_{ft}$", group=("theta", "sigma"),
+# L is a group of its own (a colour each): the Monte Carlo points of L = 2 and 3 share their gamma, and the derived
+# limit depends on L through k = s^{L-1}; one panel per (theta, sigma)
+_fig = Figure(x="gamma", xlabel=r"$\gamma=n/d$", ylabel=r"$\mathcal{T}_{ft}$", group=("theta", "sigma", "L"),
+              panels=("theta", "sigma"),
               curve=stated_transfer, curve_label="eq. (17)", extra_curves=(("derived", derived_transfer),),
               fine=[g / 100 for g in range(5, 99)],
               title="Fine-tuning transferability (Thm 3.9, Fig. 3(c)): stated vs derived vs Monte Carlo")

@@ -332,6 +332,14 @@ def _l1_of_c(p) -> float:
     return float(_l1_multiple(p["s_f"], p["c"], p["sigma"]))
 
 
+def _delta_of(p) -> float:
+    """The delta that Theorem 2.2 asks gamma_beta(p_f, p_g) to reach at a Monte Carlo grid point (a line to compare
+    the witness and the upper bound with)."""
+    return float(p["delta"])
+
+
+DELTA_LINE = r"Thm 2.2 asks $\gamma_\beta\geq\delta$ ($\delta=2$ here)"
+
 DUDLEY_MC_GRID = per_profile(
     quick=[dict(d=3, sigma=sg, s_f=s, c=c, delta=2.0) for sg in (0.5,) for s in (0.5, 1.0)
            for c in (1.0, 2.0, 8.0, 64.0)],
@@ -377,14 +385,16 @@ DUDLEY = Claim(
                     trials=per_profile(1000, 5000, 20_000),
                     name="E_{p_f} cos(y)/2 - E_{p_cf} cos(y)/2 (witness (26)) vs (27)",
                     figure=Figure(x="c", xlabel="c  (g = c f)", ylabel=r"$E_{p_f}h-E_{p_g}h$, $h=\cos(y)/2$",
-                                  group=("d", "sigma", "s_f"), curve=_cos_signed_value, curve_label="(27)")),
+                                  group=("d", "sigma", "s_f"), curve=_cos_signed_value, curve_label="(27)",
+                                  extra_curves=((DELTA_LINE, _delta_of),))),
         Expectation(points=DUDLEY_MC_GRID, predicted=_l1_of_c, target="derived", chunk=1024,
                     sampler=lambda p, B, gen, ctx: LS.l1_distance_trials(
                         B, int(p["d"]), p["s_f"], p["c"], p["sigma"], INNER, gen, device=ctx.device, dtype=ctx.dtype),
                     trials=per_profile(250, 500, 10_000),
                     name="upper bound: Monte Carlo ||p_f - p_cf||_1 vs (4/pi) arctan(|1-c| ||f|| / (2 sigma)) < 2",
                     figure=Figure(x="c", xlabel="c  (g = c f)", ylabel=r"$\|p_f-p_g\|_1\ \geq\ \gamma_\beta(p_f,p_g)$",
-                                  group=("d", "sigma", "s_f"), curve=_l1_of_c, curve_label="(4/pi) arctan")),
+                                  group=("d", "sigma", "s_f"), curve=_l1_of_c, curve_label="(4/pi) arctan",
+                                  extra_curves=((DELTA_LINE, _delta_of),))),
     ]),
     notes="Any two probability distributions have gamma_beta <= 2: |E_p h - E_q h| <= 2 ||h||_inf <= "
           "2(1 - ||h||_L) <= 2, and here even gamma_beta <= ||p_f - p_g||_1 = 2 E_x erf(|f-g|/(2 sqrt2 sigma)) "
