@@ -35,7 +35,7 @@ _ESC = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#
 _UNICODE = {"θ": r"$\theta$", "σ": r"$\sigma$", "γ": r"$\gamma$", "λ": r"$\lambda$", "α": r"$\alpha$",
             "β": r"$\beta$", "≤": r"$\le$", "≥": r"$\ge$", "→": r"$\to$", "∞": r"$\infty$", "—": "---",
             "–": "--", "χ": r"$\chi$", "²": r"$^2$", "³": r"$^3$", "−": "-", "…": r"\dots{}", "π": r"$\pi$",
-            "δ": r"$\delta$", "ε": r"$\varepsilon$", "∈": r"$\in$", "≠": r"$\neq$", "±": r"$\pm$", "·": r"$\cdot$",
+            "δ": r"$\delta$", "ε": r"$\varepsilon$", "ϵ": r"$\epsilon$", "∈": r"$\in$", "≠": r"$\neq$", "±": r"$\pm$", "·": r"$\cdot$",
             "×": r"$\times$", "ν": r"$\nu$", "μ": r"$\mu$", "η": r"$\eta$", "Φ": r"$\Phi$", "√": r"$\surd$",
             "≈": r"$\approx$", "’": "'", "‘": "`", "“": "``", "”": "''", "‖": r"$\|$", "⁺": r"$^+$", "∫": r"$\int$",
             "Γ": r"$\Gamma$", "ψ": r"$\psi$", "φ": r"$\phi$", "⊥": r"$\perp$", "≽": r"$\succeq$", "ℓ": r"$\ell$",
@@ -65,6 +65,79 @@ def esc(s) -> str:
     out = re.sub(r"(?<!\\)\$\$", "", out)   # two adjacent inline symbols: one math group
     out = re.sub(r"\.(?=[A-Za-z])", r".\\allowbreak{}", out)   # a long dotted id may break after a dot
     return "".join(ch if ord(ch) < 128 else "?" for ch in out)
+
+
+# ---------------------------------------------------------------- ASCII math in a reader's sentence
+# A sentence of the errata (a root cause's summary, a check's reason) writes formulas in ASCII: y_Q^T H_Q^-1 y_Q,
+# n_P^(3/2), sqrt(2 pi kappa), ||eps'||.  :func:`prose` typesets the unambiguous pieces as math: a one-letter symbol
+# with at most one subscript and one superscript, a script after a closing bracket or norm bar, sum_k, S-bar.
+# Everything else stays escaped text; the math is built only from letters, digits, Greek letters and a few operators
+# (a results document may come from anyone: no backslash, brace or dollar of the input reaches it).
+_GCH = "αβγδεϵζηθικλμνξπρστυφϕχψωΓΔΘΛΞΠΣΦΨΩ"
+_INNER = rf"[A-Za-z0-9 +\-−/.,'<>=*→≤≥_^{_GCH}]"
+_ARG = (rf"\{{{_INNER}{{1,40}}\}}|\({_INNER}{{1,40}}\)"     # ^(3/2), _(P→Q), _{{t<k}}
+        rf"|[-−]?\d+(?:\.\d+)?(?![A-Za-z0-9{_GCH}]|\.\d|/\d)"   # ^2, ^-1; m^1/2 is ambiguous: text
+        rf"|[a-z]{{3,}}(?:-[a-z]{{3,}})+(?![A-Za-z0-9{_GCH}])"        # _fine-tuned
+        rf"|[A-Za-z]+'?(?:,[A-Za-z0-9]+)?(?![A-Za-z0-9{_GCH}])"      # _Q, ^T, ^inf, _max, _P,1
+        rf"|[{_GCH}∞](?![A-Za-z0-9{_GCH}])")
+_SUB, _SUP = rf"_(?:{_ARG})", rf"\^(?:{_ARG})"
+_SCRIPTS = rf"(?:{_SUB}(?:{_SUP})?|{_SUP}(?:{_SUB})?)(?![_^])"
+#: a symbol and its scripts (one letter, dX, a Greek letter, a number under a power, sum, S-bar), or the scripts
+#: of a bracket or norm that closes just before
+_MATH_TOKEN = re.compile(rf"(?<![\w.\\'])(sum|[A-Za-z]-bar|d[A-Z]|[A-Za-z{_GCH}]|\d+(?=\^))({_SCRIPTS})"
+                         rf"|(?<=[)\]‖|])({_SCRIPTS})")
+_SCRIPT = re.compile(rf"([_^])({_ARG})")
+_WORDS = {"inf": r"\infty", "infty": r"\infty", "perp": r"\perp", "max": r"\max", "min": r"\min", "log": r"\log",
+          "in": r"\in", "top": r"\top"}
+
+
+def _math_chars(s: str) -> str:
+    """The inside of a script in math: Greek letters and relations as commands, words upright."""
+    s = s.replace("−", "-").replace("*", " ")
+    s = re.sub(r"\bbar ([A-Za-z])|[a-z]{2,}(?:-[a-z]{3,})*", lambda m: (
+        r"\bar{" + m[1] + "}" if m[1] else r"\text{" + m[0] + "}" if "-" in m[0] else _WORDS.get(m[0]) or (
+            m[0] if len(m[0]) == 2 else r"\mathrm{" + m[0] + "}")) + " ", s)
+    return "".join(_UNICODE.get(ch, ch).strip("$") + (" " if ch in _UNICODE else "") for ch in s).strip()
+
+
+def _script_ok(a: str) -> bool:
+    """A script's inside that TeX accepts: every _ or ^ followed by a letter or digit, at most one of each a word."""
+    return all(re.fullmatch(r"[_^][A-Za-z0-9]", x) for x in re.findall(r"[_^].?", a)) and not any(
+        w.count("_") > 1 or w.count("^") > 1 for w in re.split(r"[\s+\-/,=<>()]", a))
+
+
+def _math_token(m: re.Match) -> str | None:
+    base, scripts = (m[1], m[2]) if m[2] else ("", m[3])
+    out = {"sum": r"\sum"}.get(base) or (r"\bar{" + base[0] + "}" if base.endswith("-bar") else _math_chars(base))
+    for kind, a in _SCRIPT.findall(scripts):
+        inner = a[1:-1] if a[0] in "({" else a
+        if not _script_ok(inner):
+            return None
+        t = r"\top" if kind == "^" and inner == "T" else _math_chars(inner)
+        out += kind + "{" + t + "}"
+    return out
+
+
+def prose(s) -> str:
+    """A reader's sentence for LaTeX (:func:`esc`), its ASCII formulas typeset as math where unambiguous:
+    ``w_r(0)^T x ~ N(0, kappa^2)`` -> :math:`w_r(0)^\\top x \\sim N(0, \\kappa^2)`, ``1/sqrt(2 pi kappa)`` ->
+    1/√(2πκ) (the argument of a root stays text), ``H^inf_PQ`` -> :math:`H^\\infty_{PQ}`.  Identifiers with more than
+    one underscore (claim ids, parameter names) and anything ambiguous stay escaped text."""
+    s = greek(str(s))
+    for a, b in (("->", "→"), ("<=", "≤"), (">=", "≥"), ("!=", "≠"), (" ~ ", " ∼ "), (" * ", " · ")):
+        s = s.replace(a, b)
+    s = re.sub(r"(?<![\w.])sqrt(?=\()", "√", s)
+    s = re.sub(r"(?<![\w.])sqrt (?=[\w(])", "√", s)
+    out, last = [], 0
+    for m in _MATH_TOKEN.finditer(s):
+        t = _math_token(m)
+        if t is None:
+            continue
+        out += [esc(s[last:m.start()]), "$" + t + "$"]
+        last = m.end()
+    out.append(esc(s[last:]))
+    # a symbol's math next to a math symbol of the text (‖, ≤): one group, so that a script sits on its symbol
+    return re.sub(r"(?<!\\)\$\$", "", "".join(out))
 
 
 def _safe_math(m: str) -> str:
@@ -190,7 +263,7 @@ def _body(doc: dict, paper: str) -> list[str]:
     if paper in SOURCE_NOTES:
         L += [r"\fbox{\parbox{\dimexpr\linewidth-2\fboxsep-2\fboxrule}{\textbf{Note.} " + esc(SOURCE_NOTES[paper])
               + "}}", ""]
-    L += [r"\section*{Summary}", esc(" ".join(summary(doc, paper))), ""]
+    L += [r"\section*{Summary}", prose(" ".join(summary(doc, paper))), ""]
     L += _errata(doc, paper)
     L += [r"\label{errata-end}"]
     L += _others(doc, paper)
@@ -272,15 +345,15 @@ def cx_tex(cx: dict | None) -> str | None:
     parts = []
     for k, v in cx["point"].items():
         name = tex_name(k)
-        name = esc(greek(plain(k))) if name.startswith("\\text{") else f"\\({name}\\)"
+        name = prose(plain(k)) if name.startswith("\\text{") else f"\\({name}\\)"
         if isinstance(v, (list, tuple, dict)):
             t = values_text(v, short)
             if t:
-                parts.append(f"{name} = {esc(greek(t))}")
+                parts.append(f"{name} = {prose(t)}")
         elif isinstance(v, (int, float)):
             parts.append(f"{name} \\(= {tex_num(v)}\\)")
         else:
-            parts.append(f"{name} = {esc(greek(str(v)))}")
+            parts.append(f"{name} = {prose(str(v))}")
     out = ", ".join(parts) or "the instance the check describes"
     v = cx.get("values")
     if v and "moment" in v:
@@ -308,7 +381,7 @@ def _erratum(e: dict) -> list[str]:
     the other witnesses and the command."""
     how = _how(e)
     L = [r"{\raggedright\parskip=1pt \textbf{" + esc(f"{e['n']}. {e['place']}") + "} (" + esc(how) + "). "
-         + esc(e["sentence"]) + r"\par"]
+         + prose(e["sentence"]) + r"\par"]
     for part in _parts(e):
         L.append(part + r"\par")
     return ["\n".join(L) + "}", ""]
@@ -317,7 +390,7 @@ def _erratum(e: dict) -> list[str]:
 def _parts(e: dict, style: str = "\\displaystyle", command: bool = True) -> list[str]:
     out = []
     if e["differs"]:
-        out.append(r"\textit{What differs:} " + esc(e["differs"]) + ".")
+        out.append(r"\textit{What differs:} " + prose(e["differs"]) + ".")
     if e["corrected"]:
         out.append(r"\textit{Corrected form} (" + esc(e["corrected_verdict"]) + "): " + inline_math(e["corrected"], style)
                    + ".")
@@ -341,8 +414,8 @@ def _how(e: dict) -> str:
 def _compact(e: dict) -> list[str]:
     """A minor erratum or a typo: the same parts as :func:`_erratum`, run on as one paragraph in small type, under
     a run-in heading of its class (:func:`_compact_section`), and the claims that reproduce it in brackets."""
-    head = (r"\textit{What differs:} " + esc(e["differs"]) + "." if e["section"] == "typo" and e["differs"]
-            else esc(e["sentence"]))
+    head = (r"\textit{What differs:} " + prose(e["differs"]) + "." if e["section"] == "typo" and e["differs"]
+            else prose(e["sentence"]))
     parts = [p for p in _parts(e, "\\textstyle", command=False)
              if not (e["section"] == "typo" and p.startswith(r"\textit{What differs:}"))]
     return [r"\textbf{" + esc(f"{e['n']}. {e['place']}") + "}. " + head + " " + " ".join(parts) + r"\par"]
@@ -352,7 +425,7 @@ def _compact_section(items: list[dict], profile: str, lead: bool = True) -> list
     """Minor errata or typos, in small type with no space between items: (``lead``) the command that reproduces an
     item, then the items grouped by class (and by what the repaired proof gives), each group under a run-in
     heading."""
-    L = [r"{\fontsize{8}{9}\selectfont\raggedright\parskip=1pt "]   # footnote size, a footnote's leading
+    L = [r"{\fontsize{8}{9}\selectfont\raggedright\parskip=0pt "]   # footnote size, a footnote's leading
     if lead:
         L.append(esc("Each item below ends with the claims that reproduce it: ")
                  + _cmd(f"python -m verify run <claims> --profile {profile}") + r".\par")
@@ -404,7 +477,7 @@ def _others(doc: dict, paper: str) -> list[str]:
         for c in ext:
             cx = cx_tex(counterexample(c))
             L.append(r"\item " + _hyper(c["id"]) + " (" + esc(place(c["source"]["where"])) + "): "
-                     + esc(what_is_wrong(c)) + "." + (" Counterexample: " + cx + "." if cx else ""))
+                     + prose(what_is_wrong(c)) + "." + (" Counterexample: " + cx + "." if cx else ""))
         L.append(r"\end{itemize}")
     else:
         L.append("None in this run.")
@@ -412,7 +485,7 @@ def _others(doc: dict, paper: str) -> list[str]:
     L += ["", r"\subsection*{Inconclusive}"]
     if inc:
         L += [r"\begin{itemize}\setlength{\itemsep}{1pt}"]
-        L += [r"\item " + _hyper(c["id"]) + " (" + esc(place(c["source"]["where"])) + "): " + esc(c["reason"])
+        L += [r"\item " + _hyper(c["id"]) + " (" + esc(place(c["source"]["where"])) + "): " + prose(c["reason"])
               for c in inc]
         L.append(r"\end{itemize}")
     else:
