@@ -686,7 +686,7 @@ def _legend(series, fact, line_roles, point_roles, fig, pkeys, Line2D):
 
 def _slopes_text(slopes: list[dict]) -> str:
     """The fitted exponents beside the stated ones, one line each."""
-    lines = ["fitted slope [95% CI]  vs  stated"]
+    lines = ["fitted slope [95% CI]  vs  stated (with the test's tolerance)"]
     for s in slopes:
         lo, hi = s.get("ci", (math.nan, math.nan))
         lab = s.get("label", "")

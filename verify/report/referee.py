@@ -24,7 +24,7 @@ from verify.report.tables import (SOURCE_NOTES, claims_of, counts, cross_referen
 
 _ISSUE = re.compile(r"\b[Ii]ssues?\s+\d+(?:\s*(?:,|/|and|&)\s*\d+)*\s*(?:[:;,]\s*)?")
 _LINES = re.compile(r"(?:,\s*|\s+)?(?:(?:display|lines?|at)\s+)?\b(?:L\d{2,4}|L\d(?=\)))\b"
-                    r"(?:\s*[-–]\s*L?\d{1,4}\b|\s*(?:\+|and|,)\s*L\d{1,4}\b)*")
+                    r"(?:\s*[-–]\s*L?\d{1,4}\b|\s*(?:\+|and|,|/)\s*L\d{1,4}\b)*")
 _MODULE = re.compile(r"\b(?:verify|derivations|numerics|tests|benchmarks|docs|reports|scripts)/[\w./-]*\w"
                      r"|\b(?:[A-Za-z_]\w*/)+\w+\.py\b|\b\w+\.py\b")
 _FOLDER_WORDS = {"derivations": "our derivation", "numerics": "our simulation code", "tests": "our tests",
@@ -100,7 +100,7 @@ def plain_doc(doc, skip=("id", "key", "paper", "file", "holds_by")):
 
 _GREEK_WORDS = {"alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "epsilon": "ε", "eta": "η", "theta": "θ",
                 "kappa": "κ", "lambda": "λ", "mu": "μ", "nu": "ν", "xi": "ξ", "rho": "ρ", "sigma": "σ", "tau": "τ",
-                "phi": "φ", "chi": "χ", "psi": "ψ", "omega": "ω", "pi": "π", "Delta": "Δ", "Gamma": "Γ",
+                "phi": "φ", "chi": "χ", "psi": "ψ", "omega": "ω", "pi": "π", "zeta": "ζ", "eps": "ϵ", "Delta": "Δ", "Gamma": "Γ",
                 "Theta": "Θ", "Lambda": "Λ", "Sigma": "Σ", "Phi": "Φ", "Omega": "Ω"}
 _GREEK_RE = re.compile(r"(?<![A-Za-z])(" + "|".join(sorted(_GREEK_WORDS, key=len, reverse=True)) + r")(?![A-Za-z])")
 

@@ -135,6 +135,8 @@ _FAR = (1e120, 1e130)
 #: the figures' stated order: times the least constant that puts it above every measured mean (the O-bound with the
 #: best constant the data allow; the constant is not stated)
 _LEAST_C = "stated order x the least constant above the means"
+#: the same for the m -> oo order at fixed kappa (eq. (6)'s first term)
+_LEAST_LIMIT = "stated order as m → ∞ (constant in m) x the least constant above the means"
 
 
 def _along(p, inst, runs, fixed_kappa=None, **keys):
@@ -212,9 +214,15 @@ def _eq6(claim, ctx, points):
                          tol=FIXED_KAPPA_TOL, extra={"epsilon / kappa": list(map(float, Y.mean(0) / FIXED_KAPPA))})
     ev.tests.append(t)
     m_, e_ = mean_abs_ci(Y)
-    so = np.array([order(m) for m in ms])
-    ev.figures.append(loglog_figure(f"{claim.id}: {what} vs m ({label_of(p)})", what,
-                                    [(what, m_, e_, t), (_LEAST_C, so * np.max(m_ / so), None, None)], ms))
+    # the order the test reads: the stated form as m -> oo at this kappa (its first term, constant in m).  The form
+    # at the simulated widths is no line to draw: its second term carries its own unstated constant, and with both
+    # constants set to 1 it is the second term that dominates here (a slope near -0.2 that the statement does not
+    # make: it allows any constant for either term)
+    lim = order(_FAR[-1])
+    ev.figures.append(loglog_figure(
+        f"{claim.id}: {what} vs m ({label_of(p)}). At fixed kappa the stated order of (6) tends to its first term "
+        f"O(n_P kappa/(lambda_P delta)), constant in m, so the fitted slope must not exceed {exponent:g}",
+        what, [(what, m_, e_, t), (_LEAST_LIMIT, np.full(len(ms), lim * np.max(m_ / lim)), None, None)], ms))
     return ev
 
 

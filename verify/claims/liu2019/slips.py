@@ -336,7 +336,8 @@ def _l458_radius(claim, ctx):
     return Evidence(checks=[
         Check("L458/L500: with R = c lambda_Q/n_Q^2 (c a constant) the L499 terms 2 C eta n_Q^2 R/delta and "
               "2 C eta n_Q^(3/2) R/delta are O(eta lambda_Q), as '<= (1 - eta lambda_Q/2)' needs", not bad,
-              f"(terms)/(eta lambda_Q) = {', '.join(sp.sstr(x) for x in r)}" + (f": unbounded through {bad}" if bad else ""),
+              f"(terms)/(eta lambda_Q) = {', '.join(sp.sstr(x) for x in r)}"
+              + (": unbounded through the exponents " + ", ".join(f"{k}^({v})" for k, v in bad.items()) if bad else ""),
               counterexample=None if not bad else {"ratios": [sp.sstr(x) for x in r], "exponents": bad}),
         Check("corrected: with Lemma 2's radius R = c delta lambda_Q/n_Q^2 (Du et al.'s) they are", not any(gaps2),
               f"(terms)/(eta lambda_Q) = {', '.join(sp.sstr(x) for x in r2)}", refutes=False),
