@@ -303,13 +303,13 @@ def mech_problem(dtype=torch.float64):
     quadratic model (so numerics.proximal.loss_rounding applies to it)."""
     from numerics.proximal import Problem
 
-    A = torch.tensor(MECH_A, dtype=dtype)[None]
-    bv = torch.tensor(MECH_B, dtype=dtype)[None]
-    y = torch.tensor(MECH_Y, dtype=dtype)[None]
+    A = torch.tensor(MECH_A, dtype=dtype)[None]  # device: cpu (a fixed 3x5 problem, its rises re-done in exact arithmetic on the host)
+    bv = torch.tensor(MECH_B, dtype=dtype)[None]  # device: cpu (a fixed 3x5 problem, its rises re-done in exact arithmetic on the host)
+    y = torch.tensor(MECH_Y, dtype=dtype)[None]  # device: cpu (a fixed 3x5 problem, its rises re-done in exact arithmetic on the host)
     f = lambda th: torch.einsum("bnp,bp->bn", bv, th) + 0.5 * torch.einsum("bp,bnpq,bq->bn", th, A, th)  # noqa: E731
     jac = lambda th: bv + torch.einsum("bnpq,bq->bnp", A, th)  # noqa: E731
     f1 = lambda th, b: bv[b] @ th + 0.5 * torch.einsum("p,npq,q->n", th, A[b], th)  # noqa: E731
-    return Problem("quadratic", torch.zeros(1, 5, dtype=dtype), y, f, jac, f1, {"A": A, "b": bv})
+    return Problem("quadratic", torch.zeros(1, 5, dtype=dtype), y, f, jac, f1, {"A": A, "b": bv})  # device: cpu (a fixed 3x5 problem, its rises re-done in exact arithmetic on the host)
 
 
 def mech_run(lam, eta, T, selective=True):
@@ -330,7 +330,7 @@ def mech_run(lam, eta, T, selective=True):
         r = b @ th + 0.5 * (A @ th) @ th - y
         L = float(r @ r)
         if L_prev is not None and L > L_prev:      # a float rise: is it above the rounding of its two ends?
-            e0, e1 = (float(loss_rounding(prob, torch.tensor(t_)[None])[1][0]) for t_ in (th_prev, th))
+            e0, e1 = (float(loss_rounding(prob, torch.tensor(t_)[None])[1][0]) for t_ in (th_prev, th))  # device: cpu (a fixed 3x5 problem, its rises re-done in exact arithmetic on the host)
             if L - L_prev > e0 + e1:
                 return k - 1, th_prev, L_prev, L, e0 + e1, rad
         if k == steps:
