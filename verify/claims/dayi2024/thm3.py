@@ -259,8 +259,8 @@ def _thm8_figure(theorem: str):
     runs: dayi2024.prescribed, cached, so nothing is simulated again), beside the step-tuned best-of-grid median T*
     of the extra check, both in Thm 7's time unit u = C/(kappa lambda^2) (T*/median u of its own instances).  u is
     free of d, so each slope is the slope of the raw iteration count."""
-    from verify.judge.base import label_of
-    from verify.judge.orders import slope_of_means
+    from verify.kit import label_of
+    from verify.kit import slope_of_means
 
     def check(claim, ctx, points) -> Evidence:
         xs = [float(x) for x in pick(ctx.profile, _THM8_DS)]
