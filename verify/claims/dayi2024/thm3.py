@@ -284,7 +284,7 @@ def _thm8_figure(theorem: str):
         for p in points:
             ft, fits, _, _ = _thm8_runs(ctx, p)
             unit = float(np.median(1.0 / (CM.KAPPA * np.maximum(ft.scale, 1e-300) * np.maximum(ft.lam, 1e-12))))
-            arm = f"best step of a fixed grid, {_ACT_NAME[2]} (extra, not judged)"
+            arm = f"best grid step, {_ACT_NAME[2]} (extra)"
             for w in (0, 1):
                 f = fits[w]
                 ts = [float(t) / unit for t in f["tstar"]]
@@ -304,7 +304,7 @@ def _thm8_figure(theorem: str):
                  + (f"; best-grid over theorem's step at d = {at}: {shown}" if shown else ""))
         ev = Evidence()
         ev.figures.append(CM.loglog_figure(title, series, ylabel=r"iterations / $(C/(\kappa\lambda^2))$",
-                                           panels=()))
+                                           panels=("arm",)))   # one panel an arm
         ev.details["figure: best-step count over the count at the theorem's step (sigma(r.) = h_3)"] = {
             _WHAT[w]: {str(d): r for d, r in v} for w, v in ratio.items()}
         return ev
