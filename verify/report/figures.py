@@ -255,19 +255,27 @@ def _key(v):
 
 
 def _panel_keys(fig: dict, series: list[dict]) -> list[str]:
-    """The parameters splitting the figure into panels ([] = one axis)."""
-    if fig.get("panels") is not None:
-        return [k for k in fig["panels"] if k in _varying(series)]
+    """The parameters splitting the figure into panels ([] = one axis).  A claim's own ``panels`` are kept, and
+    where they leave more series on a panel than a reader can follow, the varying parameter that brings every
+    panel within the limit in the fewest panels is added (a claim's choice never yields an unreadable axis)."""
     limit = MAX_SERIES_LIKE_SOURCE if fig.get("like_source") and _factorised(series) else MAX_SERIES
-    if len(series) <= limit or any(s["params"] is None for s in series):
-        return []
-    keys = _varying(series)
 
     def worst(ks):
         cells: dict = {}
         for s in series:
-            cells.setdefault(tuple(_key(s["params"].get(k)) for k in ks), []).append(s)
+            cells.setdefault(tuple(_key((s["params"] or {}).get(k)) for k in ks), []).append(s)
         return max(len(v) for v in cells.values()), len(cells)
+
+    if fig.get("panels") is not None:
+        given = [k for k in fig["panels"] if k in _varying(series)]
+        if worst(given)[0] <= limit or any(s["params"] is None for s in series):
+            return given
+        more = [(worst(given + [k]), k) for k in _varying(series) if k not in given]
+        fits = [(npan, k) for (w, npan), k in more if w <= limit]
+        return given + [min(fits)[1]] if fits else given + [k for _, k in more]
+    if len(series) <= limit or any(s["params"] is None for s in series):
+        return []
+    keys = _varying(series)
 
     best = None
     for n in (1, 2):
