@@ -24,17 +24,18 @@ def test_plain_gradient_descent_jitter_at_convergence_is_rounding_not_an_increas
 
 
 def test_mechanism_run_is_the_split_update_and_its_first_rise_is_exact():
-    """thm1.selective.long's numpy loop (mech_run) is numerics.proximal.split_gd's selective update on the constructed
+    """numerics.proximal.first_rise (thm1.selective.long's fast path) is split_gd's selective update on the constructed
     problem: the same iterates (to rounding) and the same first step with a loss rise above rounding; and that step,
     re-done in exact arithmetic (mech_exact_step), starts from the same loss and rises."""
     import numpy as np
 
-    from verify.claims.linearization2025.monotone import MECH_B, mech_exact_step, mech_problem, mech_run
+    from numerics.proximal import first_rise
+    from verify.claims.linearization2025.monotone import MECH_B, mech_exact_step, mech_problem
 
     lam = 5.0
     eta = 0.1 / (2 * float(np.linalg.norm(np.array(MECH_B), 2)) ** 2 + lam)
-    k, th, L0, L1, E, _ = mech_run(lam, eta, 20.0)
     prob = mech_problem()
+    k, th, L0, L1, E, _ = first_rise(prob, lam, eta, 20.0, selective=True)
     tr = split_gd(prob, lam, eta, (k + 1) * eta, selective=True, record=[k * eta], losses=True)
     assert float((tr.theta[0, 0] - torch.tensor(th)).abs().max()) < 1e-10
     L, Err = tr.losses[0], tr.loss_err[0]
@@ -42,4 +43,4 @@ def test_mechanism_run_is_the_split_update_and_its_first_rise_is_exact():
     assert int(torch.nonzero(real)[0]) == k and bool(real[k])
     prod, e0, e1, _, _ = mech_exact_step(th, lam, eta)
     assert prod >= 0 and e1 > e0 and abs(float(e0) - L0) <= 1e-12 * L0
-    assert mech_run(0.0, eta, (k + 1) * eta) is None        # plain gradient descent: no rise over the same steps
+    assert first_rise(prob, 0.0, eta, (k + 1) * eta) is None        # plain gradient descent: no rise over the same steps

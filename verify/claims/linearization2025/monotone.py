@@ -312,38 +312,6 @@ def mech_problem(dtype=torch.float64):
     return Problem("quadratic", torch.zeros(1, 5, dtype=dtype), y, f, jac, f1, {"A": A, "b": bv})  # device: cpu (a fixed 3x5 problem, its rises re-done in exact arithmetic on the host)
 
 
-def mech_run(lam, eta, T, selective=True):
-    """The literal split update of numerics.proximal.split_gd on the constructed problem (theta~ = theta - eta grad
-    R~(theta)^T, theta' = theta~ - lambda_k eta (theta~ - theta_0), lambda_k = lambda where grad R~(theta)(theta -
-    theta_0) >= 0 at the current iterate, else 0; ``selective=False``: lambda_k = lambda at every step), in numpy
-    float64 (split_gd's torch loop costs ~0.6 ms a step on one problem; tests/test_linearization_selective.py checks
-    the two agree), run until the first step whose loss rises by more than the float64 rounding bound of its two ends
-    (numerics.proximal.loss_rounding) or to T.  Returns None, or (step k, theta_k, loss_k, loss_{k+1}, rounding bound
-    of the two ends, largest ||theta|| so far)."""
-    from numerics.proximal import loss_rounding
-
-    b, A, y = np.array(MECH_B), np.array(MECH_A), np.array(MECH_Y)
-    prob = mech_problem()
-    steps = int(round(T / eta))
-    th, L_prev, th_prev, rad = np.zeros(5), None, None, 0.0
-    for k in range(steps + 1):
-        r = b @ th + 0.5 * (A @ th) @ th - y
-        L = float(r @ r)
-        if L_prev is not None and L > L_prev:      # a float rise: is it above the rounding of its two ends?
-            e0, e1 = (float(loss_rounding(prob, torch.tensor(t_)[None])[1][0]) for t_ in (th_prev, th))  # device: cpu (a fixed 3x5 problem, its rises re-done in exact arithmetic on the host)
-            if L - L_prev > e0 + e1:
-                return k - 1, th_prev, L_prev, L, e0 + e1, rad
-        if k == steps:
-            return None
-        g = 2 * (b + A @ th).T @ r
-        lk = (lam if float(g @ th) >= 0 else 0.0) if selective else lam
-        th_prev, L_prev = th, L
-        tt = th - eta * g
-        th = tt - (lk * eta) * tt
-        rad = max(rad, float(np.linalg.norm(th)))
-    return None
-
-
 def mech_exact_step(th, lam, eta):
     """One selective step from the float64 state ``th`` in exact rational arithmetic (fractions.Fraction): the
     problem's printed decimals, the state's and the step's float64 values read exactly.  Returns (product grad R~
@@ -386,6 +354,9 @@ def _mechanism(claim, ctx, points):
     at the same step run over the same steps beside it."""
     ev = Evidence()
     ev.details["basis"] = "simulation"     # the scheme is run (simulated) on a fixed instance: no random draw
+    from numerics.proximal import first_rise
+
+    prob = mech_problem()
     b, A = np.array(MECH_B), np.array(MECH_A)
     lip_grad = float(np.linalg.norm(A.reshape(-1, A.shape[-1]), 2))       # ||[A_1; ..; A_n]||_op, exact
     J0 = float(np.linalg.norm(b, 2))
@@ -396,7 +367,7 @@ def _mechanism(claim, ctx, points):
         for frac in pick(ctx.profile, MECH_FRACS):
             eta = frac / Ls
             lab = label_of({"model": "constructed quadratic", "lam": lam, "eta": eta})
-            hit = mech_run(lam, eta, SEL_T)
+            hit = first_rise(prob, lam, eta, SEL_T, selective=True)
             if hit is None:
                 ev.checks.append(Check(f"selective split update on the constructed quadratic problem, loss non-increasing "
                                        f"to T = {SEL_T:g}: lam={lam:g}, eta={frac:g}/(2||J0||^2 + lambda)", True,
@@ -404,7 +375,7 @@ def _mechanism(claim, ctx, points):
                 continue
             k, th, L0f, L1f, E, rad = hit
             prod, L0, L1, first, second = mech_exact_step(th, lam, eta)
-            gd = (mech_run(0.0, eta, (k + 1) * eta) if frac >= 0.0008 else "not run")   # plain GD (cost: not at the finest step)
+            gd = (first_rise(prob, 0.0, eta, (k + 1) * eta) if frac >= 0.0008 else "not run")   # plain GD (cost: not at the finest step)
             rise = float(L1 - L0)
             rows.setdefault(lam, []).append((eta, rise, float(rise / L0), second, frac))
             exact_up = L1 > L0

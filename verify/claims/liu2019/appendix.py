@@ -152,12 +152,19 @@ def _lemma5(claim, ctx, points):
 
 
 # ============================================================================ order bookkeeping
+def _power(base, exponent) -> str:
+    """'m^(1/2)', 'kappa^(-1/2)', 'n_Q^2': a fractional or negative exponent in brackets, so that m^1/2 is not
+    read as m/2."""
+    e = sp.sympify(exponent)
+    return f"{base}^{e}" if e.is_integer and e >= 0 else f"{base}^({e})"
+
+
 def _order_check(name, derived, stated, *, refutes=True, note=""):
     gap = A.order_gap(derived, stated)
     ratio = A.ratio(derived, stated)
     ok = not gap
     return Check(name, ok, f"(derived)/(stated) = {sp.sstr(ratio)}" + ("" if ok else f"; unbounded through the "
-                 f"exponents {', '.join(f'{k}^{v}' for k, v in gap.items())}") + (f". {note}" if note else ""),
+                 f"exponents {', '.join(_power(k, v) for k, v in gap.items())}") + (f". {note}" if note else ""),
                  refutes=refutes, counterexample=None if ok else {"ratio": sp.sstr(ratio), "exponents": {k: str(v) for k, v in gap.items()}})
 
 
