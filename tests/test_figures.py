@@ -88,6 +88,25 @@ def test_many_series_become_small_multiples():
     _check_layout(f)
 
 
+def test_a_claims_panels_are_refined_when_they_leave_too_many_series():
+    """A claim that asks for one panel per (theta, sigma) while a third group parameter (L) doubles the series of
+    each panel gets L added to its panels, not an axis of eight series."""
+    fig = _grid_figure()
+    more = []
+    for L in (2, 3):
+        for s in fig["series"]:
+            g = f"{s['group']}, L={L}"
+            more.append(dict(s, group=g, label=s["label"].replace(s["group"], g)))
+    fig = dict(fig, series=more, panels=["theta", "sigma"])
+    f = _draw(fig)
+    counts = _series_per_panel(f)
+    assert len(counts) == 18 and max(counts) <= F.MAX_SERIES, counts
+    assert F._panel_keys(fig, F._structure(fig)) == ["theta", "sigma", "L"]
+    assert F._panel_keys(dict(_grid_figure(), panels=["theta", "sigma"]), F._structure(_grid_figure())) == [
+        "theta", "sigma"]                                  # within the limit: the claim's own choice stands
+    _check_layout(f)
+
+
 def test_factorised_legend_is_short():
     f = _draw(_grid_figure())
     texts = [t.get_text() for leg in f.legends + [ax.get_legend() for ax in f.axes if ax.get_legend()] for t in leg.get_texts()]
