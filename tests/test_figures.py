@@ -188,6 +188,8 @@ def test_mathtext_notation():
     assert F.tex_param("theta", 0.7854) == r"$\theta=\pi/4$"
     assert F.tex_param("sigma", 0.5) == r"$\sigma=0.5$"
     assert F.tex_text("MC d->inf") == r"MC d$\to\infty$"
+    assert F.tex_text("vs m (phi=1.047, c=1)") == r"vs m ($\phi$=π/3, c=1)"      # an angle as the source writes it
+    assert F.tex_text("theta=0.3, phi=2.094") == r"$\theta$=0.3, $\phi$=2π/3"   # not a simple multiple: as printed
     assert F.tex_text("a $\\bad{") == "a $\\bad{"   # left alone, never a parse error at draw time
 
 

@@ -145,6 +145,9 @@ def tex_text(s: str) -> str:
     for a, b in ((">=", "≥"), ("<=", "≤"), ("||", "‖"), ("+-", "±"), ("sqrt(", "√("), ("O~(", "Õ(")):
         out = out.replace(a, b)
     out = re.sub(r"\^inf\b", "^∞", out)
+    # an angle's decimal value that is a simple multiple of pi (phi=1.047 -> phi=π/3), as tex_param prints it
+    out = re.sub(rf"\b({'|'.join(ANGLES)})(\s*=\s*)(-?\d+\.\d+)\b",
+                 lambda m: m[1] + m[2] + (_pi_multiple(float(m[3])) or m[3]).replace("\\pi", "π"), out)
     greek = "|".join(sorted(GREEK, key=len, reverse=True))
 
     def sub(m):
