@@ -310,7 +310,7 @@ def decide(ev: Evidence) -> tuple[Verdict, str]:
         msg = (f"{len(undecided)} of {len(ev.tests)} tests not decided (first: {undecided_text(undecided[0])})"
                if undecided else undecided_checks[0].detail)
         if need:
-            msg += f"; about {max(need):,} trials per point would decide"
+            msg += f"; about {max(need):,} trials per point would decide (if the estimates stay where they are)"
         if undecided and undecided_checks:
             msg += f"; {undecided_checks[0].name}: {undecided_checks[0].detail}"
         heavy = [t for t in undecided if INFINITE_VARIANCE in t.extra]
