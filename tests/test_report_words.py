@@ -143,3 +143,43 @@ def test_what_the_evidence_rules_out_never_divides_by_a_stated_zero():
     assert "relative" not in tiny and "0.001" in tiny, tiny
     assert "(0.1 % relative" in rules_out(Evidence(tests=[t(1.0, 0.999, 1.001, 0.002)]))
     assert "would have been detected" not in rules_out(Evidence(tests=[t(0.0, 0.0, 0.0, 0.0)]))
+
+
+@pytest.mark.parametrize("paper", SOURCES)
+def test_the_summary_names_only_this_papers_results(paper):
+    """A claim refuted through another source's statement ("001 Theorem 3.9 proof, eq. (142)") is counted in that
+    source's report: the summary does not name that source's result as one of this paper's."""
+    from verify.report.referee import plain_doc, result_name, summary
+    from verify.report.tables import claims_of, cross_references
+    doc = plain_doc(DOC)
+    xr = cross_references(doc, paper)
+    own = {result_name(c) for c in claims_of(doc, paper) if c["id"] not in {x["id"] for x, _ in xr}}
+    text = " ".join(summary(doc, paper))
+    for c, _ in xr:
+        nm = result_name(c)
+        if nm and nm not in own:
+            assert nm.split()[-1] not in re.findall(r"\d+(?:\.\d+)*", text), (nm, text)
+
+
+def test_a_one_sided_counterexample_says_what_the_statement_needs():
+    """Beside a simulated value, an ordering or bound tested one-sided ("difference < 0") reads "the paper's
+    statement needs at most 0", not "the paper gives 0"; an equality keeps "the paper gives"."""
+    from verify.report.latex import cx_tex
+    from verify.report.referee import counterexample
+
+    def claim(sided):
+        pt = {"n": 10, "L": 7}
+        return {"id": "x.fig", "evidence": {"tests": [{"params": pt, "estimate": 0.09, "sided": sided}]},
+                "severity": {"measured": {"witness": {"point": pt, "estimate": 0.09, "ci": [0.08, 0.11],
+                                                      "stated": 0.0}}}}
+    assert "needs at most" in cx_tex(counterexample(claim("upper")))
+    assert "the paper gives" in cx_tex(counterexample(claim("two")))
+
+
+def test_a_caption_is_in_the_papers_notation():
+    from verify.report.latex import caption_tex
+    c = {"id": "demo.thm6.1", "verdict": "inconclusive",
+         "evidence": {"figures": [{"title": "thm6.1: risk vs width (d=6, n_S=36, kappa=0.05)"}]}}
+    cap = caption_tex(c, 0)
+    assert cap.count("thm6.1") == 1 and "\\kappa" in cap and "n_{S}" in cap   # the claim named once
+    assert "demo.\\allowbreak{}thm6.1" in cap and "Verdict: inconclusive" in cap

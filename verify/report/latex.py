@@ -86,12 +86,14 @@ _SUBSCRIPT_WORDS = {"min", "max", "op", "par", "perp", "row", "sc", "lt", "ft", 
 _PART = r"[A-Za-z0-9" + _GREEK_CH + r"]+"
 _SNAKE = re.compile(r"(?<![\w\\{^])(?<!\w\.)(" + _PART + r"(?:_" + _PART + r")+)(?![\w{(]|\.\w)")   # not in a dotted id
 _SCRIPT = (r"(?:[_^](?:\{[^{}$\\]{1,40}\}|\([^()\s$\\]{1,14}\)|[A-Za-z0-9]++|[" + _GREEK_CH + r"∞]|[+*]|-?\d+|-(?![\w.])))")
+#: a letter with a tilde as authors type it in ASCII ("y~", and a symbol name "ytil"/"ytilde"): \tilde{y}
+_TILDE = r"(?<![\w\\~])[A-Za-z](?:~|til(?:de)?(?![A-Za-z]))(?![\w~])"
 _ATOM = re.compile(r"(?<![\w\\])(?<!\w\.)((?:[A-Za-z]bar|[A-Za-z]++[0-9]*+|[" + _GREEK_CH + r"]|\d+(?=\^))" + _SCRIPT + r"++(?!\.\w)"
                    r"|(?<=\))" + _SCRIPT + r"+"
                    r"|‖[^‖\s][^‖]{0,40}?‖" + _SCRIPT + r"*"
-                   r"|[A-Za-z]bar\b"
+                   r"|[A-Za-z]bar\b|" + _TILDE + _SCRIPT + r"*"
                    r"|sqrt\((?:[^()]|\([^()]{0,20}\)){1,40}\))")
-_MATH_TOKEN = re.compile(r"[A-Za-z]bar(?![A-Za-z])|[A-Za-z]+|\d+(?:\.\d+)?|->|<=|>=|\s+|.")
+_MATH_TOKEN = re.compile(_TILDE + r"|[A-Za-z]bar(?![A-Za-z])|[A-Za-z]+|\d+(?:\.\d+)?|->|<=|>=|\s+|.")
 
 
 def _snake_words(m: re.Match) -> str:
@@ -110,6 +112,8 @@ def _ascii_math(t: str) -> str | None:
     t = re.sub(r"([_^])\(([^()]*)\)", r"\1{\2}", t)   # n^(3/2): the bracket groups the script
     t = re.sub(r"([_^])(-\d+(?:\.\d+)?)", r"\1{\2}", t)   # lambda^-1
     t = re.sub(r"\^inf(?![A-Za-z])", "^∞", t)
+    # P_<=m, P_>m: a relation and what follows it form one script, not an empty script before "m"
+    t = re.sub(r"([_^])(<=|>=|<|>|≤|≥)([A-Za-z0-9]+)", r"\1{\2\3}", t)
     toks = _MATH_TOKEN.findall(t)
     for i, tok in enumerate(toks):
         nxt = toks[i + 1] if i + 1 < len(toks) else ""
@@ -127,7 +131,9 @@ def _ascii_math(t: str) -> str | None:
             out.append(")}")
             scripted = False
             continue
-        if re.fullmatch(r"[A-Za-z]bar", tok):
+        if re.fullmatch(_TILDE, tok):
+            w = r"\tilde{" + tok[0] + "}"
+        elif re.fullmatch(r"[A-Za-z]bar", tok):
             w = r"\bar{" + tok[0] + "}"
         elif tok.endswith("bar") and tok[:-3] in _GREEK:   # thetabar
             w = "\\bar{\\" + tok[:-3] + "}"
@@ -204,6 +210,7 @@ def prose(s) -> str:
     from verify.report.referee import greek
     s = greek(" ".join(strip_controls(s).split()))
     s = re.sub(r"(?<![A-Za-z])eps(?![A-Za-z])", "ε", s).replace("||", "‖")
+    s = re.sub(r"(?<![\w~])~(?=\s?\d)|(?<=\s)~(?=\s)", "∼", s)   # "~1,550 repetitions", "x ~ y": about
     s = re.sub(r"(?<=[A-Za-z0-9]{2})_(?=[(\[|])", " ", s)   # lhs_(27), L1_at_|a-b|: a word before a bracket
     s = _SNAKE.sub(_snake_words, s)
     out, last = [], 0
@@ -448,7 +455,7 @@ def cx_tex(cx: dict | None) -> str | None:
         ci = v.get("ci")
         out += (f": simulated \\({tex_num(v['simulated'])}\\)"
                 + (f" \\([{tex_num(ci[0])}, {tex_num(ci[1])}]\\)" if ci else "")
-                + f" where the paper gives \\({tex_num(v['paper'])}\\)")
+                + f" where {v.get('says', 'the paper gives')} \\({tex_num(v['paper'])}\\)")
     elif v:
         out += f": \\({tex_num(v['derived'])}\\) where the paper gives \\({tex_num(v['paper'])}\\)"
     return out
@@ -546,7 +553,8 @@ def _errata(doc: dict, paper: str) -> list[str]:
     xr = cross_references(doc, paper)
     if xr:
         L += [esc("Also refuted here, with a root cause in another source (counted in that source's report): ")
-              + "; ".join(tt(c["id"]) + " " + esc(f"({rc['paper']}: {rc['summary']})") for c, rc in xr) + "."]
+              + "; ".join(tt(c["id"]) + " (" + esc(rc["paper"]) + ": " + prose(rc["summary"]) + ")" for c, rc in xr)
+              + "."]
     return L + [""]
 
 
@@ -659,8 +667,15 @@ def _claim(c: dict, figs: list[str]) -> list[str]:
         L.append("")
     for k, f in enumerate(figs):
         L += [r"\begin{center}\includegraphics[width=0.72\linewidth,height=0.42\textheight,keepaspectratio]{"
-              + f + r"}\par\smallskip{\small " + esc(figure_caption(c, k)) + r"}\end{center}"]
+              + f + r"}\par\smallskip{\small " + caption_tex(c, k) + r"}\end{center}"]
     return L
+
+
+def caption_tex(c: dict, k: int) -> str:
+    """A figure's caption (:func:`figure_caption`) with the claim id as text and the title in the paper's
+    notation, as the body's prose is (``kappa=0.05`` as kappa = 0.05, ``theta_T`` as a subscript)."""
+    cap, head = figure_caption(c, k), f"Figure {k + 1} of {c['id']}"
+    return esc(head) + prose(cap[len(head):]) if cap.startswith(head) else prose(cap)
 
 
 __all__ = ["render_paper", "render_summary", "esc", "prose", "display", "inline_math", "tex_point", "fmt"]

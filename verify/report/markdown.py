@@ -187,7 +187,7 @@ def cx_text(cx: dict | None) -> str | None:
     elif v and "simulated" in v:
         ci = v.get("ci")
         out += (f": simulated {_num(v['simulated'])}" + (f" [{_num(ci[0])}, {_num(ci[1])}]" if ci else "")
-                + f" where the paper gives {_num(v['paper'])}")
+                + f" where {v.get('says', 'the paper gives')} {_num(v['paper'])}")
     elif v:
         out += f": {_num(v['derived'])} where the paper gives {_num(v['paper'])}"
     return out

@@ -182,11 +182,23 @@ def counterexample(c: dict) -> dict | None:
             m = _moment_at(c, w)
             if m is not None:   # a divergence: the estimate is a tail index, the stated value the moment
                 vals["moment"] = m
+            vals["says"] = paper_says(c, w)
         elif isinstance(w.get("stated"), (int, float)) and isinstance(w.get("derived"), (int, float)):
             vals = {"derived": w["derived"], "paper": _clean_num(w["stated"])}
         return {"point": w["point"], "kind": "witness", "values": vals}
     mn = minimal(c)   # a check's counterexample (a results document without a severity record)
     return {"point": mn, "kind": "minimal", "values": None} if mn else None
+
+
+def paper_says(c: dict, w: dict) -> str:
+    """How the paper's value reads beside a simulated one: "the paper gives" (an equality), or "the paper's
+    statement needs at most" when the test at the witness's point is one-sided (the statement is a bound or an
+    ordering, E <= stated): an ordering tested as "difference < 0" does not state the value 0."""
+    for t in c.get("evidence", {}).get("tests", []):
+        if t.get("params") == w.get("point") and (t.get("sided") == "upper" or (t.get("extra") or {}).get(
+                "one_sided")):
+            return "the paper's statement needs at most"
+    return "the paper gives"
 
 
 def _moment_at(c: dict, w: dict) -> float | None:
@@ -305,7 +317,12 @@ def summary(doc: dict, paper: str) -> list[str]:
     bv = n["by_verdict"]
     stmts = [c for c in cs if (c.get("role") or "statement") == "statement"]
     named = {}
+    # a claim refuted through another source's statement names that source's result ("001 Theorem 3.9 proof"),
+    # not one of this paper's: it is counted in that source's report (the last sentence says so)
+    elsewhere = {c["id"] for c, _ in cross_references(doc, paper)}
     for c in stmts:
+        if c["id"] in elsewhere:
+            continue
         nm = result_name(c)
         if nm:
             named.setdefault(nm, []).append(c["verdict"])
@@ -407,14 +424,26 @@ def _natural(name: str):
     return kind, [(0, int(p), "") if p.isdigit() else (1, 0, p) for p in re.split(r"[.]", num)]
 
 
+def strip_claim_id(title: str, cid: str) -> str:
+    """A figure title without the claim id it may start with: the full id ("shachaf2021.thm6.1: ..."), the id
+    without its source ("thm6.1: ..."), or the short id of the claim it belongs to ("cor6.3: ..." for
+    ``shachaf2021.cor6.3.first_term``), followed by a colon or dash.  The caption names the claim once."""
+    title = title or ""
+    paper, _, short = cid.partition(".")
+    parts = short.split(".")
+    heads = [cid] + [".".join(parts[:k]) for k in range(len(parts), 0, -1)]
+    for h in heads:
+        if h and re.match(re.escape(h) + r"\s*[:—–-]\s", title + " "):
+            return re.sub(r"^" + re.escape(h) + r"\s*[:—–-]\s*", "", title)
+    return title
+
+
 def figure_caption(c: dict, k: int) -> str:
     """What a claim's k-th figure shows (its title, without the claim id it may start with) and the claim's
     verdict, for the caption under it."""
     figs = (c.get("evidence") or {}).get("figures") or []
     title = figs[k].get("title") if k < len(figs) and isinstance(figs[k], dict) else None
-    title = plain(title or "")
-    if title.startswith(c["id"]):
-        title = title[len(c["id"]):].lstrip(" :—-")
+    title = strip_claim_id(plain(title or ""), c["id"])
     cls = klass(c)
     verdict = c["verdict"] + (f", {cls}" if cls else "")
     return (f"Figure {k + 1} of {c['id']}" + (f": {title}" if title else "") + f". Verdict: {verdict}.")
@@ -422,4 +451,5 @@ def figure_caption(c: dict, k: int) -> str:
 
 __all__ = ["plain", "plain_doc", "place", "errata", "summary", "counterexample", "command", "SECTIONS",
            "SECTION_TITLES", "SECTION_NOTES", "CONSEQUENCE_WORDS", "correction_text", "result_name", "figure_caption",
+           "strip_claim_id",
            "values_text", "what_is_wrong", "relevant", "plain_math"]
