@@ -72,10 +72,13 @@ def test_relation_scripts_tildes_and_about_are_typeset():
     assert "P_{\\le m}" in out and "P_{>m}" in out and "_{\\le }m" not in out
     assert "\\tilde{y}" in prose("log(1/ytil) where log(ytil)") and "ytil" not in prose("log(ytil)")
     assert "\\|\\tilde{y}\\|" in prose("||y~|| = 2")
-    assert "\\textasciitilde" not in prose("about ~1,550 repetitions, x ~ y")
+    assert "\\textasciitilde" not in prose("about ~1,550 repetitions, x ~ y, only '~ eps'")
+    assert "\\hat{c}" in prose("after c^ has made half") and "W^{T}" in prose("W^T")   # a hat, a power
+    assert "\\hat" not in prose("1/lambda_max(H^∞)")
     for s in ("until it stops", "a tilde ~ alone", "the utility"):
         assert "\\tilde" not in prose(s), s
-    for s in ("||P_<=m v||^2", "log(1/ytil)", "y~^T H^-1 y~", "~8 CPU min"):
+    assert "\\sqrt{\\log(n/" in prose("the O(sqrt(log(n/(lambda_0 delta))/n)) term")   # a root of two levels
+    for s in ("||P_<=m v||^2", "log(1/ytil)", "y~^T H^-1 y~", "~8 CPU min", "O(sqrt(log(n/(lambda_0 delta))/n))"):
         for m in _math(prose(s)):
             assert math_ok(m), (s, m)
 

@@ -183,3 +183,11 @@ def test_a_caption_is_in_the_papers_notation():
     cap = caption_tex(c, 0)
     assert cap.count("thm6.1") == 1 and "\\kappa" in cap and "n_{S}" in cap   # the claim named once
     assert "demo.\\allowbreak{}thm6.1" in cap and "Verdict: inconclusive" in cap
+
+
+def test_a_summary_without_errata_does_not_speak_of_going_beyond_them():
+    from verify.report.referee import errata, plain_doc, summary
+    for paper in SOURCES:
+        doc = plain_doc(DOC)
+        text = " ".join(summary(doc, paper))
+        assert ("Beyond the errata" in text) <= bool(errata(doc, paper)), (paper, text)

@@ -88,12 +88,14 @@ _SNAKE = re.compile(r"(?<![\w\\{^])(?<!\w\.)(" + _PART + r"(?:_" + _PART + r")+)
 _SCRIPT = (r"(?:[_^](?:\{[^{}$\\]{1,40}\}|\([^()\s$\\]{1,14}\)|[A-Za-z0-9]++|[" + _GREEK_CH + r"∞]|[+*]|-?\d+|-(?![\w.])))")
 #: a letter with a tilde as authors type it in ASCII ("y~", and a symbol name "ytil"/"ytilde"): \tilde{y}
 _TILDE = r"(?<![\w\\~])[A-Za-z](?:~|til(?:de)?(?![A-Za-z]))(?![\w~])"
+#: a letter with a hat typed after it and nothing to raise ("c^ has made"): \hat{c}
+_HAT = r"(?<![\w\\^])[A-Za-z]\^(?=\s|$|[.,;:)\]'])"
 _ATOM = re.compile(r"(?<![\w\\])(?<!\w\.)((?:[A-Za-z]bar|[A-Za-z]++[0-9]*+|[" + _GREEK_CH + r"]|\d+(?=\^))" + _SCRIPT + r"++(?!\.\w)"
                    r"|(?<=\))" + _SCRIPT + r"+"
                    r"|‖[^‖\s][^‖]{0,40}?‖" + _SCRIPT + r"*"
-                   r"|[A-Za-z]bar\b|" + _TILDE + _SCRIPT + r"*"
-                   r"|sqrt\((?:[^()]|\([^()]{0,20}\)){1,40}\))")
-_MATH_TOKEN = re.compile(_TILDE + r"|[A-Za-z]bar(?![A-Za-z])|[A-Za-z]+|\d+(?:\.\d+)?|->|<=|>=|\s+|.")
+                   r"|[A-Za-z]bar\b|" + _TILDE + _SCRIPT + r"*|" + _HAT +
+                   r"|sqrt\((?:[^()]|\((?:[^()]|\([^()]{0,20}\)){0,30}\)){1,40}\))")
+_MATH_TOKEN = re.compile(_TILDE + "|" + _HAT + r"|[A-Za-z]bar(?![A-Za-z])|[A-Za-z]+|\d+(?:\.\d+)?|->|<=|>=|\s+|.")
 
 
 def _snake_words(m: re.Match) -> str:
@@ -131,8 +133,8 @@ def _ascii_math(t: str) -> str | None:
             out.append(")}")
             scripted = False
             continue
-        if re.fullmatch(_TILDE, tok):
-            w = r"\tilde{" + tok[0] + "}"
+        if re.fullmatch(_TILDE, tok) or re.fullmatch(_HAT, tok):
+            w = ("\\tilde{" if tok[1:2] != "^" else "\\hat{") + tok[0] + "}"
         elif re.fullmatch(r"[A-Za-z]bar", tok):
             w = r"\bar{" + tok[0] + "}"
         elif tok.endswith("bar") and tok[:-3] in _GREEK:   # thetabar
@@ -210,7 +212,7 @@ def prose(s) -> str:
     from verify.report.referee import greek
     s = greek(" ".join(strip_controls(s).split()))
     s = re.sub(r"(?<![A-Za-z])eps(?![A-Za-z])", "ε", s).replace("||", "‖")
-    s = re.sub(r"(?<![\w~])~(?=\s?\d)|(?<=\s)~(?=\s)", "∼", s)   # "~1,550 repetitions", "x ~ y": about
+    s = re.sub(r"(?<![\w~])~(?=\s?\d|\s)", "∼", s)   # "~1,550 repetitions", "x ~ y", "'~ eps": about
     s = re.sub(r"(?<=[A-Za-z0-9]{2})_(?=[(\[|])", " ", s)   # lhs_(27), L1_at_|a-b|: a word before a bracket
     s = _SNAKE.sub(_snake_words, s)
     out, last = [], 0

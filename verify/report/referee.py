@@ -387,8 +387,9 @@ def summary(doc: dict, paper: str) -> list[str]:
                f"{'does' if bv['does not extend'] == 1 else 'do'} not extend (not errata)"] if bv["does not extend"]
               else []) + ([f"{plural(bv['inconclusive'], 'claim')} {'is' if bv['inconclusive'] == 1 else 'are'} "
                            "inconclusive"] if bv["inconclusive"] else [])
-    if beyond:
-        S.append("Beyond the errata: " + " and ".join(beyond) + ".")
+    if beyond:   # with no erratum there is nothing to go beyond
+        S.append(("Beyond the errata: " if E else "") + (" and ".join(beyond) if E else capital(" and ".join(beyond)))
+                 + ".")
     xr = cross_references(doc, paper)
     if xr:
         S.append(f"{plural(len(xr), 'claim')} of this source {'is' if len(xr) == 1 else 'are'} refuted through "
