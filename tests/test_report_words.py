@@ -191,3 +191,27 @@ def test_a_summary_without_errata_does_not_speak_of_going_beyond_them():
         doc = plain_doc(DOC)
         text = " ".join(summary(doc, paper))
         assert ("Beyond the errata" in text) <= bool(errata(doc, paper)), (paper, text)
+
+
+@pytest.mark.parametrize("paper", SOURCES)
+def test_a_result_refuted_only_by_misprints_is_said_to_carry_one(paper):
+    """A named result whose every refutation is a typo (a sign slip in an iteration count) carries a misprint; it is
+    not listed among the results that fail as printed."""
+    from verify.report.referee import plain_doc, result_name, summary
+    from verify.report.tables import claims_of, cross_references, klass
+    doc = plain_doc(DOC)
+    elsewhere = {c["id"] for c, _ in cross_references(doc, paper)}
+    by: dict = {}
+    for c in claims_of(doc, paper):
+        if c["verdict"] == "refuted" and c["id"] not in elsewhere and (c.get("role") or "statement") == "statement" \
+                and result_name(c):
+            by.setdefault(result_name(c), set()).add(klass(c))
+    S = summary(doc, paper)
+    fail = " ".join(s for s in S if "as printed in at least one reading" in s)
+    mis = " ".join(s for s in S if "misprint (listed" in s)
+    for name, classes in by.items():
+        num = name.split()[-1]
+        if classes == {"typo"}:
+            assert num in re.findall(r"[\dA-Z]+(?:\.\d+)*", mis) and num not in re.findall(r"[\dA-Z]+(?:\.\d+)*", fail)
+        else:
+            assert num in re.findall(r"[\dA-Z]+(?:\.\d+)*", fail), (name, fail)

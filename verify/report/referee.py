@@ -316,7 +316,7 @@ def summary(doc: dict, paper: str) -> list[str]:
     n = counts(doc, paper)
     bv = n["by_verdict"]
     stmts = [c for c in cs if (c.get("role") or "statement") == "statement"]
-    named = {}
+    named, classes = {}, {}
     # a claim refuted through another source's statement names that source's result ("001 Theorem 3.9 proof"),
     # not one of this paper's: it is counted in that source's report (the last sentence says so)
     elsewhere = {c["id"] for c, _ in cross_references(doc, paper)}
@@ -326,9 +326,15 @@ def summary(doc: dict, paper: str) -> list[str]:
         nm = result_name(c)
         if nm:
             named.setdefault(nm, []).append(c["verdict"])
+            if c["verdict"] == "refuted":
+                classes.setdefault(nm, set()).add(klass(c))
     fails = [k for k, v in named.items() if "refuted" in v]
+    # a result whose every refutation is a misprint is misprinted, not failing: the reader is sent to the typos
+    misprinted = [k for k in fails if classes.get(k) == {"typo"}]
+    fails = [k for k in fails if k not in misprinted]
     holds = [k for k, v in named.items() if "confirmed" in v and all(x in ("confirmed", "does not extend") for x in v)]
-    other = [k for k, v in named.items() if k not in fails and k not in holds]
+    other = [k for k, v in named.items() if k not in fails and k not in holds
+             and (k not in misprinted or "inconclusive" in v)]
     S = []
     roles = n["by_role"]
     S.append(f"We checked {plural(len(cs), 'claim')} of this source: "
@@ -341,6 +347,9 @@ def summary(doc: dict, paper: str) -> list[str]:
     if fails:
         S.append(f"{_results(fails)} {'fails' if len(fails) == 1 else 'fail'} as printed in at "
                  "least one reading.")
+    if misprinted:
+        S.append(f"{_results(misprinted)} {'carries' if len(misprinted) == 1 else 'carry'} a misprint "
+                 "(listed under Typos and slips, with the corrected text).")
     if other:
         S.append(f"For {_results(other)} the evidence is inconclusive or the reading does not "
                  "extend.")
