@@ -215,3 +215,15 @@ def test_a_result_refuted_only_by_misprints_is_said_to_carry_one(paper):
             assert num in re.findall(r"[\dA-Z]+(?:\.\d+)*", mis) and num not in re.findall(r"[\dA-Z]+(?:\.\d+)*", fail)
         else:
             assert num in re.findall(r"[\dA-Z]+(?:\.\d+)*", fail), (name, fail)
+
+
+def test_a_count_of_one_is_singular():
+    from verify.report.referee import plain, singular
+    assert plain("at each of its 1 one-sided points the 95 % CI excludes; excluded at 1 of 1 points") == \
+        "at its single one-sided point the 95 % CI excludes; excluded at 1 of 1 point"
+    assert singular("1 of 1 alternatives rejected") == "1 of 1 alternative rejected"
+    assert singular("at each of its 12 one-sided points; 3 of 12 alternatives") == \
+        "at each of its 12 one-sided points; 3 of 12 alternatives"
+    md = render_md(DOC, SOURCES[0], {})
+    tex = render_tex(DOC, SOURCES[0], {})
+    assert "of 1 alternatives" not in md and "of 1 alternatives" not in tex

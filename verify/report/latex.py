@@ -22,7 +22,7 @@ from verify.report.tables import (ORDER, SOURCE_NOTES, checked_parts, claims_of,
                                   set_aside_note, short, source_info, verdict_text, with_verdict, confirmed_split,
                                   own_construction,
                                   POWER_NOTE, power_cell)
-from verify.report.referee import (CONSEQUENCE_WORDS, SECTION_NOTES, SECTION_TITLES, SECTIONS, counterexample,
+from verify.report.referee import (CONSEQUENCE_WORDS, singular, SECTION_NOTES, SECTION_TITLES, SECTIONS, counterexample,
                                    errata, figure_caption, greek, place, plain, plain_doc, relevant, summary, values_text,
                                    what_is_wrong)
 from .untrusted import math_ok, strip_controls
@@ -595,7 +595,7 @@ def _others(doc: dict, paper: str) -> list[str]:
             dag = r"$^\dagger$" if c.get("basis") == "derivation only" else ""
             ro = c.get("rules_out") or c.get("reason")
             L.append(f"{_hyper(c['id'])}{dag} & {prose(place(c['source']['where']))} & {esc(ro)} "
-                     f"& {esc(power_cell(c))}\\\\")
+                     f"& {esc(singular(power_cell(c)))}\\\\")
         L.append(r"\hline\end{longtable}}")
         if any(c.get("basis") == "derivation only" for c in conf):
             L += [r"{\small $^\dagger$ " + esc("verdict from our derivation only (symbolic identities, searches "

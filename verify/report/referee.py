@@ -44,11 +44,26 @@ def _module_word(m: re.Match) -> str:
     return _FOLDER_WORDS.get(top, "our code")
 
 
+#: counts of one written by templates that assume many: "at each of its 1 one-sided points", "1 of 1 alternatives"
+_ONE = ((re.compile(r"\bat each of its 1 ((?:[\w-]+ )?)points\b"), r"at its single \1point"),
+        (re.compile(r"\b(\d+) of 1 (alternative|point|test|check)s\b"), r"\1 of 1 \2"))
+
+
+def singular(s: str) -> str:
+    """A count of one in the singular ("at its single one-sided point", "1 of 1 alternative rejected")."""
+    if " 1 " not in s:
+        return s
+    for rx, rep in _ONE:
+        s = rx.sub(rep, s)
+    return s
+
+
 def plain(s) -> str:
     """Text of a results document in a reader's words (see the module docstring); whitespace collapsed."""
     if s is None:
         return ""
     s = " ".join(str(s).split())
+    s = singular(s)
     if not _ANY.search(s):   # most strings (labels, numbers, words) hold nothing to change
         return s
     s = _ISSUE.sub("", s)
@@ -461,5 +476,4 @@ def figure_caption(c: dict, k: int) -> str:
 
 __all__ = ["plain", "plain_doc", "place", "errata", "summary", "counterexample", "command", "SECTIONS",
            "SECTION_TITLES", "SECTION_NOTES", "CONSEQUENCE_WORDS", "correction_text", "result_name", "figure_caption",
-           "strip_claim_id",
-           "values_text", "what_is_wrong", "relevant", "plain_math"]
+           "singular", "strip_claim_id", "values_text", "what_is_wrong", "relevant", "plain_math", "paper_says"]
