@@ -106,3 +106,9 @@ def test_an_empirical_curve_is_a_curve_not_points_to_move():
     assert curve(a) and not curve(_series(("n", 3), None, "points", [0, 1], [0, 1]))
     off, dashes = _overlaps([a, b], False, False)
     assert off == {} and id(b) in dashes
+
+
+def test_a_command_option_keeps_its_two_hyphens():
+    """TeX sets "--" in text as an en dash: "--profile P" would read "–profile P"."""
+    from verify.report.latex import esc
+    assert "-{}-profile" in esc("python -m verify mutants --profile P") and "--" in esc("a – b")

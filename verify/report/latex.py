@@ -61,7 +61,7 @@ def esc(s) -> str:
     """Free text for LaTeX: specials escaped, known symbols as math, control characters removed, anything else
     as '?'.  No control word of the input survives: every backslash becomes ``\\textbackslash{}``."""
     s = strip_controls(s)
-    out = "".join(_ESC.get(ch, ch) for ch in s)
+    out = "".join(_ESC.get(ch, ch) for ch in s).replace("--", "-{}-")   # an option (--profile), not a dash
     out = "".join(_UNICODE.get(ch, ch) for ch in out)
     out = re.sub(r"(?<!\\)\$\$", "", out)   # two adjacent inline symbols: one math group
     out = re.sub(r"\.(?=[A-Za-z])", r".\\allowbreak{}", out)   # a long dotted id may break after a dot
@@ -610,7 +610,7 @@ def _others(doc: dict, paper: str) -> list[str]:
               esc("The check passed, but it is true by construction (the stated value computed by the code that makes "
                   "the estimate, an identity of our own derivation, a bound we proved): counted apart from the "
                   "confirmations of the source."), r"\begin{itemize}\setlength{\itemsep}{1pt}"]
-        L += [r"\item " + _hyper(c["id"]) + " (" + esc(place(c["source"]["where"])) + "): " + esc(c["construction"])
+        L += [r"\item " + _hyper(c["id"]) + " (" + prose(place(c["source"]["where"])) + "): " + prose(c["construction"])
               for c in own]
         L.append(r"\end{itemize}")
     if untested:
