@@ -464,7 +464,7 @@ def cx_tex(cx: dict | None) -> str | None:
 
 
 def _cmd(s: str) -> str:
-    return r"{\footnotesize\texttt{" + esc(s).replace(r"\allowbreak{}", "") + "}}"
+    return r"{\footnotesize\texttt{" + esc(s).replace(r"\allowbreak{}", "").replace("-{}-", "--") + "}}"   # tt: no dash
 
 
 def _erratum(e: dict) -> list[str]:
