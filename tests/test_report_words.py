@@ -4,7 +4,7 @@ report carries no internal word of the suite, and its errata end within the firs
 Internal words a reader would have to decode: the suite's issue numbers ("issue 22"), module paths
 (``derivations/lowrank.py``), lines of the text extraction ("L577"), sympy syntax (``delta**2``, ``oo``),
 ``refutes=False``, the run's profile names used as jargon ("the full profile adds k = 9"); the one place a profile is
-named is the command that reproduces an erratum (``--profile standard``)."""
+named is the command that reproduces an erratum, when the run's profile is not the default (``--profile full``)."""
 from __future__ import annotations
 
 import json
@@ -227,3 +227,9 @@ def test_a_count_of_one_is_singular():
     md = render_md(DOC, SOURCES[0], {})
     tex = render_tex(DOC, SOURCES[0], {})
     assert "of 1 alternatives" not in md and "of 1 alternatives" not in tex
+
+
+def test_the_reproduce_command_names_the_profile_only_when_not_the_default():
+    from verify.report.referee import command
+    assert command(["shachaf2021.fig2b", "liu2019.eq10"]) == "python -m verify run 'shachaf2021.fig2b' 'liu2019.eq10'"
+    assert command(["a.b"], "full") == "python -m verify run 'a.b' --profile full"

@@ -22,7 +22,7 @@ from verify.report.tables import (ORDER, SOURCE_NOTES, checked_parts, claims_of,
                                   set_aside_note, short, source_info, verdict_text, with_verdict, confirmed_split,
                                   own_construction,
                                   POWER_NOTE, power_cell)
-from verify.report.referee import (CONSEQUENCE_WORDS, singular, SECTION_NOTES, SECTION_TITLES, SECTIONS, counterexample,
+from verify.report.referee import (CONSEQUENCE_WORDS, command, singular, SECTION_NOTES, SECTION_TITLES, SECTIONS, counterexample,
                                    errata, figure_caption, greek, place, plain, plain_doc, relevant, summary, values_text,
                                    what_is_wrong)
 from .untrusted import math_ok, strip_controls
@@ -519,9 +519,9 @@ def _compact_section(items: list[dict], profile: str, lead: bool = True) -> list
     # footnote size, a footnote's leading; a line holding scripts of inline math (n_Q^2) may come 1pt closer to
     # its neighbour before TeX moves it away (lineskiplimit), so that math in the items does not lengthen them
     L = [r"{\fontsize{8}{9}\selectfont\raggedright\parskip=1pt\lineskiplimit=-1pt "]
-    if lead:
+    if lead:   # the command with the claims of an item in place of <claims> (as command() writes it)
         L.append(esc("Each item below ends with the claims that reproduce it: ")
-                 + _cmd(f"python -m verify run <claims> --profile {profile}") + r".\par")
+                 + _cmd(command(["<claims>"], profile).replace("'", "")) + r".\par")
     last = None
     for e in items:
         how = _how(e)

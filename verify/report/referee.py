@@ -173,8 +173,10 @@ def section_of(cls: str | None) -> str:
 
 
 def command(ids: list[str], profile: str = "standard") -> str:
-    """The one line that reproduces an erratum (every claim that witnesses it)."""
-    return "python -m verify run " + " ".join(f"'{i}'" for i in ids) + f" --profile {profile}"
+    """The one line that reproduces an erratum (every claim that witnesses it); the profile is named only when it
+    is not the command's default (standard)."""
+    return "python -m verify run " + " ".join(f"'{i}'" for i in ids) + (
+        f" --profile {profile}" if profile != "standard" else "")
 
 
 def _clean_num(x):
