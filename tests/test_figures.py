@@ -232,3 +232,16 @@ def test_titles_name_the_claim_once_and_scripts_are_math():
     assert F.tex_text("R / (2 sqrt(y~^T H^-1 y~ / n))") == r"R / (2 √($\tilde{y}^{T}$ $H^{-1}$ $\tilde{y}$ / n))"
     assert F.tex_text("||theta_T - theta_S||^2").endswith("‖²") and F.tex_text("x^2.5") == "$x^{2.5}$"
     assert F.tex_text("a_i_j") == "a_i_j" and F.tex_text("strong (m >= 1 - eps)") == r"strong (m ≥ 1 - $\epsilon$)"
+
+
+def test_a_lone_reference_level_is_grey_and_dashed():
+    curves = [{"kind": "points", "label": f"n={n}", "x": [i / 100 for i in range(100)],
+               "y": [0.1 * n + i / 50 for i in range(100)]} for n in (1, 2)]
+    level = {"kind": "line", "label": "ratio 1", "x": [0, 1], "y": [1.0, 1.0]}
+    f = _draw({"x": "q", "xlabel": "q", "ylabel": "R", "title": "t", "series": curves + [level]})
+    ax = f.axes[0]
+    lv = [a for a in ax.lines if list(a.get_ydata()) == [1.0, 1.0]]
+    assert lv and lv[0].get_color() == "0.3" and lv[0].get_linestyle() == "--"
+    two = {**level, "label": "stated 3", "y": [3.0, 3.0]}   # two levels keep their colours to be told apart
+    f2 = _draw({"x": "q", "xlabel": "q", "ylabel": "R", "title": "t", "series": curves + [level, two]})
+    assert not [a for a in f2.axes[0].lines if a.get_color() == "0.3"]

@@ -385,6 +385,9 @@ def draw_figure(fig: dict, claim: dict):
             if s["kind"] == "line" and not s.get("markers"):
                 k = count[s["_color"]] = count.get(s["_color"], -1) + 1
                 s["_ls"] = s.get("linestyle") or ("--" if s.get("dash") and k == 0 else LINESTYLES[k % 4])
+        lone = [s for s in series if level(s)]
+        if len(lone) == 1 and len(series) > 1 and not lone[0].get("color"):   # one reference level among data
+            lone[0]["_color"], lone[0]["_ls"] = "0.3", lone[0].get("linestyle") or "--"
     roles = list(dict.fromkeys(s["role"] for s in series if fact))
     line_roles = [r for r in roles if any(s["role"] == r and s["kind"] == "line" for s in series)]
     point_roles = [r for r in roles if r not in line_roles]
@@ -533,6 +536,13 @@ def log_axes(fig: dict, series: list[dict]) -> tuple[bool, bool]:
     ys = [v for s in series for v in s.get("y") or []]
     return (bool(fig.get("logx")) or (not fig.get("like_source") and _decades(xs)),
             bool(fig.get("logy")) or (not fig.get("ylim") and _decades(ys)))
+
+
+def level(s: dict) -> bool:
+    """A constant line of two points (a threshold such as "ratio 1"): drawn dashed in dark grey when it is the
+    figure's only one, so that it does not read as one more data series in the next colour."""
+    ys = _floats(s["y"])
+    return s["kind"] == "line" and not s.get("markers") and len(ys) == 2 and ys[0] == ys[1] and math.isfinite(ys[0])
 
 
 def padded_ylim(lim, series, logy: bool) -> tuple:
