@@ -233,3 +233,13 @@ def test_the_reproduce_command_names_the_profile_only_when_not_the_default():
     from verify.report.referee import command
     assert command(["shachaf2021.fig2b", "liu2019.eq10"]) == "python -m verify run 'shachaf2021.fig2b' 'liu2019.eq10'"
     assert command(["a.b"], "full") == "python -m verify run 'a.b' --profile full"
+
+
+def test_minor_errata_are_grouped_under_their_class_in_words():
+    """A run-in heading "Remark:" would read as a remark of the paper: the group says what its items are."""
+    from verify.report.latex import _compact_section
+    e = {"n": 1, "place": "§4.1", "cls": "remark", "consequence": None, "section": "minor", "sentence": "x.",
+         "differs": None, "corrected": None, "corrected_verdict": None, "counterexample": None, "others": [],
+         "ids": ["a.b"], "command": "python -m verify run 'a.b'"}
+    tex = "\n".join(_compact_section([e], "standard"))
+    assert r"\textit{Remark:}" not in tex and "Sentences,\\allowbreak{} captions or tables that do not match:" in tex

@@ -498,6 +498,11 @@ def _parts(e: dict, style: str = "\\displaystyle", command: bool = True) -> list
     return out
 
 
+#: a group of minor errata under its class in words ("Remark:" would read as a remark of the paper)
+_GROUP = {"remark": "sentences, captions or tables that do not match", "boundary": "failures on sets of measure zero",
+          "proof step": "proof steps", "typo": "typos"}
+
+
 def _how(e: dict) -> str:
     return e["cls"] + (f"; {CONSEQUENCE_WORDS[e['consequence']]}" if e.get("consequence") else "")
 
@@ -526,8 +531,9 @@ def _compact_section(items: list[dict], profile: str, lead: bool = True) -> list
     for e in items:
         how = _how(e)
         item = _compact(e)
-        if how != last:   # the group's heading runs in before its first item
-            item[0] = r"\textit{" + esc(how[0].upper() + how[1:]) + r":} " + item[0]
+        if how != last:   # the group's heading runs in before its first item, the class in words
+            words = _GROUP.get(e["cls"], e["cls"]) + how[len(e["cls"]):]
+            item[0] = r"\textit{" + esc(words[0].upper() + words[1:]) + r":} " + item[0]
             last = how
         L += item
     return ["\n".join(L) + "}", ""]
