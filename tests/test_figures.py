@@ -184,7 +184,8 @@ def test_log_axis_zeros_and_sparse_lines():
 
 
 def test_mathtext_notation():
-    assert F.tex_text("1 - |u_1 . beta_s|") == r"1 - |u_1 . $\beta_{s}$|"
+    # a scripted Latin letter is math as a Greek one is (u_1 as well as beta_s)
+    assert F.tex_text("1 - |u_1 . beta_s|") == r"1 - |$u_{1}$ . $\beta_{s}$|"
     assert F.tex_param("theta", 0.7854) == r"$\theta=\pi/4$"
     assert F.tex_param("sigma", 0.5) == r"$\sigma=0.5$"
     assert F.tex_text("MC d->inf") == r"MC d$\to\infty$"
@@ -213,3 +214,55 @@ def test_every_committed_figure_reads(tmp_path):
             _check_layout(f)
             n += 1
     assert n > 20
+
+
+def test_panel_titles_wrap_between_parameters():
+    """Long panel titles side by side would run into each other: they break between parameters, never inside a
+    piece of math, and each line stays within the width."""
+    t = F.panel_title(["k=5, $\\xi$=1.12, orthonormal, h3(r.)-normalized"], 34)
+    assert t.count("\n") == 1 and all(F.visible_len(line) <= 34 for line in t.split("\n"))
+    assert F.panel_title(["$x=a, b$", "c"], 3) == "$x=a, b$,\nc"
+    assert F.panel_title(["$n=1$"], 34) == "$n=1$"
+
+
+def test_a_fit_without_a_stated_slope_says_so():
+    box = F._slopes_text([{"label": "d=64", "fitted": 0.99, "ci": (0.85, 1.13), "stated": None,
+                           "stated_text": None}])
+    assert "vs" not in box and "-" not in box.split("\n")[1] and "no stated slope" in box
+    both = F._slopes_text([{"label": "a", "fitted": 1.0, "ci": (0.9, 1.1), "stated": 1.0},
+                           {"label": "b", "fitted": 2.0, "ci": (1.9, 2.1), "stated": None}])
+    assert "vs  1" in both and "(none stated)" in both
+
+
+def test_a_curve_on_the_stated_y_range_edge_is_inside_the_frame():
+    s = [{"kind": "line", "x": [0, 1, 2], "y": [0.2, 0.0, 0.0]}]
+    lo, hi = F.padded_ylim((0, 1), s, False)
+    assert lo < 0 and hi == 1
+    assert F.padded_ylim((0, 1), [{"kind": "line", "x": [0], "y": [0.5]}], False) == (0.0, 1.0)
+    assert F.padded_ylim((1e-3, 1), s, True) == (1e-3, 1)
+
+
+def test_titles_name_the_claim_once_and_scripts_are_math():
+    from verify.report.referee import strip_claim_id
+    assert strip_claim_id("thm6.1: risk over (11)", "shachaf2021.thm6.1") == "risk over (11)"
+    assert strip_claim_id("cor6.3: risk per unit", "shachaf2021.cor6.3.first_term") == "risk per unit"
+    assert strip_claim_id("Figure 2(a) regenerated: x", "shachaf2021.fig2a") == "Figure 2(a) regenerated: x"
+    assert strip_claim_id("Thm 8: step", "dayi2024.thm3") == "Thm 8: step"
+    f = _draw({**_grid_figure(), "title": "thm1: fine-tuned risk"})
+    assert "thm1:" not in f._suptitle.get_text()
+    assert F.tex_text("R / (2 sqrt(y~^T H^-1 y~ / n))") == r"R / (2 √($\tilde{y}^{T}$ $H^{-1}$ $\tilde{y}$ / n))"
+    assert F.tex_text("||theta_T - theta_S||^2").endswith("‖²") and F.tex_text("x^2.5") == "$x^{2.5}$"
+    assert F.tex_text("a_i_j") == "a_i_j" and F.tex_text("strong (m >= 1 - eps)") == r"strong (m ≥ 1 - $\epsilon$)"
+
+
+def test_a_lone_reference_level_is_grey_and_dashed():
+    curves = [{"kind": "points", "label": f"n={n}", "x": [i / 100 for i in range(100)],
+               "y": [0.1 * n + i / 50 for i in range(100)]} for n in (1, 2)]
+    level = {"kind": "line", "label": "ratio 1", "x": [0, 1], "y": [1.0, 1.0]}
+    f = _draw({"x": "q", "xlabel": "q", "ylabel": "R", "title": "t", "series": curves + [level]})
+    ax = f.axes[0]
+    lv = [a for a in ax.lines if list(a.get_ydata()) == [1.0, 1.0]]
+    assert lv and lv[0].get_color() == "0.3" and lv[0].get_linestyle() == "--"
+    two = {**level, "label": "stated 3", "y": [3.0, 3.0]}   # two levels keep their colours to be told apart
+    f2 = _draw({"x": "q", "xlabel": "q", "ylabel": "R", "title": "t", "series": curves + [level, two]})
+    assert not [a for a in f2.axes[0].lines if a.get_color() == "0.3"]

@@ -63,3 +63,52 @@ def test_coinciding_curves_alternate_and_a_shared_threshold_is_drawn_once():
     t1 = _series(("d", 2), "delta", "line", x, [2.0, 2.0, 2.0])
     t2 = _series(("d", 10), "delta", "line", x, [2.0, 2.0, 2.0])
     assert _reference_roles([a, b, t1, t2]) == {"delta"}
+
+
+def test_relation_scripts_tildes_and_about_are_typeset():
+    """``P_<=m`` is one subscript (not an empty script before "m"), a tilde typed after a letter ("y~", or a symbol
+    name "ytil") is a tilde accent, "~1,550" (about) a similarity sign, never TeX's raised tilde."""
+    out = prose("the coefficients of ||P_<=m v||^2 and ||P_>m v||^2 cross")
+    assert "P_{\\le m}" in out and "P_{>m}" in out and "_{\\le }m" not in out
+    assert "\\tilde{y}" in prose("log(1/ytil) where log(ytil)") and "ytil" not in prose("log(ytil)")
+    assert "\\|\\tilde{y}\\|" in prose("||y~|| = 2")
+    assert "\\textasciitilde" not in prose("about ~1,550 repetitions, x ~ y, only '~ eps'")
+    assert "\\hat{c}" in prose("after c^ has made half") and "W^{T}" in prose("W^T")   # a hat, a power
+    assert "\\hat" not in prose("1/lambda_max(H^∞)")
+    for s in ("until it stops", "a tilde ~ alone", "the utility"):
+        assert "\\tilde" not in prose(s), s
+    assert "\\sqrt{\\log(n/" in prose("the O(sqrt(log(n/(lambda_0 delta))/n)) term")   # a root of two levels
+    for s in ("||P_<=m v||^2", "log(1/ytil)", "y~^T H^-1 y~", "~8 CPU min", "O(sqrt(log(n/(lambda_0 delta))/n))"):
+        for m in _math(prose(s)):
+            assert math_ok(m), (s, m)
+
+
+def test_curves_that_coincide_on_most_of_their_length_are_dashed():
+    """Two runs that collapse to 0 after a few steps lie on each other for most of the axis: the later one is
+    dashed so that the one under it shows (they need not coincide at every point)."""
+    x = [float(i) for i in range(100)]
+    a = _series(("h", 1), None, "line", x, [0.5 if i < 4 else 0.0 for i in range(100)])
+    b = _series(("h", 2), None, "line", x, [0.3 if i < 6 else 0.0 for i in range(100)])
+    c = _series(("h", 3), None, "line", x, [0.9] * 100)
+    _, dashes = _overlaps([a, b, c], False, False)
+    assert id(b) in dashes and id(a) not in dashes and id(c) not in dashes
+    d = _series(("h", 4), None, "line", x, [0.5 if i < 30 else 0.0 for i in range(100)])
+    assert id(d) not in _overlaps([a, d], False, False)[1]   # apart on 30 % of the axis: both show
+
+
+def test_an_empirical_curve_is_a_curve_not_points_to_move():
+    """A quantile function given as 1500 points without error bars is drawn as a curve: it is never spread sideways
+    (no "points moved" legend entry for lines), it is dashed where it coincides with another curve."""
+    from verify.report.overlap import curve
+    x = [i / 200 for i in range(200)]
+    a = _series(("n", 1), None, "points", x, [0.1 + 0.0001 * i for i in range(200)], yerr=[0.0] * 200)
+    b = _series(("n", 2), None, "points", x, [0.1 + 0.0001 * i for i in range(200)], yerr=[0.0] * 200)
+    assert curve(a) and not curve(_series(("n", 3), None, "points", [0, 1], [0, 1]))
+    off, dashes = _overlaps([a, b], False, False)
+    assert off == {} and id(b) in dashes
+
+
+def test_a_command_option_keeps_its_two_hyphens():
+    """TeX sets "--" in text as an en dash: "--profile P" would read "–profile P"."""
+    from verify.report.latex import esc
+    assert "-{}-profile" in esc("python -m verify mutants --profile P") and "--" in esc("a – b")

@@ -4,7 +4,7 @@ report carries no internal word of the suite, and its errata end within the firs
 Internal words a reader would have to decode: the suite's issue numbers ("issue 22"), module paths
 (``derivations/lowrank.py``), lines of the text extraction ("L577"), sympy syntax (``delta**2``, ``oo``),
 ``refutes=False``, the run's profile names used as jargon ("the full profile adds k = 9"); the one place a profile is
-named is the command that reproduces an erratum (``--profile standard``)."""
+named is the command that reproduces an erratum, when the run's profile is not the default (``--profile full``)."""
 from __future__ import annotations
 
 import json
@@ -143,3 +143,103 @@ def test_what_the_evidence_rules_out_never_divides_by_a_stated_zero():
     assert "relative" not in tiny and "0.001" in tiny, tiny
     assert "(0.1 % relative" in rules_out(Evidence(tests=[t(1.0, 0.999, 1.001, 0.002)]))
     assert "would have been detected" not in rules_out(Evidence(tests=[t(0.0, 0.0, 0.0, 0.0)]))
+
+
+@pytest.mark.parametrize("paper", SOURCES)
+def test_the_summary_names_only_this_papers_results(paper):
+    """A claim refuted through another source's statement ("001 Theorem 3.9 proof, eq. (142)") is counted in that
+    source's report: the summary does not name that source's result as one of this paper's."""
+    from verify.report.referee import plain_doc, result_name, summary
+    from verify.report.tables import claims_of, cross_references
+    doc = plain_doc(DOC)
+    xr = cross_references(doc, paper)
+    own = {result_name(c) for c in claims_of(doc, paper) if c["id"] not in {x["id"] for x, _ in xr}}
+    text = " ".join(summary(doc, paper))
+    for c, _ in xr:
+        nm = result_name(c)
+        if nm and nm not in own:
+            assert nm.split()[-1] not in re.findall(r"\d+(?:\.\d+)*", text), (nm, text)
+
+
+def test_a_one_sided_counterexample_says_what_the_statement_needs():
+    """Beside a simulated value, an ordering or bound tested one-sided ("difference < 0") reads "the paper's
+    statement needs at most 0", not "the paper gives 0"; an equality keeps "the paper gives"."""
+    from verify.report.latex import cx_tex
+    from verify.report.referee import counterexample
+
+    def claim(sided):
+        pt = {"n": 10, "L": 7}
+        return {"id": "x.fig", "evidence": {"tests": [{"params": pt, "estimate": 0.09, "sided": sided}]},
+                "severity": {"measured": {"witness": {"point": pt, "estimate": 0.09, "ci": [0.08, 0.11],
+                                                      "stated": 0.0}}}}
+    assert "needs at most" in cx_tex(counterexample(claim("upper")))
+    assert "the paper gives" in cx_tex(counterexample(claim("two")))
+
+
+def test_a_caption_is_in_the_papers_notation():
+    from verify.report.latex import caption_tex
+    c = {"id": "demo.thm6.1", "verdict": "inconclusive",
+         "evidence": {"figures": [{"title": "thm6.1: risk vs width (d=6, n_S=36, kappa=0.05)"}]}}
+    cap = caption_tex(c, 0)
+    assert cap.count("thm6.1") == 1 and "\\kappa" in cap and "n_{S}" in cap   # the claim named once
+    assert "demo.\\allowbreak{}thm6.1" in cap and "Verdict: inconclusive" in cap
+
+
+def test_a_summary_without_errata_does_not_speak_of_going_beyond_them():
+    from verify.report.referee import errata, plain_doc, summary
+    for paper in SOURCES:
+        doc = plain_doc(DOC)
+        text = " ".join(summary(doc, paper))
+        assert ("Beyond the errata" in text) <= bool(errata(doc, paper)), (paper, text)
+
+
+@pytest.mark.parametrize("paper", SOURCES)
+def test_a_result_refuted_only_by_misprints_is_said_to_carry_one(paper):
+    """A named result whose every refutation is a typo (a sign slip in an iteration count) carries a misprint; it is
+    not listed among the results that fail as printed."""
+    from verify.report.referee import plain_doc, result_name, summary
+    from verify.report.tables import claims_of, cross_references, klass
+    doc = plain_doc(DOC)
+    elsewhere = {c["id"] for c, _ in cross_references(doc, paper)}
+    by: dict = {}
+    for c in claims_of(doc, paper):
+        if c["verdict"] == "refuted" and c["id"] not in elsewhere and (c.get("role") or "statement") == "statement" \
+                and result_name(c):
+            by.setdefault(result_name(c), set()).add(klass(c))
+    S = summary(doc, paper)
+    fail = " ".join(s for s in S if "as printed in at least one reading" in s)
+    mis = " ".join(s for s in S if "misprint (listed" in s)
+    for name, classes in by.items():
+        num = name.split()[-1]
+        if classes == {"typo"}:
+            assert num in re.findall(r"[\dA-Z]+(?:\.\d+)*", mis) and num not in re.findall(r"[\dA-Z]+(?:\.\d+)*", fail)
+        else:
+            assert num in re.findall(r"[\dA-Z]+(?:\.\d+)*", fail), (name, fail)
+
+
+def test_a_count_of_one_is_singular():
+    from verify.report.referee import plain, singular
+    assert plain("at each of its 1 one-sided points the 95 % CI excludes; excluded at 1 of 1 points") == \
+        "at its single one-sided point the 95 % CI excludes; excluded at 1 of 1 point"
+    assert singular("1 of 1 alternatives rejected") == "1 of 1 alternative rejected"
+    assert singular("at each of its 12 one-sided points; 3 of 12 alternatives") == \
+        "at each of its 12 one-sided points; 3 of 12 alternatives"
+    md = render_md(DOC, SOURCES[0], {})
+    tex = render_tex(DOC, SOURCES[0], {})
+    assert "of 1 alternatives" not in md and "of 1 alternatives" not in tex
+
+
+def test_the_reproduce_command_names_the_profile_only_when_not_the_default():
+    from verify.report.referee import command
+    assert command(["shachaf2021.fig2b", "liu2019.eq10"]) == "python -m verify run 'shachaf2021.fig2b' 'liu2019.eq10'"
+    assert command(["a.b"], "full") == "python -m verify run 'a.b' --profile full"
+
+
+def test_minor_errata_are_grouped_under_their_class_in_words():
+    """A run-in heading "Remark:" would read as a remark of the paper: the group says what its items are."""
+    from verify.report.latex import _compact_section
+    e = {"n": 1, "place": "§4.1", "cls": "remark", "consequence": None, "section": "minor", "sentence": "x.",
+         "differs": None, "corrected": None, "corrected_verdict": None, "counterexample": None, "others": [],
+         "ids": ["a.b"], "command": "python -m verify run 'a.b'"}
+    tex = "\n".join(_compact_section([e], "standard"))
+    assert r"\textit{Remark:}" not in tex and "Sentences,\\allowbreak{} captions or tables that do not match:" in tex

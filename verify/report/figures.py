@@ -31,8 +31,9 @@ import textwrap
 from fractions import Fraction
 from pathlib import Path
 
+from .referee import strip_claim_id
 from .untrusted import inside
-from .overlap import DODGE_PT, LINE_CLOSE, POINT_CLOSE, _interp, _overlaps, _reference_roles  # noqa: F401
+from .overlap import DODGE_PT, LINE_CLOSE, POINT_CLOSE, _interp, _overlaps, _reference_roles, curve  # noqa: F401
 
 #: at most this many series (group x role) share one axis; more are split into panels
 MAX_SERIES = 6
@@ -148,6 +149,8 @@ def tex_text(s: str) -> str:
     # an angle's decimal value that is a simple multiple of pi (phi=1.047 -> phi=π/3), as tex_param prints it
     out = re.sub(rf"\b({'|'.join(ANGLES)})(\s*=\s*)(-?\d+\.\d+)\b",
                  lambda m: m[1] + m[2] + (_pi_multiple(float(m[3])) or m[3]).replace("\\pi", "π"), out)
+    out = re.sub(r"(?<=[‖|)])\^([23])(?![\w.])", lambda m: "²³"[int(m[1]) - 2], out)   # ‖v‖^2 as ‖v‖²
+    out = re.sub(r"(?<![A-Za-z\\])eps(?![A-Za-z])", "epsilon", out)
     greek = "|".join(sorted(GREEK, key=len, reverse=True))
 
     def sub(m):
@@ -160,7 +163,25 @@ def tex_text(s: str) -> str:
         return f"${base}{tail}$"
 
     out = re.sub(rf"(?<![A-Za-z\\])({greek})((?:_|\^)(?:\{{[^}}]*\}}|\([^)]*\)|[A-Za-z0-9]+))?(?![A-Za-z])", sub, out)
+    # outside the math just written: a letter with a tilde or scripts (y~, X^T, H^-1, x_1^T) as math
+    out = "$".join(seg if k % 2 else _LATIN.sub(_latin, seg) for k, seg in enumerate(out.split("$")))
     return out if _mathtext_ok(out) else s
+
+
+_ARG = r"(?:\{[^{}]*\}|\([^()]*\)|-?\d+(?:\.\d+)?(?![A-Za-z])|-?[A-Za-z0-9]+|∞)"
+_LATIN = re.compile(r"(?<![A-Za-z0-9\\.])([A-Za-z])(~?)((?:[_^]" + _ARG + r")*)(?![A-Za-z0-9(~]|\.\d)")
+
+
+def _latin(m: re.Match) -> str:
+    base, tilde, scripts = m[1], m[2], m[3]
+    if not tilde and not scripts:
+        return m[0]
+    parts = re.findall(r"([_^])(" + _ARG + ")", scripts)
+    if len({op for op, _ in parts}) < len(parts):   # two subscripts on one base: leave it as typed
+        return m[0]
+    body = (r"\tilde{" + base + "}" if tilde else base) + "".join(
+        f"{op}{{{arg.strip('{}()') if arg[0] in '{(' else arg}}}" for op, arg in parts)
+    return f"${body}$"
 
 
 def _mathtext_ok(s: str) -> bool:
@@ -180,6 +201,25 @@ def _wrap(s: str, width: int) -> list[str]:
     """textwrap.wrap that never breaks inside ``$...$`` (a line with one dollar would not parse)."""
     protected = re.sub(r"\$[^$]*\$", lambda m: m[0].replace(" ", "\x00"), s)
     return [line.replace("\x00", " ") for line in textwrap.wrap(protected, width)]
+
+
+def visible_len(s: str) -> int:
+    """About how many characters a mathtext string shows (a control word is one glyph; braces, scripts and
+    dollars none)."""
+    return len(re.sub(r"[${}_^]", "", re.sub(r"\\[A-Za-z]+", "x", s)))
+
+
+def panel_title(parts: list[str], width: int) -> str:
+    """A panel's parameters on as many lines as its width needs (a line breaks between parameters, never inside
+    one): side by side, long titles would run into the next panel's."""
+    lines: list[str] = []
+    pieces = [q for p in parts for q in re.split(r", (?=(?:[^$]*\$[^$]*\$)*[^$]*$)", p)]   # not inside $...$
+    for p in pieces:
+        if lines and visible_len(lines[-1] + ", " + p) <= width:
+            lines[-1] += ", " + p
+        else:
+            lines.append(p)
+    return ",\n".join(lines)
 
 
 def _safe(s: str) -> str:
@@ -258,9 +298,8 @@ def _key(v):
 
 
 def _panel_keys(fig: dict, series: list[dict]) -> list[str]:
-    """The parameters splitting the figure into panels ([] = one axis).  A claim's own ``panels`` are kept, and
-    where they leave more series on a panel than a reader can follow, the varying parameter that brings every
-    panel within the limit in the fewest panels is added (a claim's choice never yields an unreadable axis)."""
+    """The parameters splitting the figure into panels ([] = one axis).  A claim's own ``panels`` are kept, plus,
+    where they leave too many series on a panel, the varying parameter that fits the limit in the fewest panels."""
     limit = MAX_SERIES_LIKE_SOURCE if fig.get("like_source") and _factorised(series) else MAX_SERIES
 
     def worst(ks):
@@ -310,10 +349,8 @@ def _title(fig: dict, claim: dict) -> str:
     who = f"{m[1].capitalize()} {m[2]}" if m else "General identity"   # not one of the five sources
     head = f"{who}, {loc}" if loc and len(loc) <= 60 else who
     title = fig.get("title") or ""
-    title = re.sub(rf"^{re.escape(claim['id'])}:\s*", "", title)
+    title = strip_claim_id(title, str(claim.get("id", "")))
     return _safe(tex_text(head)), _safe(tex_text(title))
-
-
 
 
 def draw_figure(fig: dict, claim: dict):
@@ -356,6 +393,9 @@ def draw_figure(fig: dict, claim: dict):
             if s["kind"] == "line" and not s.get("markers"):
                 k = count[s["_color"]] = count.get(s["_color"], -1) + 1
                 s["_ls"] = s.get("linestyle") or ("--" if s.get("dash") and k == 0 else LINESTYLES[k % 4])
+        lone = [s for s in series if level(s)]
+        if len(lone) == 1 and len(series) > 1 and not lone[0].get("color"):   # one reference level among data
+            lone[0]["_color"], lone[0]["_ls"] = "0.3", lone[0].get("linestyle") or "--"
     roles = list(dict.fromkeys(s["role"] for s in series if fact))
     line_roles = [r for r in roles if any(s["role"] == r and s["kind"] == "line" for s in series)]
     point_roles = [r for r in roles if r not in line_roles]
@@ -388,8 +428,8 @@ def draw_figure(fig: dict, claim: dict):
                 continue
             yerr_all = _floats(s.get("yerr", [0] * len(xs)))
             yerr_all = [0.0 if not math.isfinite(e) else e for e in yerr_all]
-            if s["kind"] == "points" and len(xs) > 60 and not any(yerr_all):   # an empirical curve: a line
-                ax.plot(xs, ys, "-", color=col, lw=1.3, zorder=3, gid="series")
+            if curve(s):   # an empirical curve: a line, dashed over a curve it coincides with
+                ax.plot(xs, ys, linestyle=dashes.get(id(s), "-"), color=col, lw=1.3, zorder=3, gid="series")
                 continue
             # the points that would sit on another colour's are drawn a few pt aside, the rest where they are
             gid = "series"   # one series, one "series" artist, even when drawn in two parts
@@ -424,9 +464,12 @@ def draw_figure(fig: dict, claim: dict):
                                  mfc="white" if hollow else col, zorder=4, lw=0, **trans)
                 eb.lines[0].set_gid(gid)
                 gid = "series part"
+        if offsets:   # the points moved sideways stay inside the frame: the x margin grows by the largest move
+            ax.margins(x=0.05 + max(abs(d) for d, _ in offsets.values()) / 72 / (0.6 * w / ncols))
         _axes_style(ax, fig, pan["series"])
         if pkeys:
-            ax.set_title(", ".join(tex_param(k, pan["params"][k], fig) for k in pkeys), fontsize=9.5)
+            ax.set_title(panel_title([tex_param(k, pan["params"][k], fig) for k in pkeys], 60 if ncols == 1 else 34),
+                         fontsize=9.5)
     for ax in list(axes.flat)[n:]:
         ax.set_visible(False)
     if zeros_note:
@@ -503,6 +546,26 @@ def log_axes(fig: dict, series: list[dict]) -> tuple[bool, bool]:
             bool(fig.get("logy")) or (not fig.get("ylim") and _decades(ys)))
 
 
+def level(s: dict) -> bool:
+    """A constant line of two points (a threshold such as "ratio 1"): drawn dashed in dark grey when it is the
+    figure's only one, so that it does not read as one more data series in the next colour."""
+    ys = _floats(s["y"])
+    return s["kind"] == "line" and not s.get("markers") and len(ys) == 2 and ys[0] == ys[1] and math.isfinite(ys[0])
+
+
+def padded_ylim(lim, series, logy: bool) -> tuple:
+    """A figure's stated y range, widened by 3 % at an end some series lies on or touches (a median that
+    collapses to 0 on [0, 1]): a curve on the frame's edge would show half its width and hide under the frame."""
+    lo, hi = (float(v) if v is not None else None for v in lim)
+    if logy or lo is None or hi is None or not hi > lo:
+        return lo, hi
+    ys = [y for s in series for y in _floats(s["y"]) if math.isfinite(y)]
+    pad = 0.03 * (hi - lo)
+    near = 0.005 * (hi - lo)   # within a line's width of the edge
+    return (lo - pad if any(abs(y - lo) <= near for y in ys) else lo,
+            hi + pad if any(abs(y - hi) <= near for y in ys) else hi)
+
+
 def _axes_style(ax, fig, series):
     import matplotlib.ticker
 
@@ -511,7 +574,7 @@ def _axes_style(ax, fig, series):
     if fig.get("logx"):
         ax.set_xscale("log")
     if fig.get("ylim"):
-        ax.set_ylim(*fig["ylim"])
+        ax.set_ylim(*padded_ylim(fig["ylim"], series, bool(fig.get("logy"))))
     if any(s.get("markers") for s in series):   # a discrete x: integer ticks
         ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
     xs = sorted({float(v) for s in series if s["kind"] == "points" for v in s["x"] if not isinstance(v, str)})
@@ -602,14 +665,18 @@ def _legend(series, fact, line_roles, point_roles, fig, pkeys, Line2D):
 
 def _slopes_text(slopes: list[dict]) -> str:
     """The fitted exponents beside the stated ones, one line each."""
-    lines = ["fitted slope [95% CI]  vs  stated (with the test's tolerance)"]
+    # a fit the source states no exponent for (a measured trend) is printed without a "vs"
+    any_stated = any(s.get("stated_text") or s.get("stated") is not None for s in slopes)
+    lines = ["fitted slope [95% CI]  vs  stated (with the test's tolerance)" if any_stated
+             else "fitted slope [95% CI] (no stated slope to compare with)"]
     for s in slopes:
         lo, hi = s.get("ci", (math.nan, math.nan))
         lab = s.get("label", "")
-        stated = s.get("stated_text") or (f"{s['stated']:g}" if s.get("stated") is not None else "-")
+        stated = s.get("stated_text") or (f"{s['stated']:g}" if s.get("stated") is not None else None)
         # a censored fit gives its estimate as text, not a number
         f2 = lambda v: f"{v:.2f}" if isinstance(v, (int, float)) else tex_text(str(v))  # noqa: E731
-        lines.append(f"{tex_text(lab)}: {f2(s['fitted'])} [{f2(lo)}, {f2(hi)}]  vs  {tex_text(stated)}")
+        lines.append(f"{tex_text(lab)}: {f2(s['fitted'])} [{f2(lo)}, {f2(hi)}]"
+                     + (f"  vs  {tex_text(stated)}" if stated else ("  (none stated)" if any_stated else "")))
     return _safe("\n".join(lines))
 
 

@@ -22,7 +22,7 @@ from verify.report.tables import (ORDER, SOURCE_NOTES, checked_parts, claims_of,
                                   set_aside_note, short, source_info, verdict_text, with_verdict, confirmed_split,
                                   own_construction,
                                   POWER_NOTE, power_cell)
-from verify.report.referee import (CONSEQUENCE_WORDS, SECTION_NOTES, SECTION_TITLES, SECTIONS, counterexample,
+from verify.report.referee import (CONSEQUENCE_WORDS, command, singular, SECTION_NOTES, SECTION_TITLES, SECTIONS, counterexample,
                                    errata, figure_caption, greek, place, plain, plain_doc, relevant, summary, values_text,
                                    what_is_wrong)
 from .untrusted import math_ok, strip_controls
@@ -61,7 +61,7 @@ def esc(s) -> str:
     """Free text for LaTeX: specials escaped, known symbols as math, control characters removed, anything else
     as '?'.  No control word of the input survives: every backslash becomes ``\\textbackslash{}``."""
     s = strip_controls(s)
-    out = "".join(_ESC.get(ch, ch) for ch in s)
+    out = "".join(_ESC.get(ch, ch) for ch in s).replace("--", "-{}-")   # an option (--profile), not a dash
     out = "".join(_UNICODE.get(ch, ch) for ch in out)
     out = re.sub(r"(?<!\\)\$\$", "", out)   # two adjacent inline symbols: one math group
     out = re.sub(r"\.(?=[A-Za-z])", r".\\allowbreak{}", out)   # a long dotted id may break after a dot
@@ -86,12 +86,16 @@ _SUBSCRIPT_WORDS = {"min", "max", "op", "par", "perp", "row", "sc", "lt", "ft", 
 _PART = r"[A-Za-z0-9" + _GREEK_CH + r"]+"
 _SNAKE = re.compile(r"(?<![\w\\{^])(?<!\w\.)(" + _PART + r"(?:_" + _PART + r")+)(?![\w{(]|\.\w)")   # not in a dotted id
 _SCRIPT = (r"(?:[_^](?:\{[^{}$\\]{1,40}\}|\([^()\s$\\]{1,14}\)|[A-Za-z0-9]++|[" + _GREEK_CH + r"∞]|[+*]|-?\d+|-(?![\w.])))")
+#: a letter with a tilde as authors type it in ASCII ("y~", and a symbol name "ytil"/"ytilde"): \tilde{y}
+_TILDE = r"(?<![\w\\~])[A-Za-z](?:~|til(?:de)?(?![A-Za-z]))(?![\w~])"
+#: a letter with a hat typed after it and nothing to raise ("c^ has made"): \hat{c}
+_HAT = r"(?<![\w\\^])[A-Za-z]\^(?=\s|$|[.,;:)\]'])"
 _ATOM = re.compile(r"(?<![\w\\])(?<!\w\.)((?:[A-Za-z]bar|[A-Za-z]++[0-9]*+|[" + _GREEK_CH + r"]|\d+(?=\^))" + _SCRIPT + r"++(?!\.\w)"
                    r"|(?<=\))" + _SCRIPT + r"+"
                    r"|‖[^‖\s][^‖]{0,40}?‖" + _SCRIPT + r"*"
-                   r"|[A-Za-z]bar\b"
-                   r"|sqrt\((?:[^()]|\([^()]{0,20}\)){1,40}\))")
-_MATH_TOKEN = re.compile(r"[A-Za-z]bar(?![A-Za-z])|[A-Za-z]+|\d+(?:\.\d+)?|->|<=|>=|\s+|.")
+                   r"|[A-Za-z]bar\b|" + _TILDE + _SCRIPT + r"*|" + _HAT +
+                   r"|sqrt\((?:[^()]|\((?:[^()]|\([^()]{0,20}\)){0,30}\)){1,40}\))")
+_MATH_TOKEN = re.compile(_TILDE + "|" + _HAT + r"|[A-Za-z]bar(?![A-Za-z])|[A-Za-z]+|\d+(?:\.\d+)?|->|<=|>=|\s+|.")
 
 
 def _snake_words(m: re.Match) -> str:
@@ -110,6 +114,8 @@ def _ascii_math(t: str) -> str | None:
     t = re.sub(r"([_^])\(([^()]*)\)", r"\1{\2}", t)   # n^(3/2): the bracket groups the script
     t = re.sub(r"([_^])(-\d+(?:\.\d+)?)", r"\1{\2}", t)   # lambda^-1
     t = re.sub(r"\^inf(?![A-Za-z])", "^∞", t)
+    # P_<=m, P_>m: a relation and what follows it form one script, not an empty script before "m"
+    t = re.sub(r"([_^])(<=|>=|<|>|≤|≥)([A-Za-z0-9]+)", r"\1{\2\3}", t)
     toks = _MATH_TOKEN.findall(t)
     for i, tok in enumerate(toks):
         nxt = toks[i + 1] if i + 1 < len(toks) else ""
@@ -127,7 +133,9 @@ def _ascii_math(t: str) -> str | None:
             out.append(")}")
             scripted = False
             continue
-        if re.fullmatch(r"[A-Za-z]bar", tok):
+        if re.fullmatch(_TILDE, tok) or re.fullmatch(_HAT, tok):
+            w = ("\\tilde{" if tok[1:2] != "^" else "\\hat{") + tok[0] + "}"
+        elif re.fullmatch(r"[A-Za-z]bar", tok):
             w = r"\bar{" + tok[0] + "}"
         elif tok.endswith("bar") and tok[:-3] in _GREEK:   # thetabar
             w = "\\bar{\\" + tok[:-3] + "}"
@@ -204,6 +212,7 @@ def prose(s) -> str:
     from verify.report.referee import greek
     s = greek(" ".join(strip_controls(s).split()))
     s = re.sub(r"(?<![A-Za-z])eps(?![A-Za-z])", "ε", s).replace("||", "‖")
+    s = re.sub(r"(?<![\w~])~(?=\s?\d|\s)", "∼", s)   # "~1,550 repetitions", "x ~ y", "'~ eps": about
     s = re.sub(r"(?<=[A-Za-z0-9]{2})_(?=[(\[|])", " ", s)   # lhs_(27), L1_at_|a-b|: a word before a bracket
     s = _SNAKE.sub(_snake_words, s)
     out, last = [], 0
@@ -448,14 +457,14 @@ def cx_tex(cx: dict | None) -> str | None:
         ci = v.get("ci")
         out += (f": simulated \\({tex_num(v['simulated'])}\\)"
                 + (f" \\([{tex_num(ci[0])}, {tex_num(ci[1])}]\\)" if ci else "")
-                + f" where the paper gives \\({tex_num(v['paper'])}\\)")
+                + f" where {v.get('says', 'the paper gives')} \\({tex_num(v['paper'])}\\)")
     elif v:
         out += f": \\({tex_num(v['derived'])}\\) where the paper gives \\({tex_num(v['paper'])}\\)"
     return out
 
 
 def _cmd(s: str) -> str:
-    return r"{\footnotesize\texttt{" + esc(s).replace(r"\allowbreak{}", "") + "}}"
+    return r"{\footnotesize\texttt{" + esc(s).replace(r"\allowbreak{}", "").replace("-{}-", "--") + "}}"   # tt: no dash
 
 
 def _erratum(e: dict) -> list[str]:
@@ -489,6 +498,11 @@ def _parts(e: dict, style: str = "\\displaystyle", command: bool = True) -> list
     return out
 
 
+#: a group of minor errata under its class in words ("Remark:" would read as a remark of the paper)
+_GROUP = {"remark": "sentences, captions or tables that do not match", "boundary": "failures on sets of measure zero",
+          "proof step": "proof steps", "typo": "typos"}
+
+
 def _how(e: dict) -> str:
     return e["cls"] + (f"; {CONSEQUENCE_WORDS[e['consequence']]}" if e.get("consequence") else "")
 
@@ -510,15 +524,16 @@ def _compact_section(items: list[dict], profile: str, lead: bool = True) -> list
     # footnote size, a footnote's leading; a line holding scripts of inline math (n_Q^2) may come 1pt closer to
     # its neighbour before TeX moves it away (lineskiplimit), so that math in the items does not lengthen them
     L = [r"{\fontsize{8}{9}\selectfont\raggedright\parskip=1pt\lineskiplimit=-1pt "]
-    if lead:
+    if lead:   # the command with the claims of an item in place of <claims> (as command() writes it)
         L.append(esc("Each item below ends with the claims that reproduce it: ")
-                 + _cmd(f"python -m verify run <claims> --profile {profile}") + r".\par")
+                 + _cmd(command(["<claims>"], profile).replace("'", "")) + r".\par")
     last = None
     for e in items:
         how = _how(e)
         item = _compact(e)
-        if how != last:   # the group's heading runs in before its first item
-            item[0] = r"\textit{" + esc(how[0].upper() + how[1:]) + r":} " + item[0]
+        if how != last:   # the group's heading runs in before its first item, the class in words
+            words = _GROUP.get(e["cls"], e["cls"]) + how[len(e["cls"]):]
+            item[0] = r"\textit{" + esc(words[0].upper() + words[1:]) + r":} " + item[0]
             last = how
         L += item
     return ["\n".join(L) + "}", ""]
@@ -546,7 +561,8 @@ def _errata(doc: dict, paper: str) -> list[str]:
     xr = cross_references(doc, paper)
     if xr:
         L += [esc("Also refuted here, with a root cause in another source (counted in that source's report): ")
-              + "; ".join(tt(c["id"]) + " " + esc(f"({rc['paper']}: {rc['summary']})") for c, rc in xr) + "."]
+              + "; ".join(tt(c["id"]) + " (" + esc(rc["paper"]) + ": " + prose(rc["summary"]) + ")" for c, rc in xr)
+              + "."]
     return L + [""]
 
 
@@ -585,7 +601,7 @@ def _others(doc: dict, paper: str) -> list[str]:
             dag = r"$^\dagger$" if c.get("basis") == "derivation only" else ""
             ro = c.get("rules_out") or c.get("reason")
             L.append(f"{_hyper(c['id'])}{dag} & {prose(place(c['source']['where']))} & {esc(ro)} "
-                     f"& {esc(power_cell(c))}\\\\")
+                     f"& {esc(singular(power_cell(c)))}\\\\")
         L.append(r"\hline\end{longtable}}")
         if any(c.get("basis") == "derivation only" for c in conf):
             L += [r"{\small $^\dagger$ " + esc("verdict from our derivation only (symbolic identities, searches "
@@ -600,7 +616,7 @@ def _others(doc: dict, paper: str) -> list[str]:
               esc("The check passed, but it is true by construction (the stated value computed by the code that makes "
                   "the estimate, an identity of our own derivation, a bound we proved): counted apart from the "
                   "confirmations of the source."), r"\begin{itemize}\setlength{\itemsep}{1pt}"]
-        L += [r"\item " + _hyper(c["id"]) + " (" + esc(place(c["source"]["where"])) + "): " + esc(c["construction"])
+        L += [r"\item " + _hyper(c["id"]) + " (" + prose(place(c["source"]["where"])) + "): " + prose(c["construction"])
               for c in own]
         L.append(r"\end{itemize}")
     if untested:
@@ -659,8 +675,15 @@ def _claim(c: dict, figs: list[str]) -> list[str]:
         L.append("")
     for k, f in enumerate(figs):
         L += [r"\begin{center}\includegraphics[width=0.72\linewidth,height=0.42\textheight,keepaspectratio]{"
-              + f + r"}\par\smallskip{\small " + esc(figure_caption(c, k)) + r"}\end{center}"]
+              + f + r"}\par\smallskip{\small " + caption_tex(c, k) + r"}\end{center}"]
     return L
+
+
+def caption_tex(c: dict, k: int) -> str:
+    """A figure's caption (:func:`figure_caption`) with the claim id as text and the title in the paper's
+    notation, as the body's prose is (``kappa=0.05`` as kappa = 0.05, ``theta_T`` as a subscript)."""
+    cap, head = figure_caption(c, k), f"Figure {k + 1} of {c['id']}"
+    return esc(head) + prose(cap[len(head):]) if cap.startswith(head) else prose(cap)
 
 
 __all__ = ["render_paper", "render_summary", "esc", "prose", "display", "inline_math", "tex_point", "fmt"]

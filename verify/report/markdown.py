@@ -16,7 +16,7 @@ character), so no field can be missed; statements are typeset as math only when 
 """
 from __future__ import annotations
 
-from verify.report.referee import (CONSEQUENCE_WORDS, SECTION_NOTES, SECTION_TITLES, SECTIONS, counterexample,
+from verify.report.referee import (CONSEQUENCE_WORDS, singular, SECTION_NOTES, SECTION_TITLES, SECTIONS, counterexample,
                                    errata, figure_caption, greek, place, plain, plain_doc, relevant, summary, values_text,
                                    what_is_wrong)
 from verify.report.tables import (ORDER, SOURCE_NOTES, checked_parts, claims_of, corrected_heading, counts,
@@ -187,7 +187,7 @@ def cx_text(cx: dict | None) -> str | None:
     elif v and "simulated" in v:
         ci = v.get("ci")
         out += (f": simulated {_num(v['simulated'])}" + (f" [{_num(ci[0])}, {_num(ci[1])}]" if ci else "")
-                + f" where the paper gives {_num(v['paper'])}")
+                + f" where {v.get('says', 'the paper gives')} {_num(v['paper'])}")
     elif v:
         out += f": {_num(v['derived'])} where the paper gives {_num(v['paper'])}"
     return out
@@ -253,7 +253,7 @@ def _rest(doc: dict, paper: str) -> list[str]:
             ro = c.get("rules_out") or c.get("reason")
             dag = " †" if c.get("basis") == "derivation only" else ""
             L.append(f"| {_ref(c['id'])}{dag} | {_cell(place(c['source']['where']))} | {_cell(ro)} "
-                     f"| {_cell(power_cell(c))} |")
+                     f"| {_cell(singular(power_cell(c)))} |")
         if any(c.get("basis") == "derivation only" for c in conf):
             L += ["", "† verdict from our derivation only (symbolic identities, searches over closed forms); no "
                   "simulation of the procedure entered it."]

@@ -7,6 +7,9 @@ import math
 #: two points closer than this share of the axis (in x and in y) hide each other; two curves hide each other
 #: when they are never farther apart than LINE_CLOSE of the y axis
 POINT_CLOSE, LINE_CLOSE = 0.015, 0.008
+#: a curve that runs within LINE_CLOSE of an earlier one on this share of its points is hidden under it (two runs
+#: that both collapse to 0 after a few steps): it is dashed as a coinciding curve is
+LINE_SHARE = 0.9
 #: sideways step (typographic points) between the colours of points that would hide each other
 DODGE_PT = 5.0
 
@@ -15,6 +18,13 @@ def _floats(vals):
     return [math.nan if v is None or isinstance(v, str) else float(v) for v in vals]
 
 
+
+
+def curve(s: dict) -> bool:
+    """Whether a series of points is drawn as a curve: an empirical curve (more than 60 points, no error bars),
+    such as a quantile function; its points are not spread sideways, it is dashed where it coincides."""
+    return s["kind"] == "points" and len(s["x"]) > 60 and not any(
+        math.isfinite(e) and e for e in _floats(s.get("yerr") or []))
 
 
 def _reference_roles(series: list[dict]) -> set:
@@ -54,7 +64,7 @@ def _overlaps(series: list[dict], logx: bool, logy: bool) -> tuple[dict, dict]:
     def norm(s):
         return [(x, y) for _, x, y in inorm(s)]
 
-    marks = [s for s in series if s["kind"] == "points" or s.get("markers")]
+    marks = [s for s in series if s["kind"] == "points" and not curve(s) or s.get("markers")]
     def key(s):   # what a reader tells apart: the colour and the marker (role)
         return (repr(s["_hue"]), str(s["role"]))
 
@@ -79,7 +89,7 @@ def _overlaps(series: list[dict], logx: bool, logy: bool) -> tuple[dict, dict]:
         c = cluster.get(key(s))
         if c and id(s) in hit:
             offsets[id(s)] = ((c.index(key(s)) - (len(c) - 1) / 2) * DODGE_PT, hit[id(s)])
-    lines = [s for s in series if s["kind"] == "line" and not s.get("markers") and len(norm(s)) >= 2]
+    lines = [s for s in series if (s["kind"] == "line" and not s.get("markers") or curve(s)) and len(norm(s)) >= 2]
     groups: list[list[dict]] = []
     for b in lines:
         nb = norm(b)
@@ -88,8 +98,8 @@ def _overlaps(series: list[dict], logx: bool, logy: bool) -> tuple[dict, dict]:
             na = sorted(norm(g[0]))
             xs = [p[0] for p in na]
             inside_ = [p for p in nb if xs[0] <= p[0] <= xs[-1]]
-            if len(inside_) >= 0.8 * len(nb) and all(
-                    abs(p[1] - _interp(p[0], na)) < LINE_CLOSE for p in inside_):
+            if len(inside_) >= 0.8 * len(nb) and sum(
+                    abs(p[1] - _interp(p[0], na)) < LINE_CLOSE for p in inside_) >= LINE_SHARE * len(inside_):
                 home = g
                 break
         (home.append(b) if home is not None else groups.append([b]))

@@ -44,11 +44,26 @@ def _module_word(m: re.Match) -> str:
     return _FOLDER_WORDS.get(top, "our code")
 
 
+#: counts of one written by templates that assume many: "at each of its 1 one-sided points", "1 of 1 alternatives"
+_ONE = ((re.compile(r"\bat each of its 1 ((?:[\w-]+ )?)points\b"), r"at its single \1point"),
+        (re.compile(r"\b(\d+) of 1 (alternative|point|test|check)s\b"), r"\1 of 1 \2"))
+
+
+def singular(s: str) -> str:
+    """A count of one in the singular ("at its single one-sided point", "1 of 1 alternative rejected")."""
+    if " 1 " not in s:
+        return s
+    for rx, rep in _ONE:
+        s = rx.sub(rep, s)
+    return s
+
+
 def plain(s) -> str:
     """Text of a results document in a reader's words (see the module docstring); whitespace collapsed."""
     if s is None:
         return ""
     s = " ".join(str(s).split())
+    s = singular(s)
     if not _ANY.search(s):   # most strings (labels, numbers, words) hold nothing to change
         return s
     s = _ISSUE.sub("", s)
@@ -158,8 +173,10 @@ def section_of(cls: str | None) -> str:
 
 
 def command(ids: list[str], profile: str = "standard") -> str:
-    """The one line that reproduces an erratum (every claim that witnesses it)."""
-    return "python -m verify run " + " ".join(f"'{i}'" for i in ids) + f" --profile {profile}"
+    """The one line that reproduces an erratum (every claim that witnesses it); the profile is named only when it
+    is not the command's default (standard)."""
+    return "python -m verify run " + " ".join(f"'{i}'" for i in ids) + (
+        f" --profile {profile}" if profile != "standard" else "")
 
 
 def _clean_num(x):
@@ -182,11 +199,23 @@ def counterexample(c: dict) -> dict | None:
             m = _moment_at(c, w)
             if m is not None:   # a divergence: the estimate is a tail index, the stated value the moment
                 vals["moment"] = m
+            vals["says"] = paper_says(c, w)
         elif isinstance(w.get("stated"), (int, float)) and isinstance(w.get("derived"), (int, float)):
             vals = {"derived": w["derived"], "paper": _clean_num(w["stated"])}
         return {"point": w["point"], "kind": "witness", "values": vals}
     mn = minimal(c)   # a check's counterexample (a results document without a severity record)
     return {"point": mn, "kind": "minimal", "values": None} if mn else None
+
+
+def paper_says(c: dict, w: dict) -> str:
+    """How the paper's value reads beside a simulated one: "the paper gives" (an equality), or "the paper's
+    statement needs at most" when the test at the witness's point is one-sided (the statement is a bound or an
+    ordering, E <= stated): an ordering tested as "difference < 0" does not state the value 0."""
+    for t in c.get("evidence", {}).get("tests", []):
+        if t.get("params") == w.get("point") and (t.get("sided") == "upper" or (t.get("extra") or {}).get(
+                "one_sided")):
+            return "the paper's statement needs at most"
+    return "the paper gives"
 
 
 def _moment_at(c: dict, w: dict) -> float | None:
@@ -304,14 +333,25 @@ def summary(doc: dict, paper: str) -> list[str]:
     n = counts(doc, paper)
     bv = n["by_verdict"]
     stmts = [c for c in cs if (c.get("role") or "statement") == "statement"]
-    named = {}
+    named, classes = {}, {}
+    # a claim refuted through another source's statement names that source's result ("001 Theorem 3.9 proof"),
+    # not one of this paper's: it is counted in that source's report (the last sentence says so)
+    elsewhere = {c["id"] for c, _ in cross_references(doc, paper)}
     for c in stmts:
+        if c["id"] in elsewhere:
+            continue
         nm = result_name(c)
         if nm:
             named.setdefault(nm, []).append(c["verdict"])
+            if c["verdict"] == "refuted":
+                classes.setdefault(nm, set()).add(klass(c))
     fails = [k for k, v in named.items() if "refuted" in v]
+    # a result whose every refutation is a misprint is misprinted, not failing: the reader is sent to the typos
+    misprinted = [k for k in fails if classes.get(k) == {"typo"}]
+    fails = [k for k in fails if k not in misprinted]
     holds = [k for k, v in named.items() if "confirmed" in v and all(x in ("confirmed", "does not extend") for x in v)]
-    other = [k for k, v in named.items() if k not in fails and k not in holds]
+    other = [k for k, v in named.items() if k not in fails and k not in holds
+             and (k not in misprinted or "inconclusive" in v)]
     S = []
     roles = n["by_role"]
     S.append(f"We checked {plural(len(cs), 'claim')} of this source: "
@@ -324,6 +364,9 @@ def summary(doc: dict, paper: str) -> list[str]:
     if fails:
         S.append(f"{_results(fails)} {'fails' if len(fails) == 1 else 'fail'} as printed in at "
                  "least one reading.")
+    if misprinted:
+        S.append(f"{_results(misprinted)} {'carries' if len(misprinted) == 1 else 'carry'} a misprint "
+                 "(listed under Typos and slips, with the corrected text).")
     if other:
         S.append(f"For {_results(other)} the evidence is inconclusive or the reading does not "
                  "extend.")
@@ -370,8 +413,9 @@ def summary(doc: dict, paper: str) -> list[str]:
                f"{'does' if bv['does not extend'] == 1 else 'do'} not extend (not errata)"] if bv["does not extend"]
               else []) + ([f"{plural(bv['inconclusive'], 'claim')} {'is' if bv['inconclusive'] == 1 else 'are'} "
                            "inconclusive"] if bv["inconclusive"] else [])
-    if beyond:
-        S.append("Beyond the errata: " + " and ".join(beyond) + ".")
+    if beyond:   # with no erratum there is nothing to go beyond
+        S.append(("Beyond the errata: " if E else "") + (" and ".join(beyond) if E else capital(" and ".join(beyond)))
+                 + ".")
     xr = cross_references(doc, paper)
     if xr:
         S.append(f"{plural(len(xr), 'claim')} of this source {'is' if len(xr) == 1 else 'are'} refuted through "
@@ -407,14 +451,26 @@ def _natural(name: str):
     return kind, [(0, int(p), "") if p.isdigit() else (1, 0, p) for p in re.split(r"[.]", num)]
 
 
+def strip_claim_id(title: str, cid: str) -> str:
+    """A figure title without the claim id it may start with: the full id ("shachaf2021.thm6.1: ..."), the id
+    without its source ("thm6.1: ..."), or the short id of the claim it belongs to ("cor6.3: ..." for
+    ``shachaf2021.cor6.3.first_term``), followed by a colon or dash.  The caption names the claim once."""
+    title = title or ""
+    paper, _, short = cid.partition(".")
+    parts = short.split(".")
+    heads = [cid] + [".".join(parts[:k]) for k in range(len(parts), 0, -1)]
+    for h in heads:
+        if h and re.match(re.escape(h) + r"\s*[:—–-]\s", title + " "):
+            return re.sub(r"^" + re.escape(h) + r"\s*[:—–-]\s*", "", title)
+    return title
+
+
 def figure_caption(c: dict, k: int) -> str:
     """What a claim's k-th figure shows (its title, without the claim id it may start with) and the claim's
     verdict, for the caption under it."""
     figs = (c.get("evidence") or {}).get("figures") or []
     title = figs[k].get("title") if k < len(figs) and isinstance(figs[k], dict) else None
-    title = plain(title or "")
-    if title.startswith(c["id"]):
-        title = title[len(c["id"]):].lstrip(" :—-")
+    title = strip_claim_id(plain(title or ""), c["id"])
     cls = klass(c)
     verdict = c["verdict"] + (f", {cls}" if cls else "")
     return (f"Figure {k + 1} of {c['id']}" + (f": {title}" if title else "") + f". Verdict: {verdict}.")
@@ -422,4 +478,4 @@ def figure_caption(c: dict, k: int) -> str:
 
 __all__ = ["plain", "plain_doc", "place", "errata", "summary", "counterexample", "command", "SECTIONS",
            "SECTION_TITLES", "SECTION_NOTES", "CONSEQUENCE_WORDS", "correction_text", "result_name", "figure_caption",
-           "values_text", "what_is_wrong", "relevant", "plain_math"]
+           "singular", "strip_claim_id", "values_text", "what_is_wrong", "relevant", "plain_math", "paper_says"]
