@@ -61,7 +61,7 @@ def esc(s) -> str:
     """Free text for LaTeX: specials escaped, known symbols as math, control characters removed, anything else
     as '?'.  No control word of the input survives: every backslash becomes ``\\textbackslash{}``."""
     s = strip_controls(s)
-    out = "".join(_ESC.get(ch, ch) for ch in s).replace("--", "-{}-")   # an option (--profile), not a dash
+    out = re.sub(r"-(?=-)", "-{}", "".join(_ESC.get(ch, ch) for ch in s))   # an option (--profile), not a dash
     out = "".join(_UNICODE.get(ch, ch) for ch in out)
     out = re.sub(r"(?<!\\)\$\$", "", out)   # two adjacent inline symbols: one math group
     out = re.sub(r"\.(?=[A-Za-z])", r".\\allowbreak{}", out)   # a long dotted id may break after a dot
@@ -464,7 +464,7 @@ def cx_tex(cx: dict | None) -> str | None:
 
 
 def _cmd(s: str) -> str:
-    return r"{\footnotesize\texttt{" + esc(s).replace(r"\allowbreak{}", "").replace("-{}-", "--") + "}}"   # tt: no dash
+    return r"{\footnotesize\texttt{" + re.sub(r"-\{\}(?=-)", "-", esc(s).replace(r"\allowbreak{}", "")) + "}}"   # tt: no dash
 
 
 def _erratum(e: dict) -> list[str]:
