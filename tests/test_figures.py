@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from pathlib import Path
 
 import pytest
@@ -184,11 +185,71 @@ def test_log_axis_zeros_and_sparse_lines():
 
 
 def test_mathtext_notation():
-    assert F.tex_text("1 - |u_1 . beta_s|") == r"1 - |u_1 . $\beta_{s}$|"
+    assert F.tex_text("1 - |u_1 . beta_s|") == r"$1 - |u_1 \cdot \beta _s|$"
     assert F.tex_param("theta", 0.7854) == r"$\theta=\pi/4$"
     assert F.tex_param("sigma", 0.5) == r"$\sigma=0.5$"
-    assert F.tex_text("MC d->inf") == r"MC d$\to\infty$"
+    assert F.tex_text("MC d->inf") == r"MC $d\to \infty$"
     assert F.tex_text("a $\\bad{") == "a $\\bad{"   # left alone, never a parse error at draw time
+
+
+def test_ascii_formulas_in_labels_become_math():
+    """A claim's ASCII formulas (scripts, norms, d=100) are set as math among the words, in the paper's notation;
+    words, articles and bracketed settings stay text (issue 37: no "s_l^2" or "d=100" in a figure)."""
+    t = F.tex_text
+    assert t("||W_l||_F^2 - ||W_l||_op^2 against alpha") == \
+        r"$\Vert W_l\Vert _F^2 - \Vert W_l\Vert _{\mathrm{op}}^2$ against $\alpha$"
+    assert t("1 - (v_l^T u_(l+1))^2") == r"$1 - (v_l^T u_{l+1})^2$"
+    assert t("exact finite size, d=100, 500 draws") == r"exact finite size, $d=100$, 500 draws"
+    assert t("lambda_min of the Gram vs lambda_0 (n=8, d=5)") == \
+        r"$\lambda _{\mathrm{min}}$ of the Gram vs $\lambda _0$ ($n=8$, $d=5$)"
+    assert t("k") == "$k$" and t("width m") == "width $m$" and t("a test of x_1") == "a test of $x_1$"
+    assert t("12 x 12 matrix") == "12 x 12 matrix" and t("Hermite coefficients: 30-digit quadrature") == \
+        "Hermite coefficients: 30-digit quadrature"
+    assert t("c  (g = c f)") == "$c$  $(g = c f)$"
+    for s in ("||W_l - s_l u_l v_l^T||_F", "E lambda_min(H(0))", "v^T (H(0) - H^inf) v", "X^+ y"):
+        assert "_" not in re.sub(r"\$[^$]*\$", "", t(s)) and "^" not in re.sub(r"\$[^$]*\$", "", t(s)), s
+        assert F._mathtext_ok(t(s)), s
+    slopes = F._slopes_text([{"label": "d=5, L=2", "fitted": 2.0, "ci": (1.9, 2.1), "stated": 2}])
+    assert "$d=5$, $L=2$" in slopes
+
+
+def test_title_does_not_repeat_the_theorem():
+    head, title = F._title({"title": "Thm 3.4: features sparsify"}, {"id": "x", "source": {
+        "paper": "tahir2024", "where": "Theorem 3.4 (L12)"}})
+    assert head == "Tahir 2024, Theorem 3.4" and title == "features sparsify"
+
+
+def test_exact_zeros_of_several_series_side_by_side():
+    """Zeros drawn at the bottom of a log axis: two series with a zero at the same x are both visible."""
+    fig = {"x": "alpha", "xlabel": "alpha", "ylabel": "distance", "logy": True, "logx": True, "title": "t",
+           "series": [{"kind": "points", "label": f"L={L}", "group": f"L={L}", "x": [0.1, 0.01, 0.001],
+                       "y": [1e-3 * L, 0.0, 0.0], "yerr": [1e-4, 0, 0]} for L in (2, 3)]}
+    f = _draw(fig)
+    r = f.canvas.get_renderer()
+    ax = f.axes[0]
+    tri = [a for a in ax.lines if a.get_marker() == "v"]
+    assert len(tri) == 4
+    pos = sorted(tuple(round(v) for v in a.get_transform().transform((a.get_xdata()[0], a.get_ydata()[0])))
+                 for a in tri)
+    assert len(set(pos)) == 4, "a zero marker hides another"
+    assert ax.get_xlim()[0] <= 0.001, "the zeros' x are inside the axis"
+    del r
+
+
+def test_a_curve_on_a_curve_of_its_colour_is_named_in_the_legend():
+    """Two curves of one colour that coincide: dashes cannot show the one under, so the legend says where it is,
+    and does not claim that colours alternate."""
+    xs = [i / 10 for i in range(11)]
+    ser = [{"kind": "line", "label": "closed form d=5", "group": "d=5", "role": "closed form", "params": {"d": 5},
+            "x": xs, "y": [x * x for x in xs]},
+           {"kind": "line", "label": "series K=4 d=5", "group": "d=5", "role": "series K=4", "params": {"d": 5},
+            "x": xs, "y": [x * x + 1e-6 for x in xs]},
+           {"kind": "points", "label": "MC d=5", "group": "d=5", "role": "MC", "params": {"d": 5}, "x": xs,
+            "y": [x * x for x in xs], "yerr": [0.01] * 11}]
+    f = _draw({"x": "u", "xlabel": "u", "ylabel": "k", "title": "t", "series": ser})
+    texts = [t.get_text() for leg in [f.axes[0].get_legend()] for t in leg.get_texts()]
+    assert any("series" in t and "(on the closed form curve)" in t for t in texts), texts
+    assert not any("alternate" in t for t in texts), texts
 
 
 REPORT = Path(__file__).resolve().parent.parent / "reports" / "results.json"

@@ -32,6 +32,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from .untrusted import inside
+from .notation import math_runs
 from .overlap import DODGE_PT, LINE_CLOSE, POINT_CLOSE, _interp, _overlaps, _reference_roles  # noqa: F401
 
 #: at most this many series (group x role) share one axis; more are split into panels
@@ -140,11 +141,12 @@ def tex_text(s: str) -> str:
     """
     if not s or "$" in s:
         return s or ""
-    out = re.sub(r" ?-> ?inf(inity)?\b", lambda m: (" " if m[0].startswith(" ") else "") + r"$\to\infty$", s)
-    out = out.replace("->", r"$\to$")
+    out = re.sub(r" ?-> ?inf(inity)?\b", lambda m: (" " if m[0].startswith(" ") else "") + "→∞", s)
+    out = out.replace("->", "→")
     for a, b in ((">=", "≥"), ("<=", "≤"), ("||", "‖"), ("+-", "±"), ("sqrt(", "√("), ("O~(", "Õ(")):
         out = out.replace(a, b)
     out = re.sub(r"\^inf\b", "^∞", out)
+    out = math_runs(out)   # formulas among the words as mathtext: ||W_l||_op^2, d=100, X^+ y
     greek = "|".join(sorted(GREEK, key=len, reverse=True))
 
     def sub(m):
@@ -156,7 +158,8 @@ def tex_text(s: str) -> str:
             tail = f"{op}{{{rest}}}"
         return f"${base}{tail}$"
 
-    out = re.sub(rf"(?<![A-Za-z\\])({greek})((?:_|\^)(?:\{{[^}}]*\}}|\([^)]*\)|[A-Za-z0-9]+))?(?![A-Za-z])", sub, out)
+    pat = rf"(?<![A-Za-z\\])({greek})((?:_|\^)(?:\{{[^}}]*\}}|\([^)]*\)|[A-Za-z0-9]+))?(?![A-Za-z])"
+    out = "".join(seg if seg.startswith("$") else re.sub(pat, sub, seg) for seg in re.split(r"(\$[^$]*\$)", out))
     return out if _mathtext_ok(out) else s
 
 
@@ -308,6 +311,9 @@ def _title(fig: dict, claim: dict) -> str:
     head = f"{who}, {loc}" if loc and len(loc) <= 60 else who
     title = fig.get("title") or ""
     title = re.sub(rf"^{re.escape(claim['id'])}:\s*", "", title)
+    m = re.match(r"(?:Thm|Theorem|Lemma|Prop\.|Proposition|Cor\.|Corollary)\s+([A-Z]?[\d.]*\d)\s*:\s*", title)
+    if m and re.search(rf"\b(?:Theorem|Lemma|Proposition|Corollary)\s+{re.escape(m[1])}\b", head):
+        title = title[m.end():]   # "Theorem 3.4" above says it: not "Thm 3.4:" again
     return _safe(tex_text(head)), _safe(tex_text(title))
 
 
@@ -365,7 +371,13 @@ def draw_figure(fig: dict, claim: dict):
     for ax, pan in zip(axes.flat, plist):
         drawn_refs = set()
         offsets, dashes = _overlaps([s for s in pan["series"] if s["role"] not in refs], logx, logy)
-        moved, dashed = moved or bool(offsets), dashed or bool(dashes)
+        moved = moved or bool(offsets)
+        for s in pan["series"]:   # a curve on one of its own colour: alternating dashes would not show it
+            under = s.pop("_under", None)
+            if id(s) in dashes and under is not None and under["_color"] == s["_color"]:
+                del dashes[id(s)]
+                s["_on"] = under
+        dashed = dashed or bool(dashes)
         for s in pan["series"]:
             xs, ys = _floats(s["x"]), _floats(s["y"])
             col = s["_color"]
@@ -426,13 +438,21 @@ def draw_figure(fig: dict, claim: dict):
             ax.set_title(", ".join(tex_param(k, pan["params"][k], fig) for k in pkeys), fontsize=9.5)
     for ax in list(axes.flat)[n:]:
         ax.set_visible(False)
-    if zeros_note:
+    if zeros_note:   # at the bottom; the zeros of several series at one x side by side, none under another
         for ax, pan in zip(axes.flat, plist):
             lo = ax.get_ylim()[0]
+            at: dict = {}
             for s in pan["series"]:
-                if s.get("_zeros"):
-                    ax.plot(s["_zeros"], [lo] * len(s["_zeros"]), "v", color=s["_color"], ms=6, clip_on=False,
-                            zorder=5)
+                for x in dict.fromkeys(s.get("_zeros") or []):
+                    at.setdefault(_key(x), []).append(s)
+            if at:   # a moved artist does not enter the data limits: its unmoved place does, unseen
+                ax.plot(list(at), [lo] * len(at), ls="none", marker="none")
+            for x_, ss in at.items():
+                for k, s in enumerate(ss):
+                    dx = (k - (len(ss) - 1) / 2) * DODGE_PT * 1.4
+                    moved = moved or bool(dx)
+                    trans = offset_copy(ax.transData, f, x=dx, units="points") if dx else ax.transData
+                    ax.plot([x_], [lo], "v", color=s["_color"], ms=6, clip_on=False, zorder=5, transform=trans)
             ax.set_ylim(bottom=lo)
     # axis labels: x on the bottom row, y on the left column
     xl = _safe(tex_text(fig.get("xlabel", fig.get("x", "")) or fig.get("x", "")))
@@ -448,6 +468,7 @@ def draw_figure(fig: dict, claim: dict):
             ax.set_ylabel(yl, fontsize=9.5)
 
     handles, labels = _legend(series, fact, line_roles, point_roles, fig, pkeys, Line2D)
+    _note_coinciding(series, fact, labels, fig)
     if zeros_note:
         handles.append(Line2D([], [], ls="none", marker="v", color="0.3"))
         labels.append("exactly 0 in float64\n(drawn at the bottom)")
@@ -546,7 +567,7 @@ def _hue_label(hk, series, fig) -> str:
 
 def _legend(series, fact, line_roles, point_roles, fig, pkeys, Line2D):
     handles, labels = [], []
-    wrap = lambda t: "\n".join(_wrap(t, 34)) or " "   # noqa: E731
+    wrap = wrap_legend
     if fact:
         hues = list(dict.fromkeys(s["_hue"] for s in series))
         if len(hues) > 1:
@@ -597,6 +618,23 @@ def _legend(series, fact, line_roles, point_roles, fig, pkeys, Line2D):
     return handles, labels
 
 
+def _note_coinciding(series, fact, labels, fig) -> None:
+    """A curve drawn on another of its colour (``s["_on"]``) says so in its legend entry: "(on closed form)"."""
+    for s in series:
+        under = s.get("_on")
+        if under is None or fact and not all(t.get("_on") for t in series if t["role"] == s["role"]):
+            continue   # a role noted only where every curve of it lies on another
+        lab = _safe(tex_text((under["role"] if fact else under.get("label")) or "another curve"))
+        own = wrap_legend(_safe(tex_text((s["role"] if fact else s.get("label")) or "")))
+        for i, t in enumerate(labels):
+            if t.split("\n")[0] == own.split("\n")[0] and "(on " not in t:
+                labels[i] = t + "\n" + f"(on the {lab} curve)"
+
+
+def wrap_legend(t: str) -> str:
+    return "\n".join(_wrap(t, 34)) or " "
+
+
 def _slopes_text(slopes: list[dict]) -> str:
     """The fitted exponents beside the stated ones, one line each."""
     lines = ["fitted slope [95% CI]  vs  stated (with the test's tolerance)"]
@@ -606,7 +644,9 @@ def _slopes_text(slopes: list[dict]) -> str:
         stated = s.get("stated_text") or (f"{s['stated']:g}" if s.get("stated") is not None else "-")
         # a censored fit gives its estimate as text, not a number
         f2 = lambda v: f"{v:.2f}" if isinstance(v, (int, float)) else tex_text(str(v))  # noqa: E731
-        lines.append(f"{tex_text(lab)}: {f2(s['fitted'])} [{f2(lo)}, {f2(hi)}]  vs  {tex_text(stated)}")
+        grp = _parse_group(lab)   # d=5, L=2: each parameter in the source's notation
+        lab = ", ".join(tex_param(k, v) for k, v in grp.items()) if grp else tex_text(lab)
+        lines.append(f"{lab}: {f2(s['fitted'])} [{f2(lo)}, {f2(hi)}]  vs  {tex_text(stated)}")
     return _safe("\n".join(lines))
 
 
