@@ -272,3 +272,22 @@ def test_every_committed_figure_reads(tmp_path):
             _check_layout(f)
             n += 1
     assert n > 20
+
+
+def test_data_crowded_at_zero_get_a_symmetric_log_axis():
+    """A grid 0, 1, 4, 64, 256 (values at 0 and decades above) on a linear axis shows three points as one: the axis
+    is symmetric-logarithmic; values that only scatter about 0 (vanishing coefficients) keep a linear axis."""
+    xs = [-1.0, 1.0, 4.0, 64.0, 256.0]
+    fig = {"x": "c", "xlabel": "c", "ylabel": "y", "title": "t", "logy": False,
+           "series": [{"kind": "points", "label": "MC", "group": "", "x": xs, "y": [0.1, 0.2, 0.3, 0.4, 0.5],
+                       "yerr": [0.01] * 5}]}
+    f = _draw(fig)
+    assert f.axes[0].get_xscale() == "symlog" and f.axes[0].get_yscale() == "linear"
+    _check_layout(f)
+    coef = {"x": "k", "xlabel": "k", "ylabel": "c_k", "title": "t", "logy": False,
+            "series": [{"kind": "points", "label": "MC", "group": "", "x": [0, 1, 2, 3],
+                        "y": [5e-5, 0.65, 6e-5, -0.177], "yerr": [2e-4] * 4}]}
+    f = _draw(coef)
+    assert f.axes[0].get_xscale() == "linear" and f.axes[0].get_yscale() == "linear"
+    like = dict(fig, like_source=True)   # a regenerated figure of the source keeps the source's axis
+    assert _draw(like).axes[0].get_xscale() == "linear"

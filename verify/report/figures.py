@@ -33,6 +33,7 @@ from pathlib import Path
 
 from .untrusted import inside
 from .notation import math_runs
+from .scales import _decades, log_axes, symlog_axes  # noqa: F401
 from .overlap import DODGE_PT, LINE_CLOSE, POINT_CLOSE, _interp, _overlaps, _reference_roles  # noqa: F401
 
 #: at most this many series (group x role) share one axis; more are split into panels
@@ -364,7 +365,8 @@ def draw_figure(fig: dict, claim: dict):
     point_roles = [r for r in roles if r not in line_roles]
 
     logx, logy = log_axes(fig, series)   # one decision for every panel: they compare on one scale
-    fig = {**fig, "logx": logx, "logy": logy}
+    symx, symy = symlog_axes(fig, series, logx, logy)
+    fig = {**fig, "logx": logx, "logy": logy, "symx": symx, "symy": symy}
     zeros_note = False
     refs = _reference_roles(series) if fact else set()
     moved = dashed = False
@@ -506,21 +508,6 @@ def _bridge(xs, ys):
     return [x for x, ok in zip(xs, fin) if ok], [y for y, ok in zip(ys, fin) if ok]
 
 
-def _decades(vals) -> bool:
-    """Whether positive data span two decades or more: a linear axis would flatten all but the largest values."""
-    v = [float(x) for x in vals if isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)]
-    return len(v) >= 3 and min(v) > 0 and max(v) / min(v) >= 100
-
-
-def log_axes(fig: dict, series: list[dict]) -> tuple[bool, bool]:
-    """(log x, log y): as the figure asks, or logarithmic where its data span decades (y unless a range is fixed;
-    x unless the figure regenerates one of the source's, whose horizontal axis a reader compares with the paper)."""
-    xs = [v for s in series for v in s.get("x") or []]
-    ys = [v for s in series for v in s.get("y") or []]
-    return (bool(fig.get("logx")) or (not fig.get("like_source") and _decades(xs)),
-            bool(fig.get("logy")) or (not fig.get("ylim") and _decades(ys)))
-
-
 def _axes_style(ax, fig, series):
     import matplotlib.ticker
 
@@ -530,6 +517,10 @@ def _axes_style(ax, fig, series):
         ax.set_xscale("log")
     if fig.get("ylim"):
         ax.set_ylim(*fig["ylim"])
+    for axis, sym, setter in ((ax.xaxis, fig.get("symx"), ax.set_xscale), (ax.yaxis, fig.get("symy"), ax.set_yscale)):
+        if sym:   # values at and below 0 and decades above: linear up to sym, logarithmic beyond
+            setter("symlog", linthresh=sym, linscale=0.6)
+            axis.set_major_formatter(matplotlib.ticker.FuncFormatter(_tick))
     if any(s.get("markers") for s in series):   # a discrete x: integer ticks
         ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
     xs = sorted({float(v) for s in series if s["kind"] == "points" for v in s["x"] if not isinstance(v, str)})
