@@ -659,8 +659,23 @@ def _claim(c: dict, figs: list[str]) -> list[str]:
         L.append("")
     for k, f in enumerate(figs):
         L += [r"\begin{center}\includegraphics[width=0.72\linewidth,height=0.42\textheight,keepaspectratio]{"
-              + f + r"}\par\smallskip{\small " + esc(figure_caption(c, k)) + r"}\end{center}"]
+              + f + r"}\par\smallskip{\small " + caption_tex(c, k) + r"}\end{center}"]
     return L
+
+
+def caption_tex(c: dict, k: int) -> str:
+    """A figure's caption: the claim id as it is, the rest as prose whose ``$...$`` (axis labels) is math when the
+    whitelist admits it (:func:`prose`, :func:`math_ok`)."""
+    cap, head = figure_caption(c, k), f"Figure {k + 1} of {c['id']}"
+    rest = cap[len(head):] if cap.startswith(head) else cap
+    out = []
+    for seg in re.split(r"(\$[^$]+\$)", rest):
+        if seg.startswith("$") and seg.endswith("$") and len(seg) > 1 and math_ok(seg[1:-1]):
+            out.append("$" + _safe_math(seg[1:-1]) + "$")
+        else:
+            lead, tail = seg[: len(seg) - len(seg.lstrip())], seg[len(seg.rstrip()):]
+            out.append(lead + prose(seg) + tail if seg.strip() else esc(seg))   # prose() trims: keep the spaces
+    return esc(head if cap.startswith(head) else "") + "".join(out)
 
 
 __all__ = ["render_paper", "render_summary", "esc", "prose", "display", "inline_math", "tex_point", "fmt"]

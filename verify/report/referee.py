@@ -408,16 +408,33 @@ def _natural(name: str):
 
 
 def figure_caption(c: dict, k: int) -> str:
-    """What a claim's k-th figure shows (its title, without the claim id it may start with) and the claim's
-    verdict, for the caption under it."""
+    """What a claim's k-th figure shows (its title, without the claim id it may start with, or else its vertical
+    axis against its horizontal one), what it draws (the roles of its series: the stated form, Monte Carlo, ...)
+    and the claim's verdict, for the caption under it."""
     figs = (c.get("evidence") or {}).get("figures") or []
-    title = figs[k].get("title") if k < len(figs) and isinstance(figs[k], dict) else None
-    title = plain(title or "")
+    fig = figs[k] if k < len(figs) and isinstance(figs[k], dict) else {}
+    title = plain(fig.get("title") or "")
     if title.startswith(c["id"]):
         title = title[len(c["id"]):].lstrip(" :—-")
+    if not title and fig.get("ylabel"):   # an untitled figure: what is plotted against what
+        x = fig.get("xlabel") or fig.get("x") or ""
+        title = plain(f"{fig['ylabel']} against {x}" if x else fig["ylabel"])
+    roles = _figure_roles(fig)
+    title, roles = (re.sub(r"\s?->\s?inf(inity)?\b", " → ∞", t).replace("->", "→") for t in (title, roles))
     cls = klass(c)
     verdict = c["verdict"] + (f", {cls}" if cls else "")
-    return (f"Figure {k + 1} of {c['id']}" + (f": {title}" if title else "") + f". Verdict: {verdict}.")
+    return (f"Figure {k + 1} of {c['id']}" + (f": {title}" if title else "")
+            + (f"; drawn: {roles}" if roles else "") + f". Verdict: {verdict}.")
+
+
+def _figure_roles(fig: dict) -> str:
+    """The distinct roles of a figure's series ("(27), Monte Carlo"), or "" when they are not few and named."""
+    from verify.report.figures import _structure
+    try:
+        roles = list(dict.fromkeys(s["role"] for s in _structure(fig) if s.get("role")))
+    except (KeyError, TypeError):
+        return ""
+    return ", ".join(plain(r) for r in roles) if 2 <= len(roles) <= 6 else ""
 
 
 __all__ = ["plain", "plain_doc", "place", "errata", "summary", "counterexample", "command", "SECTIONS",
