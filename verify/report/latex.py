@@ -455,7 +455,16 @@ def cx_tex(cx: dict | None) -> str | None:
 
 
 def _cmd(s: str) -> str:
-    return r"{\footnotesize\texttt{" + esc(s).replace(r"\allowbreak{}", "") + "}}"
+    # straight quotes, as a shell needs them when the command is copied from the PDF (not the typeset ’ ‘)
+    tt = esc(s).replace(r"\allowbreak{}", "").replace("'", r"\textquotesingle{}")
+    return r"{\footnotesize\texttt{" + tt + "}}"
+
+
+def _note_tex(note: str) -> str:
+    """A markdown note in LaTeX: `code` as a command (its -- kept, not an en dash), "quoted" text with opening and
+    closing quotes, *emphasis* dropped."""
+    parts = note.replace("*", "").split("`")
+    return "".join(_cmd(p) if i % 2 else re.sub(r'"([^"]*)"', r"``\1''", esc(p)) for i, p in enumerate(parts))
 
 
 def _erratum(e: dict) -> list[str]:
@@ -591,7 +600,7 @@ def _others(doc: dict, paper: str) -> list[str]:
             L += [r"{\small $^\dagger$ " + esc("verdict from our derivation only (symbolic identities, searches "
                                                 "over closed forms); no simulation of the procedure entered it.")
                   + "}", ""]
-        L += [r"{\small " + esc(POWER_NOTE.replace("*", "").replace("`", "")) + "}"]
+        L += [r"{\small " + _note_tex(POWER_NOTE) + "}"]
     else:
         L.append("None in this run.")
     own = own_construction(doc, paper)

@@ -109,7 +109,7 @@ def math_runs(s: str) -> str:
                 continue
             j = i
             while j < len(toks) and kinds[j] != "w":
-                if j > i and toks[j].startswith("(") and _ASSIGN.match(toks[j][1:]):
+                if j > i and toks[j].startswith("(") and (_ASSIGN.match(toks[j][1:]) or toks[j + 1:j + 2] == ["="]):
                     break   # "lambda_0 (n=8, d=5)": the settings in brackets are not an argument
                 j += 1
                 if re.search(r"[,;:]$", toks[j - 1]):   # a comma ends a formula: "d=100, 500 draws"
