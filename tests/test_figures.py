@@ -206,6 +206,10 @@ def test_ascii_formulas_in_labels_become_math():
     assert t("12 x 12 matrix") == "12 x 12 matrix" and t("Hermite coefficients: 30-digit quadrature") == \
         "Hermite coefficients: 30-digit quadrature"
     assert t("c  (g = c f)") == "$c$  $(g = c f)$"
+    assert t("bound: sqrt(y~^T H^-1 y~) = 1.24") == r"bound: $\sqrt{\tilde{y}^T H^{-1} \tilde{y}} = 1.24$"
+    assert t("stated order x the least constant") == "stated order x the least constant"   # x: times
+    assert t("unit C/(kappa lambda^2) (so each slope") == r"unit $C/(\kappa  \lambda ^2)$ (so each slope"
+    assert t("||eq.(5) - eq.(6)||") == "‖eq.(5) - eq.(6)‖"   # words stay words
     for s in ("||W_l - s_l u_l v_l^T||_F", "E lambda_min(H(0))", "v^T (H(0) - H^inf) v", "X^+ y"):
         assert "_" not in re.sub(r"\$[^$]*\$", "", t(s)) and "^" not in re.sub(r"\$[^$]*\$", "", t(s)), s
         assert F._mathtext_ok(t(s)), s

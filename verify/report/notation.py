@@ -19,22 +19,22 @@ _GREEK_OF = dict(zip("αβγδεζηθικλμνξπρστυφχψωΓΔΘΛΞΠ
                  "epsilon")))
 _SYMBOL = {**{ch: "\\" + name + " " for ch, name in _GREEK_OF.items()}, "‖": r"\Vert ", "∞": r"\infty ",
            "±": r"\pm ", "≤": r"\leq ", "≥": r"\geq ", "→": r"\to ", "·": r"\cdot ", "⊤": r"\top ", "∈": r"\in "}
-_OPS = {"-", "+", "=", "<", ">", "≤", "≥", "→", ".", "·", "/", "∈"}
+_OPS = {"-", "+", "=", "<", ">", "≤", "≥", "→", ".", "·", "/", "∈", "~"}
 _NUM = r"[-+]?(?:\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|\.\d+)"
 _NAME = r"(?:[A-Za-z]|" + "|".join(GREEK) + r"|[" + _GREEK_CH + r"])"
 #: one value or symbol: 3, 0.5, d, alpha, π, 2pi/3, 1/2
 _ATOM = re.compile(rf"(?:{_NUM}|\d*(?:pi|π)|{_NAME})(?:/(?:\d+|{_NAME}))?")
 #: a parameter set to a value: d=100, s_f=0.5, K=40
 _ASSIGN = re.compile(rf"{_NAME}(?:_[A-Za-z0-9]+)?={_NUM}(?:/\d+)?")
-_FORMULA_CH = re.compile(r"[A-Za-z0-9_^{}()\[\]|‖+\-*/.,'∞±≤≥→·⊤" + _GREEK_CH + r"]+")
+_FORMULA_CH = re.compile(r"[A-Za-z0-9_^{}()\[\]|‖+\-*/.,'∞±≤≥→·⊤√~" + _GREEK_CH + r"]+")
 
 
 def _symbols_only(t: str) -> bool:
     """Every word of ``t`` is a symbol: a Greek name, at most two letters, or a word in a sub- or superscript
     (``op``, ``min``); a bare word of two letters or more (``of``, ``vs``) is a word."""
-    if not _FORMULA_CH.fullmatch(t) or re.fullmatch(r"[A-Za-z]{2,}", t) and t not in GREEK:
+    if not _FORMULA_CH.fullmatch(t):
         return False
-    for m in re.finditer(r"[A-Za-z]{3,}", t):
+    for m in re.finditer(r"[A-Za-z]{2,}", t):   # "(so", "eq.(5)": words, not symbols
         if m[0] in GREEK:
             continue
         before = t[: m.start()]
@@ -45,12 +45,12 @@ def _symbols_only(t: str) -> bool:
 
 def _formula_token(t: str) -> bool:
     """A token written as a formula: scripted, normed or with an arrow or infinity, and only symbols in it."""
-    return any(ch in t for ch in "_^‖→∞") and _symbols_only(t)
+    return any(ch in t for ch in "_^‖→∞√") and _symbols_only(t)
 
 
 def _kind(tok: str) -> str:
     """'f' a formula, 'a' an atom (value or symbol), 'o' an operator, 'w' anything else (a word)."""
-    core = tok.strip(",;:").lstrip("(").rstrip(")") if tok not in _OPS else tok
+    core = re.sub(r"^[(\[]+|[)\],;:.]+$", "", tok)   # "(n=8,", "d=8).": the value itself
     if tok in _OPS:
         return "o"
     if _formula_token(tok) or _ASSIGN.fullmatch(core):
@@ -68,8 +68,11 @@ def to_mathtext(run: str) -> str:
     s = re.sub(r"([_^])\(([^()]*)\)", r"\1{\2}", s)   # u_(l+1): the bracket groups the script
     s = re.sub(r"([_^])([A-Za-z]{2,})", lambda m: m[1] + ("{\\" + m[2] + "}" if m[2] in GREEK
                                                           else "{\\mathrm{" + m[2] + "}}"), s)
-    s = re.sub(r"([_^])(\d{2,})", r"\1{\2}", s)
+    s = re.sub(r"([_^])(-\d+(?:\.\d+)?|\d+\.\d+|\d{2,})", r"\1{\2}", s)   # H^-1, x_12: the whole number in the script
+    s = re.sub(r"√\(((?:[^()]|\([^()]*\))*)\)", r"\\sqrt{\1}", s)   # sqrt(y^T H^-1 y)
     s = re.sub(r"(?<![A-Za-z\\])(" + "|".join(sorted(GREEK, key=len, reverse=True)) + r")(?![A-Za-z])", r"\\\1 ", s)
+    s = re.sub(r"(?<![A-Za-z])([A-Za-z])~", r"\\tilde{\1}", s)   # y~: the paper's y with a tilde
+    s = re.sub(r" ~ ", r" \\sim ", s)
     s = "".join(_SYMBOL.get(ch, ch) for ch in s)
     s = re.sub(r" \. ", r" \\cdot ", s)
     return s.strip()
@@ -114,20 +117,21 @@ def math_runs(s: str) -> str:
                 j += 1
                 if re.search(r"[,;:]$", toks[j - 1]):   # a comma ends a formula: "d=100, 500 draws"
                     break
-            res.append(_run(toks[i:j], kinds[i:j]))
+            res.append(_run(toks[i:j], kinds[i:j], alone=len(toks) == 1))
             i = j
         out.append(" ".join(res))
     return "".join(out)
 
 
-def _run(toks: list[str], kinds: list[str]) -> str:
+def _run(toks: list[str], kinds: list[str], alone: bool = False) -> str:
     while toks and kinds[0] == "o" and toks[0] != "-":   # a run does not start on a relation
         return toks[0] + " " + _run(toks[1:], kinds[1:]) if len(toks) > 1 else toks[0]
     while toks and kinds[-1] == "o":
         return (_run(toks[:-1], kinds[:-1]) + " " + toks[-1]).strip()
     text = " ".join(toks)
-    eq = any(t in ("=", "→", "≤", "≥", "<", ">") for t in toks) and len(toks) >= 3   # alpha -> 0, L = 2
-    single = len(toks) == 1 and re.fullmatch(_NAME, toks[0].strip("(),;:"))   # a symbol alone: width m
+    eq = any(t in ("=", "→", "≤", "≥", "<", ">", "~") for t in toks) and len(toks) >= 3   # alpha -> 0, L = 2
+    sym = toks[0].strip("(),;:") if len(toks) == 1 else ""
+    single = re.fullmatch(_NAME, sym) and (sym != "x" or alone)   # a symbol alone (width m); "order x the": times
     if not ("f" in kinds or eq or single):
         return text
     lead, tail = "", ""
