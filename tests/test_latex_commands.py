@@ -15,3 +15,24 @@ def test_power_note_command_is_code_and_quotes_open():
     tex = _note_tex(POWER_NOTE)
     assert r"\texttt{python -m verify mutants --profile P}" in tex   # typewriter: no en-dash ligature
     assert '"' not in tex and "``k of n alternatives rejected''" in tex and "*" not in tex and "`python" not in tex
+
+
+def test_report_title_has_no_file_number():
+    """A source's report is headed by the paper's title, not the suite's number of its text file ("001: ...")."""
+    import json
+    from pathlib import Path
+
+    import pytest
+
+    from verify.report.latex import render_paper
+    from verify.report.markdown import render_paper as md_paper
+    from verify.report.tables import source_info
+    report = Path(__file__).resolve().parent.parent / "reports" / "results.json"
+    if not report.exists():
+        pytest.skip("no committed report")
+    doc = json.loads(report.read_text())
+    paper = next(c["source"]["paper"] for c in doc["claims"] if source_info(doc, c["source"]["paper"])["number"])
+    num = source_info(doc, paper)["number"]
+    tex, md = render_paper(doc, paper, {}), md_paper(doc, paper, {})
+    assert r"\bfseries " + num not in tex
+    assert not md.startswith(f"# {num}")

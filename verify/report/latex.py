@@ -362,9 +362,9 @@ def render_paper(doc: dict, paper: str, figs: dict[str, list[str]]) -> str:
     doc = plain_doc(relevant(doc, paper))
     timing = doc.get("timing", {})
     info = source_info(doc, paper)
-    num = f"{info['number']}: " if info["number"] else ""
+    # the title alone: the number of the source's text file ("001") is the suite's index, not the paper's
     L = PREAMBLE + [r"\begin{document}", r"\sloppy",
-                    r"{\centering{\large\bfseries " + esc(num + info["title"]) + r"\par}\smallskip"
+                    r"{\centering{\large\bfseries " + esc(info["title"]) + r"\par}\smallskip"
                     r"{\normalsize Verification report (ftverify), " + esc(timing.get("started", "")[:16].replace("T", " "))
                     + r" UTC\par}\medskip}", ""]
     L += _body(doc, paper)
