@@ -295,3 +295,11 @@ def test_data_crowded_at_zero_get_a_symmetric_log_axis():
     assert f.axes[0].get_xscale() == "linear" and f.axes[0].get_yscale() == "linear"
     like = dict(fig, like_source=True)   # a regenerated figure of the source keeps the source's axis
     assert _draw(like).axes[0].get_xscale() == "linear"
+
+
+def test_titles_wrap_by_what_a_formula_shows():
+    """A title is wrapped by the characters it shows: a short formula with a long mathtext source does not push
+    the line's end onto a line of its own."""
+    t = F.tex_text("lambda_min of the finite-width Gram vs lambda_0 (n=8, d=5)")
+    assert len(F._wrap(t, 70)) == 1 and F._visible(r"$\lambda _{\mathrm{min}}$") == 4
+    assert all(line.count("$") % 2 == 0 for line in F._wrap(t, 12))
