@@ -210,6 +210,7 @@ def test_ascii_formulas_in_labels_become_math():
     assert t("stated order x the least constant") == "stated order x the least constant"   # x: times
     assert t("unit C/(kappa lambda^2) (so each slope") == r"unit $C/(\kappa  \lambda ^2)$ (so each slope"
     assert t("||eq.(5) - eq.(6)||") == "‖eq.(5) - eq.(6)‖"   # words stay words
+    assert t("App. C, eqs. (152)-(153)") == "App. C, eqs. (152)-(153)"   # a part of the paper, not a symbol
     for s in ("||W_l - s_l u_l v_l^T||_F", "E lambda_min(H(0))", "v^T (H(0) - H^inf) v", "X^+ y"):
         assert "_" not in re.sub(r"\$[^$]*\$", "", t(s)) and "^" not in re.sub(r"\$[^$]*\$", "", t(s)), s
         assert F._mathtext_ok(t(s)), s

@@ -29,6 +29,11 @@ _ASSIGN = re.compile(rf"{_NAME}(?:_[A-Za-z0-9]+)?={_NUM}(?:/\d+)?")
 _FORMULA_CH = re.compile(r"[A-Za-z0-9_^{}()\[\]|‖+\-*/.,'∞±≤≥→·⊤√~" + _GREEK_CH + r"]+")
 
 
+#: words after which a capital letter names a part of the paper (App. C), not a symbol
+_NAMES_A_PART = re.compile(r"\(?(?:App\.|Appendix|Apps?\.|Sec\.|Section|Part|Table|Fig\.|Figure|Type|Case|Step|"
+                           r"Assumption|Condition|Setting)", re.I)
+
+
 def _symbols_only(t: str) -> bool:
     """Every word of ``t`` is a symbol: a Greek name, at most two letters, or a word in a sub- or superscript
     (``op``, ``min``); a bare word of two letters or more (``of``, ``vs``) is a word."""
@@ -117,7 +122,11 @@ def math_runs(s: str) -> str:
                 j += 1
                 if re.search(r"[,;:]$", toks[j - 1]):   # a comma ends a formula: "d=100, 500 draws"
                     break
-            res.append(_run(toks[i:j], kinds[i:j], alone=len(toks) == 1))
+            part = i > 0 and _NAMES_A_PART.fullmatch(toks[i - 1])
+            if j == i + 1 and part and re.fullmatch(r"[A-Z][.,;:)]?", toks[i]):
+                res.append(toks[i])   # "App. C", "Table A": a part of the paper, not a symbol
+            else:
+                res.append(_run(toks[i:j], kinds[i:j], alone=len(toks) == 1))
             i = j
         out.append(" ".join(res))
     return "".join(out)
