@@ -36,3 +36,29 @@ def test_caption_in_latex_keeps_math_spaces_and_the_claim_id():
 def test_unsafe_math_in_a_caption_stays_escaped():
     tex = caption_tex(_claim(dict(_fig(), ylabel=r"$\input{/etc/passwd}$")), 0)
     assert r"\input" not in tex.replace(r"\textbackslash{}input", "")
+
+
+def test_small_multiples_are_set_at_the_page_width():
+    """A figure of three or more panels is set at the full text width (and may take most of a page's height): at
+    0.72 of the width its tick labels print at 3-4 pt."""
+    from verify.report.figures import panel_count
+    from verify.report.latex import _claim as claim_tex
+    xs = [0.1, 0.2]
+    series = [{"kind": "points", "label": f"MC d={d}, L={L}", "group": f"d={d}, L={L}", "x": xs, "y": xs}
+              for d in (5, 10, 20) for L in (2, 3)]
+    fig = {"x": "alpha", "xlabel": "alpha", "ylabel": "y", "title": "t", "series": series, "panels": ["d"]}
+    assert panel_count(fig) == 3 and panel_count(_fig()) == 1
+    import json
+    from pathlib import Path
+
+    report = Path(__file__).resolve().parent.parent / "reports" / "results.json"
+    if not report.exists():
+        return
+    doc = json.loads(report.read_text())
+    c = next((c for c in doc["claims"] if c["evidence"].get("figures")), None)
+    if c is None:
+        return
+    c = dict(c, evidence=dict(c["evidence"], figures=[fig, _fig()]))
+    tex = "\n".join(claim_tex(c, ["figures/a.png", "figures/b.png"]))
+    assert r"includegraphics[width=\linewidth,height=0.9\textheight,keepaspectratio]{figures/a.png}" in tex
+    assert r"includegraphics[width=0.72\linewidth,height=0.42\textheight,keepaspectratio]{figures/b.png}" in tex

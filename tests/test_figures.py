@@ -144,8 +144,8 @@ def test_rate_figure_carries_fitted_and_stated_slope():
                                               "stated_text": "1 (test: <= 1.49)"}])
     assert fig["slopes"][0]["fitted"] == pytest.approx(1.07) and fig["slopes"][0]["stated"] == 1.0
     f = _draw(fig, {"id": "dayi2024.thm7", "source": {"paper": "dayi2024", "where": "Theorem 7 (L194-201)"}})
-    box = [t for t in f.texts if t.get_gid() == "slopes"]
-    assert box and "1.07 [0.95, 1.20]" in box[0].get_text() and "vs  1 (test" in box[0].get_text()
+    box = "\n".join(t.get_text() for t in f.texts if t.get_gid() in ("slopes", "slopes part"))
+    assert "fitted slope" in box and "1.07 [0.95, 1.20]" in box and "vs  1 (test" in box
     assert "Theorem 7" in f._suptitle.get_text()
     _check_layout(f)
 

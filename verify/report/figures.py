@@ -502,10 +502,18 @@ def draw_figure(fig: dict, claim: dict):
         extra.append(axes[0, min(ncols, n) - 1].legend(handles, labels, loc="upper left", bbox_to_anchor=(1.03, 1.0),
                                                         borderaxespad=0.0, frameon=False, fontsize=8.5,
                                                         handlelength=2.4))
-    if fig.get("slopes"):
-        extra.append(f.text(1.0, -0.02, _slopes_text(fig["slopes"]), fontsize=8.5, va="top", ha="right",
-                            transform=f.transFigure,
-                            bbox=dict(boxstyle="round,pad=0.4", fc="#f4f4f4", ec="0.7"), gid="slopes"))
+    if fig.get("slopes"):   # below the panels, in as many columns as there are panel columns (a short block)
+        head, *body = _slopes_text(fig["slopes"]).split("\n")
+        k = min(ncols, n) if len(body) > 4 else 1
+        per = math.ceil(len(body) / k)
+        extra.append(f.text(0.5, -0.01, head, fontsize=8.5, va="top", ha="center", transform=f.transFigure,
+                            gid="slopes", fontweight="bold"))
+        dy = 8.5 * 1.6 / 72 / f.get_figheight()
+        for i in range(k):
+            col = body[i * per:(i + 1) * per]
+            if col:
+                extra.append(f.text((i + 0.5) / k, -0.01 - dy, "\n".join(col), fontsize=8.5, va="top",
+                                    ha="center", transform=f.transFigure, gid="slopes part"))
     f._ftverify_extra = extra
     return f
 
@@ -639,6 +647,13 @@ def _note_coinciding(series, fact, labels, fig) -> None:
 
 def wrap_legend(t: str) -> str:
     return "\n".join(_wrap(t, 34)) or " "
+
+
+def panel_count(fig: dict) -> int:
+    """How many panels the figure is drawn in (a report sets a figure of three or more at the full text width)."""
+    series = _structure(fig)
+    keys = _panel_keys(fig, series)
+    return len({tuple(_key((s["params"] or {}).get(k)) for k in keys) for s in series}) or 1
 
 
 def _slopes_text(slopes: list[dict]) -> str:

@@ -26,6 +26,7 @@ from verify.report.referee import (CONSEQUENCE_WORDS, SECTION_NOTES, SECTION_TIT
                                    errata, figure_caption, greek, place, plain, plain_doc, relevant, summary, values_text,
                                    what_is_wrong)
 from .untrusted import math_ok, strip_controls
+from .figures import panel_count
 
 MAX_ROWS = 30
 _ESC = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_\allowbreak{}",
@@ -667,7 +668,11 @@ def _claim(c: dict, figs: list[str]) -> list[str]:
             L.append(esc(f"({len(rows) - MAX_ROWS} more rows in results.json)"))
         L.append("")
     for k, f in enumerate(figs):
-        L += [r"\begin{center}\includegraphics[width=0.72\linewidth,height=0.42\textheight,keepaspectratio]{"
+        data = c["evidence"].get("figures") or []
+        fd = data[k] if k < len(data) and isinstance(data[k], dict) else {}
+        wide = bool(fd.get("series")) and panel_count(fd) >= 3   # small multiples: the page's size, or unreadable
+        L += [r"\begin{center}\includegraphics[width=" + (r"\linewidth" if wide else r"0.72\linewidth")
+              + (r",height=0.9\textheight" if wide else r",height=0.42\textheight") + r",keepaspectratio]{"
               + f + r"}\par\smallskip{\small " + caption_tex(c, k) + r"}\end{center}"]
     return L
 
