@@ -2,7 +2,7 @@
 it draws (the roles of its series) and the verdict; in the PDF its axis labels are math, not escaped dollars."""
 from __future__ import annotations
 
-from verify.report.latex import caption_tex
+from verify.report.captions import caption_tex
 from verify.report.referee import figure_caption
 
 

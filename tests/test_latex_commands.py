@@ -2,7 +2,8 @@
 ``--profile`` never typeset as an en dash, quoted phrases with opening and closing quotes."""
 from __future__ import annotations
 
-from verify.report.latex import _cmd, _note_tex
+from verify.report.captions import note_tex as _note_tex
+from verify.report.latex import _cmd
 from verify.report.tables import POWER_NOTE
 
 

@@ -31,7 +31,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from .untrusted import inside
-from .notation import math_runs
+from .notation import _visible, _wrap, math_runs  # noqa: F401
 from .scales import _decades, log_axes, symlog_axes  # noqa: F401
 from .overlap import DODGE_PT, LINE_CLOSE, POINT_CLOSE, _interp, _overlaps, _reference_roles  # noqa: F401
 
@@ -174,28 +174,6 @@ def _mathtext_ok(s: str) -> bool:
         return True
     except Exception:   # noqa: BLE001 - any parse failure: keep the plain text
         return False
-
-
-def _visible(w: str) -> int:
-    """About how many characters ``w`` shows: ``$\\lambda _{\\mathrm{min}}$`` shows 4, not 24."""
-    def shown(m):
-        inner = re.sub(r"\\mathrm\{([^}]*)\}", r"\1", m[1])
-        return "x" * len(re.sub(r"[{}_^\s]", "", re.sub(r"\\[A-Za-z]+", "x", inner)))
-    return len(re.sub(r"\$([^$]*)\$", shown, w))
-
-
-def _wrap(s: str, width: int) -> list[str]:
-    """Greedy wrapping at ``width`` visible characters that never breaks inside ``$...$`` (a line with one dollar
-    would not parse) and counts a formula by what it shows, not by its mathtext source."""
-    protected = re.sub(r"\$[^$]*\$", lambda m: m[0].replace(" ", "\x00"), s)
-    lines: list[str] = []
-    for word in protected.split():
-        word = word.replace("\x00", " ")
-        if lines and _visible(lines[-1]) + 1 + _visible(word) <= width:
-            lines[-1] += " " + word
-        else:
-            lines.append(word)
-    return lines
 
 
 def _safe(s: str) -> str:

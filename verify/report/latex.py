@@ -27,6 +27,7 @@ from verify.report.referee import (CONSEQUENCE_WORDS, SECTION_NOTES, SECTION_TIT
                                    what_is_wrong)
 from .untrusted import math_ok, strip_controls
 from .figures import panel_count
+from . import captions   # figure captions and command notes (they read prose() and esc() of this module)
 
 MAX_ROWS = 30
 _ESC = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_\allowbreak{}",
@@ -461,13 +462,6 @@ def _cmd(s: str) -> str:
     return r"{\footnotesize\texttt{" + tt + "}}"
 
 
-def _note_tex(note: str) -> str:
-    """A markdown note in LaTeX: `code` as a command (its -- kept, not an en dash), "quoted" text with opening and
-    closing quotes, *emphasis* dropped."""
-    parts = note.replace("*", "").split("`")
-    return "".join(_cmd(p) if i % 2 else re.sub(r'"([^"]*)"', r"``\1''", esc(p)) for i, p in enumerate(parts))
-
-
 def _erratum(e: dict) -> list[str]:
     """A major erratum: its sentence, then one line each for what differs, the corrected form, the counterexample,
     the other witnesses and the command."""
@@ -601,7 +595,7 @@ def _others(doc: dict, paper: str) -> list[str]:
             L += [r"{\small $^\dagger$ " + esc("verdict from our derivation only (symbolic identities, searches "
                                                 "over closed forms); no simulation of the procedure entered it.")
                   + "}", ""]
-        L += [r"{\small " + _note_tex(POWER_NOTE) + "}"]
+        L += [r"{\small " + captions.note_tex(POWER_NOTE) + "}"]
     else:
         L.append("None in this run.")
     own = own_construction(doc, paper)
@@ -673,23 +667,8 @@ def _claim(c: dict, figs: list[str]) -> list[str]:
         wide = bool(fd.get("series")) and panel_count(fd) >= 3   # small multiples: the page's size, or unreadable
         L += [r"\begin{center}\includegraphics[width=" + (r"\linewidth" if wide else r"0.72\linewidth")
               + (r",height=0.9\textheight" if wide else r",height=0.42\textheight") + r",keepaspectratio]{"
-              + f + r"}\par\smallskip{\small " + caption_tex(c, k) + r"}\end{center}"]
+              + f + r"}\par\smallskip{\small " + captions.caption_tex(c, k) + r"}\end{center}"]
     return L
-
-
-def caption_tex(c: dict, k: int) -> str:
-    """A figure's caption: the claim id as it is, the rest as prose whose ``$...$`` (axis labels) is math when the
-    whitelist admits it (:func:`prose`, :func:`math_ok`)."""
-    cap, head = figure_caption(c, k), f"Figure {k + 1} of {c['id']}"
-    rest = cap[len(head):] if cap.startswith(head) else cap
-    out = []
-    for seg in re.split(r"(\$[^$]+\$)", rest):
-        if seg.startswith("$") and seg.endswith("$") and len(seg) > 1 and math_ok(seg[1:-1]):
-            out.append("$" + _safe_math(seg[1:-1]) + "$")
-        else:
-            lead, tail = seg[: len(seg) - len(seg.lstrip())], seg[len(seg.rstrip()):]
-            out.append(lead + prose(seg) + tail if seg.strip() else esc(seg))   # prose() trims: keep the spaces
-    return esc(head if cap.startswith(head) else "") + "".join(out)
 
 
 __all__ = ["render_paper", "render_summary", "esc", "prose", "display", "inline_math", "tex_point", "fmt"]

@@ -155,3 +155,25 @@ def _run(toks: list[str], kinds: list[str], alone: bool = False) -> str:
         return lead + tail
     m_ = to_mathtext(text)
     return lead + (f"${m_}$" if _ok(m_) else text) + tail
+
+
+def _visible(w: str) -> int:
+    """About how many characters ``w`` shows: ``$\\lambda _{\\mathrm{min}}$`` shows 4, not 24."""
+    def shown(m):
+        inner = re.sub(r"\\mathrm\{([^}]*)\}", r"\1", m[1])
+        return "x" * len(re.sub(r"[{}_^\s]", "", re.sub(r"\\[A-Za-z]+", "x", inner)))
+    return len(re.sub(r"\$([^$]*)\$", shown, w))
+
+
+def _wrap(s: str, width: int) -> list[str]:
+    """Greedy wrapping at ``width`` visible characters that never breaks inside ``$...$`` (a line with one dollar
+    would not parse) and counts a formula by what it shows, not by its mathtext source."""
+    protected = re.sub(r"\$[^$]*\$", lambda m: m[0].replace(" ", "\x00"), s)
+    lines: list[str] = []
+    for word in protected.split():
+        word = word.replace("\x00", " ")
+        if lines and _visible(lines[-1]) + 1 + _visible(word) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines
