@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from pathlib import Path
 
 import pytest
@@ -143,8 +144,8 @@ def test_rate_figure_carries_fitted_and_stated_slope():
                                               "stated_text": "1 (test: <= 1.49)"}])
     assert fig["slopes"][0]["fitted"] == pytest.approx(1.07) and fig["slopes"][0]["stated"] == 1.0
     f = _draw(fig, {"id": "dayi2024.thm7", "source": {"paper": "dayi2024", "where": "Theorem 7 (L194-201)"}})
-    box = [t for t in f.texts if t.get_gid() == "slopes"]
-    assert box and "1.07 [0.95, 1.20]" in box[0].get_text() and "vs  1 (test" in box[0].get_text()
+    box = "\n".join(t.get_text() for t in f.texts if t.get_gid() in ("slopes", "slopes part"))
+    assert "fitted slope" in box and "1.07 [0.95, 1.20]" in box and "vs  1 (test" in box
     assert "Theorem 7" in f._suptitle.get_text()
     _check_layout(f)
 
@@ -184,14 +185,80 @@ def test_log_axis_zeros_and_sparse_lines():
 
 
 def test_mathtext_notation():
-    # a scripted Latin letter is math as a Greek one is (u_1 as well as beta_s)
-    assert F.tex_text("1 - |u_1 . beta_s|") == r"1 - |$u_{1}$ . $\beta_{s}$|"
+    assert F.tex_text("1 - |u_1 . beta_s|") == r"$1 - |u_1 \cdot \beta _s|$"
     assert F.tex_param("theta", 0.7854) == r"$\theta=\pi/4$"
     assert F.tex_param("sigma", 0.5) == r"$\sigma=0.5$"
-    assert F.tex_text("MC d->inf") == r"MC d$\to\infty$"
-    assert F.tex_text("vs m (phi=1.047, c=1)") == r"vs m ($\phi$=π/3, c=1)"      # an angle as the source writes it
-    assert F.tex_text("theta=0.3, phi=2.094") == r"$\theta$=0.3, $\phi$=2π/3"   # not a simple multiple: as printed
+    assert F.tex_text("MC d->inf") == r"MC $d\to \infty$"
+    t = F.tex_text("vs m (phi=1.047, c=1)")                  # an angle as the source writes it
+    assert "\\pi$/3" in t and "1.047" not in t, t
+    t = F.tex_text("theta=0.3, phi=2.094")                   # 0.3 is not a simple multiple of pi: as printed
+    assert "0.3" in t and "2$\\pi$/3" in t and "2.094" not in t, t
     assert F.tex_text("a $\\bad{") == "a $\\bad{"   # left alone, never a parse error at draw time
+
+
+def test_ascii_formulas_in_labels_become_math():
+    """A claim's ASCII formulas (scripts, norms, d=100) are set as math among the words, in the paper's notation;
+    words, articles and bracketed settings stay text (issue 37: no "s_l^2" or "d=100" in a figure)."""
+    t = F.tex_text
+    assert t("||W_l||_F^2 - ||W_l||_op^2 against alpha") == \
+        r"$\Vert W_l\Vert _F^2 - \Vert W_l\Vert _{\mathrm{op}}^2$ against $\alpha$"
+    assert t("1 - (v_l^T u_(l+1))^2") == r"$1 - (v_l^T u_{l+1})^2$"
+    assert t("exact finite size, d=100, 500 draws") == r"exact finite size, $d=100$, 500 draws"
+    assert t("lambda_min of the Gram vs lambda_0 (n=8, d=5)") == \
+        r"$\lambda _{\mathrm{min}}$ of the Gram vs $\lambda _0$ ($n=8$, $d=5$)"
+    assert t("k") == "$k$" and t("width m") == "width $m$" and t("a test of x_1") == "a test of $x_1$"
+    assert t("12 x 12 matrix") == "12 x 12 matrix" and t("Hermite coefficients: 30-digit quadrature") == \
+        "Hermite coefficients: 30-digit quadrature"
+    assert t("c  (g = c f)") == "$c$  $(g = c f)$"
+    assert t("bound: sqrt(y~^T H^-1 y~) = 1.24") == r"bound: $\sqrt{\tilde{y}^T H^{-1} \tilde{y}} = 1.24$"
+    assert t("stated order x the least constant") == "stated order x the least constant"   # x: times
+    assert t("unit C/(kappa lambda^2) (so each slope") == r"unit $C/(\kappa  \lambda ^2)$ (so each slope"
+    assert t("||eq.(5) - eq.(6)||") == "‖eq.(5) - eq.(6)‖"   # words stay words
+    assert t("App. C, eqs. (152)-(153)") == "App. C, eqs. (152)-(153)"   # a part of the paper, not a symbol
+    for s in ("||W_l - s_l u_l v_l^T||_F", "E lambda_min(H(0))", "v^T (H(0) - H^inf) v", "X^+ y"):
+        assert "_" not in re.sub(r"\$[^$]*\$", "", t(s)) and "^" not in re.sub(r"\$[^$]*\$", "", t(s)), s
+        assert F._mathtext_ok(t(s)), s
+    slopes = F._slopes_text([{"label": "d=5, L=2", "fitted": 2.0, "ci": (1.9, 2.1), "stated": 2}])
+    assert "$d=5$, $L=2$" in slopes
+
+
+def test_title_does_not_repeat_the_theorem():
+    head, title = F._title({"title": "Thm 3.4: features sparsify"}, {"id": "x", "source": {
+        "paper": "tahir2024", "where": "Theorem 3.4 (L12)"}})
+    assert head == "Tahir 2024, Theorem 3.4" and title == "features sparsify"
+
+
+def test_exact_zeros_of_several_series_side_by_side():
+    """Zeros drawn at the bottom of a log axis: two series with a zero at the same x are both visible."""
+    fig = {"x": "alpha", "xlabel": "alpha", "ylabel": "distance", "logy": True, "logx": True, "title": "t",
+           "series": [{"kind": "points", "label": f"L={L}", "group": f"L={L}", "x": [0.1, 0.01, 0.001],
+                       "y": [1e-3 * L, 0.0, 0.0], "yerr": [1e-4, 0, 0]} for L in (2, 3)]}
+    f = _draw(fig)
+    r = f.canvas.get_renderer()
+    ax = f.axes[0]
+    tri = [a for a in ax.lines if a.get_marker() == "v"]
+    assert len(tri) == 4
+    pos = sorted(tuple(round(v) for v in a.get_transform().transform((a.get_xdata()[0], a.get_ydata()[0])))
+                 for a in tri)
+    assert len(set(pos)) == 4, "a zero marker hides another"
+    assert ax.get_xlim()[0] <= 0.001, "the zeros' x are inside the axis"
+    del r
+
+
+def test_a_curve_on_a_curve_of_its_colour_is_named_in_the_legend():
+    """Two curves of one colour that coincide: dashes cannot show the one under, so the legend says where it is,
+    and does not claim that colours alternate."""
+    xs = [i / 10 for i in range(11)]
+    ser = [{"kind": "line", "label": "closed form d=5", "group": "d=5", "role": "closed form", "params": {"d": 5},
+            "x": xs, "y": [x * x for x in xs]},
+           {"kind": "line", "label": "series K=4 d=5", "group": "d=5", "role": "series K=4", "params": {"d": 5},
+            "x": xs, "y": [x * x + 1e-6 for x in xs]},
+           {"kind": "points", "label": "MC d=5", "group": "d=5", "role": "MC", "params": {"d": 5}, "x": xs,
+            "y": [x * x for x in xs], "yerr": [0.01] * 11}]
+    f = _draw({"x": "u", "xlabel": "u", "ylabel": "k", "title": "t", "series": ser})
+    texts = [t.get_text() for leg in [f.axes[0].get_legend()] for t in leg.get_texts()]
+    assert any("series" in t and "(on the closed form curve)" in t for t in texts), texts
+    assert not any("alternate" in t for t in texts), texts
 
 
 REPORT = Path(__file__).resolve().parent.parent / "reports" / "results.json"
@@ -250,9 +317,9 @@ def test_titles_name_the_claim_once_and_scripts_are_math():
     assert strip_claim_id("Thm 8: step", "dayi2024.thm3") == "Thm 8: step"
     f = _draw({**_grid_figure(), "title": "thm1: fine-tuned risk"})
     assert "thm1:" not in f._suptitle.get_text()
-    assert F.tex_text("R / (2 sqrt(y~^T H^-1 y~ / n))") == r"R / (2 √($\tilde{y}^{T}$ $H^{-1}$ $\tilde{y}$ / n))"
-    assert F.tex_text("||theta_T - theta_S||^2").endswith("‖²") and F.tex_text("x^2.5") == "$x^{2.5}$"
-    assert F.tex_text("a_i_j") == "a_i_j" and F.tex_text("strong (m >= 1 - eps)") == r"strong (m ≥ 1 - $\epsilon$)"
+    assert F.tex_text("R / (2 sqrt(y~^T H^-1 y~ / n))") == r"$R / (2 \sqrt{\tilde{y}^T H^{-1} \tilde{y} / n})$"
+    assert F.tex_text("||theta_T - theta_S||^2").endswith(r"\Vert ^2$") and F.tex_text("x^2.5") == "$x^{2.5}$"
+    assert F.tex_text("a_i_j") == "a_i_j" and F.tex_text("strong (m >= 1 - eps)") == r"strong $(m \geq  1 - \epsilon )$"
 
 
 def test_a_lone_reference_level_is_grey_and_dashed():
@@ -266,3 +333,30 @@ def test_a_lone_reference_level_is_grey_and_dashed():
     two = {**level, "label": "stated 3", "y": [3.0, 3.0]}   # two levels keep their colours to be told apart
     f2 = _draw({"x": "q", "xlabel": "q", "ylabel": "R", "title": "t", "series": curves + [level, two]})
     assert not [a for a in f2.axes[0].lines if a.get_color() == "0.3"]
+
+
+def test_data_crowded_at_zero_get_a_symmetric_log_axis():
+    """A grid 0, 1, 4, 64, 256 (values at 0 and decades above) on a linear axis shows three points as one: the axis
+    is symmetric-logarithmic; values that only scatter about 0 (vanishing coefficients) keep a linear axis."""
+    xs = [-1.0, 1.0, 4.0, 64.0, 256.0]
+    fig = {"x": "c", "xlabel": "c", "ylabel": "y", "title": "t", "logy": False,
+           "series": [{"kind": "points", "label": "MC", "group": "", "x": xs, "y": [0.1, 0.2, 0.3, 0.4, 0.5],
+                       "yerr": [0.01] * 5}]}
+    f = _draw(fig)
+    assert f.axes[0].get_xscale() == "symlog" and f.axes[0].get_yscale() == "linear"
+    _check_layout(f)
+    coef = {"x": "k", "xlabel": "k", "ylabel": "c_k", "title": "t", "logy": False,
+            "series": [{"kind": "points", "label": "MC", "group": "", "x": [0, 1, 2, 3],
+                        "y": [5e-5, 0.65, 6e-5, -0.177], "yerr": [2e-4] * 4}]}
+    f = _draw(coef)
+    assert f.axes[0].get_xscale() == "linear" and f.axes[0].get_yscale() == "linear"
+    like = dict(fig, like_source=True)   # a regenerated figure of the source keeps the source's axis
+    assert _draw(like).axes[0].get_xscale() == "linear"
+
+
+def test_titles_wrap_by_what_a_formula_shows():
+    """A title is wrapped by the characters it shows: a short formula with a long mathtext source does not push
+    the line's end onto a line of its own."""
+    t = F.tex_text("lambda_min of the finite-width Gram vs lambda_0 (n=8, d=5)")
+    assert len(F._wrap(t, 70)) == 1 and F._visible(r"$\lambda _{\mathrm{min}}$") == 4
+    assert all(line.count("$") % 2 == 0 for line in F._wrap(t, 12))

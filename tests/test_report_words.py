@@ -39,7 +39,7 @@ INTERNAL = {
 def _offending(text: str) -> list[str]:
     out = []
     for line in text.splitlines():
-        line = re.sub(r"python -m verify \w+ [^`}]*?--profile \w+", "", line)   # a command to run
+        line = re.sub(r"python -m verify \w+ (?:[^`}]|\\textquotesingle\{\})*?--profile \w+", "", line)   # a command
         for what, rx in INTERNAL.items():
             m = rx.search(line)
             if m:

@@ -27,12 +27,12 @@ from __future__ import annotations
 
 import math
 import re
-import textwrap
 from fractions import Fraction
 from pathlib import Path
 
-from .referee import strip_claim_id
 from .untrusted import inside
+from .notation import _visible, _wrap, math_runs, panel_title, strip_claim_id, visible_len  # noqa: F401
+from .scales import _decades, _floats, level, log_axes, padded_ylim, symlog_axes  # noqa: F401
 from .overlap import DODGE_PT, LINE_CLOSE, POINT_CLOSE, _interp, _overlaps, _reference_roles, curve  # noqa: F401
 
 #: at most this many series (group x role) share one axis; more are split into panels
@@ -141,16 +141,16 @@ def tex_text(s: str) -> str:
     """
     if not s or "$" in s:
         return s or ""
-    out = re.sub(r" ?-> ?inf(inity)?\b", lambda m: (" " if m[0].startswith(" ") else "") + r"$\to\infty$", s)
-    out = out.replace("->", r"$\to$")
+    out = re.sub(r" ?-> ?inf(inity)?\b", lambda m: (" " if m[0].startswith(" ") else "") + "→∞", s)
+    out = out.replace("->", "→")
     for a, b in ((">=", "≥"), ("<=", "≤"), ("||", "‖"), ("+-", "±"), ("sqrt(", "√("), ("O~(", "Õ(")):
         out = out.replace(a, b)
     out = re.sub(r"\^inf\b", "^∞", out)
     # an angle's decimal value that is a simple multiple of pi (phi=1.047 -> phi=π/3), as tex_param prints it
     out = re.sub(rf"\b({'|'.join(ANGLES)})(\s*=\s*)(-?\d+\.\d+)\b",
-                 lambda m: m[1] + m[2] + (_pi_multiple(float(m[3])) or m[3]).replace("\\pi", "π"), out)
-    out = re.sub(r"(?<=[‖|)])\^([23])(?![\w.])", lambda m: "²³"[int(m[1]) - 2], out)   # ‖v‖^2 as ‖v‖²
+                 lambda m: m[1] + m[2] + (_pi_multiple(float(m[3])) or m[3]).replace("\\pi", "pi"), out)
     out = re.sub(r"(?<![A-Za-z\\])eps(?![A-Za-z])", "epsilon", out)
+    out = math_runs(out)   # formulas among the words as mathtext: ||W_l||_op^2, d=100, X^+ y
     greek = "|".join(sorted(GREEK, key=len, reverse=True))
 
     def sub(m):
@@ -162,7 +162,8 @@ def tex_text(s: str) -> str:
             tail = f"{op}{{{rest}}}"
         return f"${base}{tail}$"
 
-    out = re.sub(rf"(?<![A-Za-z\\])({greek})((?:_|\^)(?:\{{[^}}]*\}}|\([^)]*\)|[A-Za-z0-9]+))?(?![A-Za-z])", sub, out)
+    pat = rf"(?<![A-Za-z\\])({greek})((?:_|\^)(?:\{{[^}}]*\}}|\([^)]*\)|[A-Za-z0-9]+))?(?![A-Za-z])"
+    out = "".join(seg if seg.startswith("$") else re.sub(pat, sub, seg) for seg in re.split(r"(\$[^$]*\$)", out))
     # outside the math just written: a letter with a tilde or scripts (y~, X^T, H^-1, x_1^T) as math
     out = "$".join(seg if k % 2 else _LATIN.sub(_latin, seg) for k, seg in enumerate(out.split("$")))
     return out if _mathtext_ok(out) else s
@@ -195,31 +196,6 @@ def _mathtext_ok(s: str) -> bool:
         return True
     except Exception:   # noqa: BLE001 - any parse failure: keep the plain text
         return False
-
-
-def _wrap(s: str, width: int) -> list[str]:
-    """textwrap.wrap that never breaks inside ``$...$`` (a line with one dollar would not parse)."""
-    protected = re.sub(r"\$[^$]*\$", lambda m: m[0].replace(" ", "\x00"), s)
-    return [line.replace("\x00", " ") for line in textwrap.wrap(protected, width)]
-
-
-def visible_len(s: str) -> int:
-    """About how many characters a mathtext string shows (a control word is one glyph; braces, scripts and
-    dollars none)."""
-    return len(re.sub(r"[${}_^]", "", re.sub(r"\\[A-Za-z]+", "x", s)))
-
-
-def panel_title(parts: list[str], width: int) -> str:
-    """A panel's parameters on as many lines as its width needs (a line breaks between parameters, never inside
-    one): side by side, long titles would run into the next panel's."""
-    lines: list[str] = []
-    pieces = [q for p in parts for q in re.split(r", (?=(?:[^$]*\$[^$]*\$)*[^$]*$)", p)]   # not inside $...$
-    for p in pieces:
-        if lines and visible_len(lines[-1] + ", " + p) <= width:
-            lines[-1] += ", " + p
-        else:
-            lines.append(p)
-    return ",\n".join(lines)
 
 
 def _safe(s: str) -> str:
@@ -336,10 +312,6 @@ LINESTYLES = ("-", "--", ":", "-.")
 MARKERS = ("o", "s", "^", "D", "v", "P")
 
 
-def _floats(vals):
-    return [math.nan if v is None or isinstance(v, str) else float(v) for v in vals]
-
-
 def _title(fig: dict, claim: dict) -> str:
     src = claim.get("source") or {}
     where = str(src.get("where", ""))
@@ -350,6 +322,9 @@ def _title(fig: dict, claim: dict) -> str:
     head = f"{who}, {loc}" if loc and len(loc) <= 60 else who
     title = fig.get("title") or ""
     title = strip_claim_id(title, str(claim.get("id", "")))
+    m = re.match(r"(?:Thm|Theorem|Lemma|Prop\.|Proposition|Cor\.|Corollary)\s+([A-Z]?[\d.]*\d)\s*:\s*", title)
+    if m and re.search(rf"\b(?:Theorem|Lemma|Proposition|Corollary)\s+{re.escape(m[1])}\b", head):
+        title = title[m.end():]   # "Theorem 3.4" above says it: not "Thm 3.4:" again
     return _safe(tex_text(head)), _safe(tex_text(title))
 
 
@@ -401,14 +376,21 @@ def draw_figure(fig: dict, claim: dict):
     point_roles = [r for r in roles if r not in line_roles]
 
     logx, logy = log_axes(fig, series)   # one decision for every panel: they compare on one scale
-    fig = {**fig, "logx": logx, "logy": logy}
+    symx, symy = symlog_axes(fig, series, logx, logy)
+    fig = {**fig, "logx": logx, "logy": logy, "symx": symx, "symy": symy}
     zeros_note = False
     refs = _reference_roles(series) if fact else set()
     moved = dashed = False
     for ax, pan in zip(axes.flat, plist):
         drawn_refs = set()
         offsets, dashes = _overlaps([s for s in pan["series"] if s["role"] not in refs], logx, logy)
-        moved, dashed = moved or bool(offsets), dashed or bool(dashes)
+        moved = moved or bool(offsets)
+        for s in pan["series"]:   # a curve on one of its own colour: alternating dashes would not show it
+            under = s.pop("_under", None)
+            if id(s) in dashes and under is not None and under["_color"] == s["_color"]:
+                del dashes[id(s)]
+                s["_on"] = under
+        dashed = dashed or bool(dashes)
         for s in pan["series"]:
             xs, ys = _floats(s["x"]), _floats(s["y"])
             col = s["_color"]
@@ -472,13 +454,21 @@ def draw_figure(fig: dict, claim: dict):
                          fontsize=9.5)
     for ax in list(axes.flat)[n:]:
         ax.set_visible(False)
-    if zeros_note:
+    if zeros_note:   # at the bottom; the zeros of several series at one x side by side, none under another
         for ax, pan in zip(axes.flat, plist):
             lo = ax.get_ylim()[0]
+            at: dict = {}
             for s in pan["series"]:
-                if s.get("_zeros"):
-                    ax.plot(s["_zeros"], [lo] * len(s["_zeros"]), "v", color=s["_color"], ms=6, clip_on=False,
-                            zorder=5)
+                for x in dict.fromkeys(s.get("_zeros") or []):
+                    at.setdefault(_key(x), []).append(s)
+            if at:   # a moved artist does not enter the data limits: its unmoved place does, unseen
+                ax.plot(list(at), [lo] * len(at), ls="none", marker="none")
+            for x_, ss in at.items():
+                for k, s in enumerate(ss):
+                    dx = (k - (len(ss) - 1) / 2) * DODGE_PT * 1.4
+                    moved = moved or bool(dx)
+                    trans = offset_copy(ax.transData, f, x=dx, units="points") if dx else ax.transData
+                    ax.plot([x_], [lo], "v", color=s["_color"], ms=6, clip_on=False, zorder=5, transform=trans)
             ax.set_ylim(bottom=lo)
     # axis labels: x on the bottom row, y on the left column
     xl = _safe(tex_text(fig.get("xlabel", fig.get("x", "")) or fig.get("x", "")))
@@ -494,6 +484,7 @@ def draw_figure(fig: dict, claim: dict):
             ax.set_ylabel(yl, fontsize=9.5)
 
     handles, labels = _legend(series, fact, line_roles, point_roles, fig, pkeys, Line2D)
+    _note_coinciding(series, fact, labels, fig)
     if zeros_note:
         handles.append(Line2D([], [], ls="none", marker="v", color="0.3"))
         labels.append("exactly 0 in float64\n(drawn at the bottom)")
@@ -510,10 +501,18 @@ def draw_figure(fig: dict, claim: dict):
         extra.append(axes[0, min(ncols, n) - 1].legend(handles, labels, loc="upper left", bbox_to_anchor=(1.03, 1.0),
                                                         borderaxespad=0.0, frameon=False, fontsize=8.5,
                                                         handlelength=2.4))
-    if fig.get("slopes"):
-        extra.append(f.text(1.0, -0.02, _slopes_text(fig["slopes"]), fontsize=8.5, va="top", ha="right",
-                            transform=f.transFigure,
-                            bbox=dict(boxstyle="round,pad=0.4", fc="#f4f4f4", ec="0.7"), gid="slopes"))
+    if fig.get("slopes"):   # below the panels, in as many columns as there are panel columns (a short block)
+        head, *body = _slopes_text(fig["slopes"]).split("\n")
+        k = min(ncols, n) if len(body) > 4 else 1
+        per = math.ceil(len(body) / k)
+        extra.append(f.text(0.5, -0.01, head, fontsize=8.5, va="top", ha="center", transform=f.transFigure,
+                            gid="slopes", fontweight="bold"))
+        dy = 8.5 * 1.6 / 72 / f.get_figheight()
+        for i in range(k):
+            col = body[i * per:(i + 1) * per]
+            if col:
+                extra.append(f.text((i + 0.5) / k, -0.01 - dy, "\n".join(col), fontsize=8.5, va="top",
+                                    ha="center", transform=f.transFigure, gid="slopes part"))
     f._ftverify_extra = extra
     return f
 
@@ -531,41 +530,6 @@ def _bridge(xs, ys):
     return [x for x, ok in zip(xs, fin) if ok], [y for y, ok in zip(ys, fin) if ok]
 
 
-def _decades(vals) -> bool:
-    """Whether positive data span two decades or more: a linear axis would flatten all but the largest values."""
-    v = [float(x) for x in vals if isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)]
-    return len(v) >= 3 and min(v) > 0 and max(v) / min(v) >= 100
-
-
-def log_axes(fig: dict, series: list[dict]) -> tuple[bool, bool]:
-    """(log x, log y): as the figure asks, or logarithmic where its data span decades (y unless a range is fixed;
-    x unless the figure regenerates one of the source's, whose horizontal axis a reader compares with the paper)."""
-    xs = [v for s in series for v in s.get("x") or []]
-    ys = [v for s in series for v in s.get("y") or []]
-    return (bool(fig.get("logx")) or (not fig.get("like_source") and _decades(xs)),
-            bool(fig.get("logy")) or (not fig.get("ylim") and _decades(ys)))
-
-
-def level(s: dict) -> bool:
-    """A constant line of two points (a threshold such as "ratio 1"): drawn dashed in dark grey when it is the
-    figure's only one, so that it does not read as one more data series in the next colour."""
-    ys = _floats(s["y"])
-    return s["kind"] == "line" and not s.get("markers") and len(ys) == 2 and ys[0] == ys[1] and math.isfinite(ys[0])
-
-
-def padded_ylim(lim, series, logy: bool) -> tuple:
-    """A figure's stated y range, widened by 3 % at an end some series lies on or touches (a median that
-    collapses to 0 on [0, 1]): a curve on the frame's edge would show half its width and hide under the frame."""
-    lo, hi = (float(v) if v is not None else None for v in lim)
-    if logy or lo is None or hi is None or not hi > lo:
-        return lo, hi
-    ys = [y for s in series for y in _floats(s["y"]) if math.isfinite(y)]
-    pad = 0.03 * (hi - lo)
-    near = 0.005 * (hi - lo)   # within a line's width of the edge
-    return (lo - pad if any(abs(y - lo) <= near for y in ys) else lo,
-            hi + pad if any(abs(y - hi) <= near for y in ys) else hi)
-
-
 def _axes_style(ax, fig, series):
     import matplotlib.ticker
 
@@ -575,6 +539,10 @@ def _axes_style(ax, fig, series):
         ax.set_xscale("log")
     if fig.get("ylim"):
         ax.set_ylim(*padded_ylim(fig["ylim"], series, bool(fig.get("logy"))))
+    for axis, sym, setter in ((ax.xaxis, fig.get("symx"), ax.set_xscale), (ax.yaxis, fig.get("symy"), ax.set_yscale)):
+        if sym:   # values at and below 0 and decades above: linear up to sym, logarithmic beyond
+            setter("symlog", linthresh=sym, linscale=0.6)
+            axis.set_major_formatter(matplotlib.ticker.FuncFormatter(_tick))
     if any(s.get("markers") for s in series):   # a discrete x: integer ticks
         ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
     xs = sorted({float(v) for s in series if s["kind"] == "points" for v in s["x"] if not isinstance(v, str)})
@@ -612,7 +580,7 @@ def _hue_label(hk, series, fig) -> str:
 
 def _legend(series, fact, line_roles, point_roles, fig, pkeys, Line2D):
     handles, labels = [], []
-    wrap = lambda t: "\n".join(_wrap(t, 34)) or " "   # noqa: E731
+    wrap = wrap_legend
     if fact:
         hues = list(dict.fromkeys(s["_hue"] for s in series))
         if len(hues) > 1:
@@ -663,6 +631,30 @@ def _legend(series, fact, line_roles, point_roles, fig, pkeys, Line2D):
     return handles, labels
 
 
+def _note_coinciding(series, fact, labels, fig) -> None:
+    """A curve drawn on another of its colour (``s["_on"]``) says so in its legend entry: "(on closed form)"."""
+    for s in series:
+        under = s.get("_on")
+        if under is None or fact and not all(t.get("_on") for t in series if t["role"] == s["role"]):
+            continue   # a role noted only where every curve of it lies on another
+        lab = _safe(tex_text((under["role"] if fact else under.get("label")) or "another curve"))
+        own = wrap_legend(_safe(tex_text((s["role"] if fact else s.get("label")) or "")))
+        for i, t in enumerate(labels):
+            if t.split("\n")[0] == own.split("\n")[0] and "(on " not in t:
+                labels[i] = t + "\n" + f"(on the {lab} curve)"
+
+
+def wrap_legend(t: str) -> str:
+    return "\n".join(_wrap(t, 34)) or " "
+
+
+def panel_count(fig: dict) -> int:
+    """How many panels the figure is drawn in (a report sets a figure of three or more at the full text width)."""
+    series = _structure(fig)
+    keys = _panel_keys(fig, series)
+    return len({tuple(_key((s["params"] or {}).get(k)) for k in keys) for s in series}) or 1
+
+
 def _slopes_text(slopes: list[dict]) -> str:
     """The fitted exponents beside the stated ones, one line each."""
     # a fit the source states no exponent for (a measured trend) is printed without a "vs"
@@ -675,7 +667,9 @@ def _slopes_text(slopes: list[dict]) -> str:
         stated = s.get("stated_text") or (f"{s['stated']:g}" if s.get("stated") is not None else None)
         # a censored fit gives its estimate as text, not a number
         f2 = lambda v: f"{v:.2f}" if isinstance(v, (int, float)) else tex_text(str(v))  # noqa: E731
-        lines.append(f"{tex_text(lab)}: {f2(s['fitted'])} [{f2(lo)}, {f2(hi)}]"
+        grp = _parse_group(lab)   # d=5, L=2: each parameter in the source's notation
+        lab = ", ".join(tex_param(k, v) for k, v in grp.items()) if grp else tex_text(lab)
+        lines.append(f"{lab}: {f2(s['fitted'])} [{f2(lo)}, {f2(hi)}]"
                      + (f"  vs  {tex_text(stated)}" if stated else ("  (none stated)" if any_stated else "")))
     return _safe("\n".join(lines))
 

@@ -26,6 +26,9 @@ from verify.report.referee import (CONSEQUENCE_WORDS, command, singular, SECTION
                                    errata, figure_caption, greek, place, plain, plain_doc, relevant, summary, values_text,
                                    what_is_wrong)
 from .untrusted import math_ok, strip_controls
+from .figures import panel_count
+from .referee import figure_caption
+from .tex_preamble import PREAMBLE
 
 MAX_ROWS = 30
 _ESC = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_\allowbreak{}",
@@ -324,21 +327,6 @@ def _label(cid: str) -> str:
     return "c:" + re.sub(r"[^A-Za-z0-9.:-]", "-", cid)
 
 
-PREAMBLE = [r"\documentclass[10pt]{article}",
-            # T1 would need cm-super or lmodern (not in texlive-latex-base) for scalable fonts: OT1's Type 1 CM
-            r"\usepackage{amsmath,amssymb,graphicx,array,longtable}",
-            r"\usepackage[hidelinks]{hyperref}",
-            r"\newcolumntype{P}[1]{>{\raggedright\arraybackslash}p{#1}}",
-            r"\setlength{\parindent}{0pt}\setlength{\parskip}{3pt plus 1pt}",
-            r"\usepackage[a4paper,margin=1.2cm]{geometry}",
-            r"\setlength{\LTpre}{4pt}\setlength{\LTpost}{4pt}",
-            r"\emergencystretch=3em",
-            # section headings closer to their text than article's default: the errata fit the first two pages
-            r"\makeatletter\renewcommand\section{\@startsection{section}{1}{0pt}{-2ex plus -.5ex minus -.2ex}"
-            r"{.8ex plus .2ex}{\large\bfseries}}\renewcommand\subsection{\@startsection{subsection}{2}{0pt}"
-            r"{-1.5ex plus -.5ex minus -.2ex}{.5ex plus .2ex}{\normalsize\bfseries}}\makeatother"]
-
-
 def _run_line(doc: dict) -> str:
     meta, timing = doc.get("meta", {}), doc.get("timing", {})
     return (f"Sizes of the {meta.get('profile')} run, seed {meta.get('seed')}, device {meta.get('device')}; "
@@ -371,9 +359,9 @@ def render_paper(doc: dict, paper: str, figs: dict[str, list[str]]) -> str:
     doc = plain_doc(relevant(doc, paper))
     timing = doc.get("timing", {})
     info = source_info(doc, paper)
-    num = f"{info['number']}: " if info["number"] else ""
+    # the title alone: the number of the source's text file ("001") is the suite's index, not the paper's
     L = PREAMBLE + [r"\begin{document}", r"\sloppy",
-                    r"{\centering{\large\bfseries " + esc(num + info["title"]) + r"\par}\smallskip"
+                    r"{\centering{\large\bfseries " + esc(info["title"]) + r"\par}\smallskip"
                     r"{\normalsize Verification report (ftverify), " + esc(timing.get("started", "")[:16].replace("T", " "))
                     + r" UTC\par}\medskip}", ""]
     L += _body(doc, paper)
@@ -464,7 +452,9 @@ def cx_tex(cx: dict | None) -> str | None:
 
 
 def _cmd(s: str) -> str:
-    return r"{\footnotesize\texttt{" + re.sub(r"-\{\}(?=-)", "-", esc(s).replace(r"\allowbreak{}", "")) + "}}"   # tt: no dash
+    # straight quotes, as a shell needs them when the command is copied from the PDF (not the typeset ’ ‘)
+    tt = re.sub(r"-\{\}(?=-)", "-", esc(s).replace(r"\allowbreak{}", "")).replace("'", r"\textquotesingle{}")
+    return r"{\footnotesize\texttt{" + tt + "}}"   # tt: no dash
 
 
 def _erratum(e: dict) -> list[str]:
@@ -607,7 +597,7 @@ def _others(doc: dict, paper: str) -> list[str]:
             L += [r"{\small $^\dagger$ " + esc("verdict from our derivation only (symbolic identities, searches "
                                                 "over closed forms); no simulation of the procedure entered it.")
                   + "}", ""]
-        L += [r"{\small " + esc(POWER_NOTE.replace("*", "").replace("`", "")) + "}"]
+        L += [r"{\small " + note_tex(POWER_NOTE) + "}"]
     else:
         L.append("None in this run.")
     own = own_construction(doc, paper)
@@ -674,16 +664,35 @@ def _claim(c: dict, figs: list[str]) -> list[str]:
             L.append(esc(f"({len(rows) - MAX_ROWS} more rows in results.json)"))
         L.append("")
     for k, f in enumerate(figs):
-        L += [r"\begin{center}\includegraphics[width=0.72\linewidth,height=0.42\textheight,keepaspectratio]{"
+        data = c["evidence"].get("figures") or []
+        fd = data[k] if k < len(data) and isinstance(data[k], dict) else {}
+        wide = bool(fd.get("series")) and panel_count(fd) >= 3   # small multiples: the page's size, or unreadable
+        L += [r"\begin{center}\includegraphics[width=" + (r"\linewidth" if wide else r"0.72\linewidth")
+              + (r",height=0.9\textheight" if wide else r",height=0.42\textheight") + r",keepaspectratio]{"
               + f + r"}\par\smallskip{\small " + caption_tex(c, k) + r"}\end{center}"]
     return L
 
 
 def caption_tex(c: dict, k: int) -> str:
-    """A figure's caption (:func:`figure_caption`) with the claim id as text and the title in the paper's
-    notation, as the body's prose is (``kappa=0.05`` as kappa = 0.05, ``theta_T`` as a subscript)."""
+    """A figure's caption: the claim id as it is, the rest as prose whose ``$...$`` (axis labels) is math when the
+    whitelist admits it (:func:`prose`, :func:`math_ok`)."""
     cap, head = figure_caption(c, k), f"Figure {k + 1} of {c['id']}"
-    return esc(head) + prose(cap[len(head):]) if cap.startswith(head) else prose(cap)
+    rest = cap[len(head):] if cap.startswith(head) else cap
+    out = []
+    for seg in re.split(r"(\$[^$]+\$)", rest):
+        if seg.startswith("$") and seg.endswith("$") and len(seg) > 1 and math_ok(seg[1:-1]):
+            out.append("$" + _safe_math(seg[1:-1]) + "$")
+        else:
+            lead, tail = seg[: len(seg) - len(seg.lstrip())], seg[len(seg.rstrip()):]
+            out.append(lead + prose(seg) + tail if seg.strip() else esc(seg))   # prose() trims: keep the spaces
+    return esc(head if cap.startswith(head) else "") + "".join(out)
+
+
+def note_tex(note: str) -> str:
+    """A markdown note in LaTeX: `code` as a command (its -- kept, not an en dash), "quoted" text with opening and
+    closing quotes, *emphasis* dropped."""
+    parts = note.replace("*", "").split("`")
+    return "".join(_cmd(p) if i % 2 else re.sub(r'"([^"]*)"', r"``\1''", esc(p)) for i, p in enumerate(parts))
 
 
 __all__ = ["render_paper", "render_summary", "esc", "prose", "display", "inline_math", "tex_point", "fmt"]

@@ -123,8 +123,7 @@ def render_paper(doc: dict, paper: str, figs: dict[str, list[str]]) -> str:
     confirmed), what was checked, and every claim's full record in the appendix."""
     doc = inert(plain_doc(relevant(doc, paper)))
     info, n = source_info(doc, paper), counts(doc, paper)
-    num = f"{info['number']} · " if info["number"] else ""
-    L = [f"# {num}{info['title']}", "",
+    L = [f"# {info['title']}", "",   # not the number of its text file: the suite's index, not the paper's
          f"Verification report for `{paper}`. [All sources](../index.md).", ""]
     if paper in SOURCE_NOTES:
         L += [f"> **Note.** {SOURCE_NOTES[paper]}", ""]

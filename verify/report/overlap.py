@@ -106,6 +106,8 @@ def _overlaps(series: list[dict], logx: bool, logy: bool) -> tuple[dict, dict]:
     dashes = {}
     for g in groups:
         n = len(g)
+        for s in g[1:]:   # the curve it lies on (a caller tells a reader which, when both have one colour)
+            s["_under"] = g[0]
         for k, s in enumerate(g[1:], 1):   # on 6 pt, off (n - 1) 6 pt: the k-th curve in the k-th gap
             dashes[id(s)] = ((n - k) * 6.0, (6.0, (n - 1) * 6.0))
     return offsets, dashes

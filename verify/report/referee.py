@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 
 from verify.judge.severity import PROOF_CONSEQUENCES
+from verify.report.notation import strip_claim_id
 from verify.report.tables import (SOURCE_NOTES, claims_of, counts, cross_references, errata_groups, klass,
                                   measured, minimal, paper_of, plural, witness)
 
@@ -451,29 +452,32 @@ def _natural(name: str):
     return kind, [(0, int(p), "") if p.isdigit() else (1, 0, p) for p in re.split(r"[.]", num)]
 
 
-def strip_claim_id(title: str, cid: str) -> str:
-    """A figure title without the claim id it may start with: the full id ("shachaf2021.thm6.1: ..."), the id
-    without its source ("thm6.1: ..."), or the short id of the claim it belongs to ("cor6.3: ..." for
-    ``shachaf2021.cor6.3.first_term``), followed by a colon or dash.  The caption names the claim once."""
-    title = title or ""
-    paper, _, short = cid.partition(".")
-    parts = short.split(".")
-    heads = [cid] + [".".join(parts[:k]) for k in range(len(parts), 0, -1)]
-    for h in heads:
-        if h and re.match(re.escape(h) + r"\s*[:—–-]\s", title + " "):
-            return re.sub(r"^" + re.escape(h) + r"\s*[:—–-]\s*", "", title)
-    return title
-
-
 def figure_caption(c: dict, k: int) -> str:
-    """What a claim's k-th figure shows (its title, without the claim id it may start with) and the claim's
-    verdict, for the caption under it."""
+    """What a claim's k-th figure shows (its title, without the claim id it may start with, or else its vertical
+    axis against its horizontal one), what it draws (the roles of its series: the stated form, Monte Carlo, ...)
+    and the claim's verdict, for the caption under it."""
     figs = (c.get("evidence") or {}).get("figures") or []
-    title = figs[k].get("title") if k < len(figs) and isinstance(figs[k], dict) else None
-    title = strip_claim_id(plain(title or ""), c["id"])
+    fig = figs[k] if k < len(figs) and isinstance(figs[k], dict) else {}
+    title = strip_claim_id(plain(fig.get("title") or ""), c["id"])
+    if not title and fig.get("ylabel"):   # an untitled figure: what is plotted against what
+        x = fig.get("xlabel") or fig.get("x") or ""
+        title = plain(f"{fig['ylabel']} against {x}" if x else fig["ylabel"])
+    roles = _figure_roles(fig)
+    title, roles = (re.sub(r"\s?->\s?inf(inity)?\b", " → ∞", t).replace("->", "→") for t in (title, roles))
     cls = klass(c)
     verdict = c["verdict"] + (f", {cls}" if cls else "")
-    return (f"Figure {k + 1} of {c['id']}" + (f": {title}" if title else "") + f". Verdict: {verdict}.")
+    return (f"Figure {k + 1} of {c['id']}" + (f": {title}" if title else "")
+            + (f"; drawn: {roles}" if roles else "") + f". Verdict: {verdict}.")
+
+
+def _figure_roles(fig: dict) -> str:
+    """The distinct roles of a figure's series ("(27), Monte Carlo"), or "" when they are not few and named."""
+    from verify.report.figures import _structure
+    try:
+        roles = list(dict.fromkeys(s["role"] for s in _structure(fig) if s.get("role")))
+    except (KeyError, TypeError):
+        return ""
+    return ", ".join(plain(r) for r in roles) if 2 <= len(roles) <= 6 else ""
 
 
 __all__ = ["plain", "plain_doc", "place", "errata", "summary", "counterexample", "command", "SECTIONS",
