@@ -8,9 +8,9 @@ import sympy as sp
 import torch
 
 from derivations import kernels as kn
-from verify.kit import Check, Claim, Custom, Domain, Evidence, Kind
+from verify.kit import Check, Claim, Custom, Domain, Evidence, Kind, RootCause
 
-from .common import src
+from .common import PAPER, src
 
 
 class _ResidualNorm(sp.Symbol):
@@ -32,6 +32,13 @@ ITER_STATED = sp.log(1 / ytil) / (eta * lam0)
 ITER_FIXED = sp.log(ytil) / (eta * lam0)
 #: (not the correction: it adds an accuracy eps the theorem lacks) the count the linearised dynamics need to bring ||u(t) - y|| below eps: ||(I - eta H)^t y~|| <= e^(-eta lambda_0 t)||y~||
 ITER_LINEAR = sp.log(ytil / eps) / (eta * lam0)
+
+#: the one reason shachaf2021.sec6.init_variance fails, in words (a root cause with one witness)
+ROOT_INIT_VARIANCE = RootCause(
+    "shachaf2021.sec6_init_variance", PAPER,
+    "§6 calls the initialization 'a standard Gaussian with variance kappa^2', but a standard Gaussian has variance 1 "
+    "while Theorem 6.1 takes kappa = O(lambda_0 delta/n) -> 0; the reading that holds is a Gaussian N(0, kappa^2 I_d).",
+    r"w_r(0)\sim N(0,\kappa^2I_d)")
 
 
 def _iterations(claim, ctx):
@@ -99,7 +106,8 @@ def _variance(claim, ctx):
         Check("'a standard Gaussian with variance kappa^2': variance 1 = kappa^2 where Theorem 6.1 takes kappa", ok,
               f"a standard Gaussian has variance {var_std}; Theorem 6.1's kappa = O(lambda_0 delta/n) gives kappa^2 -> "
               f"{sp.sstr(lim)} as n -> oo (and kappa^2 < 1 whenever c_0 lambda_0 delta < n)",
-              counterexample=None if ok else {"kappa": "c_0 lambda_0 delta/n", "kappa^2 as n -> oo": sp.sstr(lim)}),
+              counterexample=None if ok else {
+                  "kappa": f"c_0 lambda_0 delta/n, so kappa^2 -> {sp.sstr(lim)} as n -> infinity"}),
         Check("corrected: w_r(0) ~ N(0, kappa^2 I_d) (centred, variance kappa^2 per coordinate), the initialisation of "
               "Du et al. [39] and Arora et al. [31] that Theorem 6.1's kappa and m >= kappa^-2 poly(...) refer to",
               True, "the reading the claims of ntk.py simulate (w_r(0) = kappa * N(0, I))", refutes=False)])
@@ -139,7 +147,7 @@ CLAIMS = [
                    "Gaussian with variance kappa^2'"),
         statement=r"w_r(0)\sim N(0,1)\ \text{with variance}\ \kappa^2",
         assumptions="Theorem 6.1: kappa = O(lambda_0 delta/n)",
-        domain=Domain(()), role="remark",
+        domain=Domain(()), role="remark", root_cause=ROOT_INIT_VARIANCE,
         corrected=r"w_r(0)\sim N(0,\kappa^2I_d)",
         notes="A standard Gaussian has variance 1; 'variance kappa^2' is the scaled Gaussian N(0, kappa^2 I) of Du et al. "
               "and Arora et al., which Theorem 6.1's conditions (kappa = O(lambda_0 delta/n), m >= kappa^-2 poly(...)) "
