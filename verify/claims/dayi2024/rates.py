@@ -241,8 +241,9 @@ def _e_evidence(claim, ctx, points, *, mode: str = "claim") -> Evidence:
         ev.details[f"{lab} | design"] = {"1/eps": inv, "d": int(p["d"]), "step grid nu": sweep.grid,
                                          "budget (steps, every eps)": sweep.budget}
         if mode == "claim":
-            ev.figures.append(_figure(f"{claim.id}: step-tuned median iterations to m >= 1 - eps vs 1/eps (log-log)",
-                                      "1/eps", r"$1/\epsilon$", [(lab, "strong recovery (m >= 1 - eps)", inv,
+            ev.figures.append(_figure(f"{claim.id}: step-tuned median iterations to m >= 1 - epsilon vs 1/epsilon "
+                                      "(log-log)",
+                                      "1/eps", r"$1/\epsilon$", [(lab, "T*(epsilon), strong recovery", inv,
                                                                   fit["tstar"], (fit["exponent"], fit["ci"]))],
                                       ylabel=r"best-step median iterations $T^*(\epsilon)$"))
     return ev
