@@ -181,6 +181,6 @@ def test_iterations_corrected_is_the_minimal_fix_and_eq142_counts_for_tahir2024(
 
     it = next(c for c in sec6_text.CLAIMS if c.id == "shachaf2021.thm6.1.iterations")
     assert sp.simplify(it.stated + it.derived) == 0 and "epsilon" not in it.corrected
-    assert one_change(it) == "a sign: log(1/ytil) where log(ytil)"
+    assert one_change(it) == "a sign: log(1/||y~||) where log(||y~||)"
     eq142 = next(c for c in DEEP if c.id == "shachaf2021.vs_tahir2024.eq142")
     assert eq142.root_cause.paper == "tahir2024"

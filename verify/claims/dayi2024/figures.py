@@ -309,12 +309,14 @@ def _fig5(claim, ctx, points) -> Evidence:
                                mono or None,
                                "medians " + ", ".join(f"{m:.4g}" for m in meds)
                                + ("" if mono else
-                                  f" at eta0 x {_eta():g} (times recorded every {runs[0][1]['steps'] // 200} steps; "
+                                  " at the step " + ("eta_0" if _eta() == 1 else f"{_eta():g} eta_0")
+                                  + f" (times recorded every {runs[0][1]['steps'] // 200} steps; "
                                   "fraction of runs off the plateau within the horizon: "
                                   + ", ".join(f"{v:.2f}" for v in fr) + f" at xi = {_XI_MULT} x sqrt(k)); what would "
-                                  "decide it: Fig. 5's step and budget (lost; the other steps' results are in this "
-                                  "claim's other checks) and which statistic of the runs its curves plot (lost: a "
-                                  "median, or a mean that the growing stuck fraction would lengthen)"), refutes=False))
+                                  "decide it: Fig. 5's step and budget (not in the extracted text; the other steps' "
+                                  "results are in this claim's other checks) and which statistic of the runs its "
+                                  "curves plot (not in the extracted text: a median, or a mean that the growing stuck "
+                                  "fraction would lengthen)"), refutes=False))
         ev.figures.append(_curve_fig(f"Fig. 5 ($k={k}$, $\\sigma(r\\,\\cdot) = h_3$, joint): $\\xi$ across $\\sqrt{{k}}$", runs))
     return ev
 
@@ -340,7 +342,7 @@ def _over_steps(fn):
     * A deterministic check that refutes counts as failed only if it fails at every factor (undecided, with the
       dependence, when it fails at some); the non-refuting checks are kept per factor.
     The base factor 1 (eta0 as before issue 24) keeps its details and figures under their old keys; the others'
-    are prefixed by 'eta0 x f:'."""
+    are prefixed by 'f eta_0:'."""
     def check(claim, ctx, points):
         per = []
         for f in pick(ctx.profile, ETA_FACTORS):
@@ -361,9 +363,9 @@ def _over_steps(fn):
                 if c.refutes:
                     checks.setdefault(c.name, []).append((f, c))
                 else:
-                    out.checks.append(dataclasses.replace(c, name=c.name if f == 1.0 else f"eta0 x {f:g}: {c.name}"))
+                    out.checks.append(dataclasses.replace(c, name=c.name if f == 1.0 else f"{f:g} eta_0: {c.name}"))
             for key, v in ev.details.items():
-                out.details[key if f == 1.0 else f"eta0 x {f:g}: {key}"] = v
+                out.details[key if f == 1.0 else f"{f:g} eta_0: {key}"] = v
             if f == 1.0:
                 out.figures.extend(ev.figures)
         for label, full in tests.items():

@@ -8,17 +8,37 @@ import sympy as sp
 import torch
 
 from derivations import kernels as kn
-from verify.kit import Check, Claim, Custom, Domain, Evidence, Kind
+from verify.kit import Check, Claim, Custom, Domain, Evidence, Kind, RootCause
 
-from .common import src
+from .common import PAPER, src
 
-ytil, eps, eta, lam0, n, delta, c0, kappa = sp.symbols("ytil epsilon eta lambda_0 n delta c_0 kappa", positive=True)
+
+class _ResidualNorm(sp.Symbol):
+    """||y~||_2 as one positive symbol, printed in the paper's notation: ||y~|| in plain text (the change record, the
+    checks' details), \\|\\tilde y\\|_2 in LaTeX (the derived form)."""
+
+    def _sympystr(self, printer):
+        return "||y~||"
+
+    def _latex(self, printer):
+        return r"\|\tilde y\|_2"
+
+
+ytil = _ResidualNorm("ytil", positive=True)
+eps, eta, lam0, n, delta, c0, kappa = sp.symbols("epsilon eta lambda_0 n delta c_0 kappa", positive=True)
 #: Theorem 6.1's iteration count (its argument of Omega), as printed
 ITER_STATED = sp.log(1 / ytil) / (eta * lam0)
 #: the minimal correction: the exponent -1 of ||y~|| dropped (one symbol; the theorem has no accuracy epsilon)
 ITER_FIXED = sp.log(ytil) / (eta * lam0)
 #: (not the correction: it adds an accuracy eps the theorem lacks) the count the linearised dynamics need to bring ||u(t) - y|| below eps: ||(I - eta H)^t y~|| <= e^(-eta lambda_0 t)||y~||
 ITER_LINEAR = sp.log(ytil / eps) / (eta * lam0)
+
+#: the one reason shachaf2021.sec6.init_variance fails, in words (a root cause with one witness)
+ROOT_INIT_VARIANCE = RootCause(
+    "shachaf2021.sec6_init_variance", PAPER,
+    "§6 calls the initialization 'a standard Gaussian with variance kappa^2', but a standard Gaussian has variance 1 "
+    "while Theorem 6.1 takes kappa = O(lambda_0 delta/n) -> 0; the reading that holds is a Gaussian N(0, kappa^2 I_d).",
+    r"w_r(0)\sim N(0,\kappa^2I_d)")
 
 
 def _iterations(claim, ctx):
@@ -60,8 +80,10 @@ def _iterations(claim, ctx):
         Check("Theorem 6.1's count (1/(eta lambda_0)) log ||y~||^-1 is a positive number of iterations for every y~ the "
               "theorem allows (|y_i| <= 1, any pretrained outputs)", not neg,
               f"at ||y~|| = 2 (y = (1, 1, 1, 1), f(X, Theta(0)) = 0), eta = 1, lambda_0 = 1/4: {sp.sstr(at2)} = "
-              f"{float(at2):.4g} < 0; d/d||y~|| of the count = {sp.sstr(d_stated)} < 0 (it shrinks as the residual grows)",
-              counterexample=None if not neg else {"||y~||": 2, "eta": 1, "lambda_0": 0.25, "count": float(at2)}),
+              f"{float(at2):.4g} < 0; d/d||y~|| of the count = {sp.sstr(d_stated).replace('*', ' ')} < 0 "
+              "(it shrinks as the residual grows)",
+              counterexample=None if not neg else {"||y~||": 2, "eta": 1, "lambda_0": 0.25,
+                                                                 "iteration count (1/(eta lambda_0)) log ||y~||^{-1}": float(at2)}),
         Check("corrected (the exponent -1 dropped): t >= Omega((1/(eta lambda_0)) log ||y~||_2) is positive where the "
               "printed count is negative and, on linearised GD, the iterations needed to reach a fixed accuracy grow "
               "with ||y~|| by at most log(ratio)/(eta lambda_0) + 1", bool(fixed > 0) and grows and within,
@@ -84,7 +106,8 @@ def _variance(claim, ctx):
         Check("'a standard Gaussian with variance kappa^2': variance 1 = kappa^2 where Theorem 6.1 takes kappa", ok,
               f"a standard Gaussian has variance {var_std}; Theorem 6.1's kappa = O(lambda_0 delta/n) gives kappa^2 -> "
               f"{sp.sstr(lim)} as n -> oo (and kappa^2 < 1 whenever c_0 lambda_0 delta < n)",
-              counterexample=None if ok else {"kappa": "c_0 lambda_0 delta/n", "kappa^2 as n -> oo": sp.sstr(lim)}),
+              counterexample=None if ok else {
+                  "kappa": f"c_0 lambda_0 delta/n, so kappa^2 -> {sp.sstr(lim)} as n -> infinity"}),
         Check("corrected: w_r(0) ~ N(0, kappa^2 I_d) (centred, variance kappa^2 per coordinate), the initialisation of "
               "Du et al. [39] and Arora et al. [31] that Theorem 6.1's kappa and m >= kappa^-2 poly(...) refer to",
               True, "the reading the claims of ntk.py simulate (w_r(0) = kappa * N(0, I))", refutes=False)])
@@ -124,7 +147,7 @@ CLAIMS = [
                    "Gaussian with variance kappa^2'"),
         statement=r"w_r(0)\sim N(0,1)\ \text{with variance}\ \kappa^2",
         assumptions="Theorem 6.1: kappa = O(lambda_0 delta/n)",
-        domain=Domain(()), role="remark",
+        domain=Domain(()), role="remark", root_cause=ROOT_INIT_VARIANCE,
         corrected=r"w_r(0)\sim N(0,\kappa^2I_d)",
         notes="A standard Gaussian has variance 1; 'variance kappa^2' is the scaled Gaussian N(0, kappa^2 I) of Du et al. "
               "and Arora et al., which Theorem 6.1's conditions (kappa = O(lambda_0 delta/n), m >= kappa^-2 poly(...)) "

@@ -30,10 +30,10 @@ SECONDS_PER_REP = 0.3
 
 
 def _what_would_decide(ns, A, reps) -> Check:
-    """Issue 36: where the first inequality (||dtheta||^2 against the bound from [25]) is not decided, what would
-    decide it: per n, the repetitions at which the one-sided 95% interval of the paired difference would clear 0 if
-    its mean and spread stayed put (none where the mean is >= 0: no number of repetitions confirms the stated order
-    there), against what a run can afford.  Undecided (refutes=False): it reports, it does not judge."""
+    """Issue 36: where the first inequality (||theta_T - theta_S||^2 against the bound from [25]) is not decided,
+    what would decide it: per n, the repetitions at which the one-sided 95% interval of the paired difference would
+    clear 0 if its mean and spread stayed put (none where the mean is >= 0: no number of repetitions confirms the
+    stated order there), against what a run can afford.  Undecided (refutes=False): it reports, it does not judge."""
     from scipy import stats as sps
     diff = A["norm"] - A["bartlett"]                       # (reps, len(ns)): the stated order is diff < 0
     rows, need = [], []
@@ -53,7 +53,7 @@ def _what_would_decide(ns, A, reps) -> Check:
             rows.append(f"n={n}: mean {m:+.2g} >= 0 (sd {sd:.2g}) -> no number of repetitions")
     if not rows:
         return Check("what would decide the first inequality", True, "decided at every n", refutes=False)
-    return Check("what would decide the first inequality (||dtheta||^2 against the bound from [25])", None,
+    return Check("what would decide the first inequality (||theta_T - theta_S||^2 against the bound from [25])", None,
                  "a near tie on sklearn digits (the ratio of the two predictors, sqrt(lambda_1(Sigma_T)/n), varies by "
                  "~2% between target tasks): " + "; ".join(rows) + f" (at {reps} repetitions now, ~{SECONDS_PER_REP} s "
                  "each, the one-sided interval clearing 0 if the mean stayed put, before Holm); what decides Table 1 "
@@ -81,8 +81,8 @@ def _table1(claim, ctx, points) -> Evidence:
     A = {k: np.array([r[k] for r in res]) for k in DG.PREDICTORS}       # (reps, len(ns))
     ev = Evidence(seeds=[seed])
     for j, n in enumerate(ns):
-        ev.tests.append(ordering_test(f"n={n}: R^2(||dtheta||^2) - R^2(bound from [25]) < 0", {"n": n}, A["norm"][:, j],
-                                      A["bartlett"][:, j], seed, paired=True, what="row 1 < row 2"))
+        ev.tests.append(ordering_test(f"n={n}: R^2(||theta_T - theta_S||^2) - R^2(bound from [25]) < 0", {"n": n},
+                                      A["norm"][:, j], A["bartlett"][:, j], seed, paired=True, what="row 1 < row 2"))
         ev.tests.append(ordering_test(f"n={n}: R^2(bound from [25]) - R^2(ours, m=2) < 0", {"n": n}, A["bartlett"][:, j],
                                       A["ours"][:, j], seed, paired=True, what="row 2 < row 3"))
     se = {k: A[k].std(0, ddof=1) / math.sqrt(reps) for k in A}

@@ -112,7 +112,8 @@ DELTA = 0.1                  # the failure probability delta of (11) used in the
 def _risk_vs_m(lit, title):
     """Risk of the fine-tuned network against m (log-log), with the kernel limit and the first term of (11)."""
     series = []
-    for (n_i, s_i) in ((0, 2), (2, 2), (2, 0)):
+    drawn = ((0, 2), (2, 2), (2, 0))
+    for (n_i, s_i) in drawn:
         n, s = lit[0][1].ns[n_i], lit[0][1].dists[s_i]
         g = f"n={n}, |dtheta|={s}"
         xs = [m for m, _, _ in lit]
@@ -123,5 +124,13 @@ def _risk_vs_m(lit, title):
         series += [{"kind": "points", "label": f"network {g}", "group": g, "x": xs, "y": rk, "yerr": er},
                    {"kind": "line", "label": f"kernel limit {g}", "group": g, "x": xs, "y": [kl] * len(xs), "dash": True},
                    {"kind": "line", "label": f"first term of (11) {g}", "group": g, "x": xs, "y": ft}]
+    # the legend lists every distance drawn in some panel; a panel that draws fewer says which (the runs hold every
+    # (n, distance) pair: the figure draws three of them)
+    ns, dists = lit[0][1].ns, lit[0][1].dists
+    per_n = {n_i: [s_i for k, s_i in drawn if k == n_i] for n_i, _ in drawn}
+    fewer = "; ".join(f"in the n = {ns[n_i]} panel only the distance ||theta_T - theta_S|| = "
+                      + ", ".join(str(dists[s_i]) for s_i in ss) + " is drawn"
+                      for n_i, ss in per_n.items() if len(ss) < len({s_i for _, s_i in drawn}))
     return {"x": "m", "xlabel": "width m", "ylabel": "ramp-loss risk R", "logy": True, "logx": True,
-            "title": f"{title}: fine-tuned risk vs width (d={D}, n_S={N_S}, kappa={KAPPA})", "series": series}
+            "title": f"{title}: fine-tuned risk vs width (d={D}, n_S={N_S}, kappa={KAPPA})"
+                     + (f"; {fewer}" if fewer else ""), "series": series}
