@@ -44,7 +44,7 @@ def test_each_claim_has_its_own_figure_title(monkeypatch):
         titles[cid] = fig["title"]
         assert fig["title"].startswith(name + (":" if name == "Thm 8" else " (informal statement of Thm 8"))
         arms = {s["group"] for s in fig["series"]}
-        assert any("theorem's step" in a for a in arms) and any("best step" in a for a in arms)
+        assert any("theorem's step" in a for a in arms) and any("best grid step" in a for a in arms)
         # unit = 1/(kappa 0.5 0.2) = 20: T*/unit over the judged mean 0.4 d = 0.1 d^2/20/(0.4 d) = d/80
         ratio = ev.details["figure: best-step count over the count at the theorem's step (sigma(r.) = h_3)"]
         assert abs(ratio["weak (m >= 1/2)"]["64"] - 64 / 80) < 1e-12
