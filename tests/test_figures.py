@@ -278,6 +278,9 @@ def test_every_committed_figure_reads(tmp_path):
             if fig.get("rate"):   # a rate figure prints every fitted slope beside the stated one
                 box = [t for t in f.texts if t.get_gid() == "slopes"]
                 assert fig.get("slopes") and box and "fitted slope" in box[0].get_text(), c["id"]
+                r = f.canvas.get_renderer()   # its columns side by side, never over each other
+                cols = [t.get_window_extent(r) for t in f.texts if t.get_gid() == "slopes part"]
+                assert not any(_overlaps(a, b) for i, a in enumerate(cols) for b in cols[i + 1:]), c["id"]
             _check_layout(f)
             n += 1
     assert n > 20

@@ -504,6 +504,9 @@ def draw_figure(fig: dict, claim: dict):
     if fig.get("slopes"):   # below the panels, in as many columns as there are panel columns (a short block)
         head, *body = _slopes_text(fig["slopes"]).split("\n")
         k = min(ncols, n) if len(body) > 4 else 1
+        # as many columns as fit: a column's longest line (about 0.55 em a character) within its share of the width
+        while k > 1 and max(visible_len(t) for t in body) * 8.5 * 0.55 / 72 > 0.95 * f.get_figwidth() / k:
+            k -= 1
         per = math.ceil(len(body) / k)
         extra.append(f.text(0.5, -0.01, head, fontsize=8.5, va="top", ha="center", transform=f.transFigure,
                             gid="slopes", fontweight="bold"))
