@@ -290,7 +290,7 @@ def test_panel_titles_wrap_between_parameters():
     """Long panel titles side by side would run into each other: they break between parameters, never inside a
     piece of math, and each line stays within the width."""
     t = F.panel_title(["k=5, $\\xi$=1.12, orthonormal, h3(r.)-normalized"], 34)
-    assert t.count("\n") == 1 and all(F.visible_len(line) <= 34 for line in t.split("\n"))
+    assert t.count("\n") == 1 and all(F._visible(line) <= 34 for line in t.split("\n"))
     assert F.panel_title(["$x=a, b$", "c"], 3) == "$x=a, b$,\nc"
     assert F.panel_title(["$n=1$"], 34) == "$n=1$"
 

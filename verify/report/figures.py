@@ -31,7 +31,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from .untrusted import inside
-from .notation import _visible, _wrap, math_runs, panel_title, strip_claim_id, visible_len  # noqa: F401
+from .notation import GREEK, _ok, _visible, _wrap, math_runs, panel_title, strip_claim_id  # noqa: F401
 from .scales import _decades, _floats, level, log_axes, padded_ylim, symlog_axes  # noqa: F401
 from .overlap import DODGE_PT, LINE_CLOSE, POINT_CLOSE, _interp, _overlaps, _reference_roles, curve  # noqa: F401
 
@@ -41,9 +41,6 @@ MAX_SERIES = 6
 #: provided the legend is factorised (at most 3 colours x 3 styles)
 MAX_SERIES_LIKE_SOURCE = 9
 
-GREEK = ("alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa", "lambda", "mu",
-         "nu", "xi", "pi", "rho", "sigma", "tau", "upsilon", "phi", "chi", "psi", "omega", "Gamma", "Delta", "Theta",
-         "Lambda", "Xi", "Pi", "Sigma", "Phi", "Psi", "Omega")
 #: parameter names whose symbol is not just the name
 SYMBOLS = {"lam": r"\lambda", "cos_theta": r"\cos\theta", "s_f": "s_f", "s_g": "s_g", "n_P": "n_P", "n_Q": "n_Q",
            "n_S": "n_S", "sep": r"\mathrm{separated}", "act": r"\sigma", "|dtheta|": r"\|\theta_T-\theta_S\|",
@@ -186,16 +183,8 @@ def _latin(m: re.Match) -> str:
 
 
 def _mathtext_ok(s: str) -> bool:
-    if s.count("$") % 2:
-        return False
-    try:
-        from matplotlib.mathtext import MathTextParser
-        parser = MathTextParser("path")
-        for seg in re.findall(r"\$([^$]*)\$", s):
-            parser.parse(f"${seg}$")
-        return True
-    except Exception:   # noqa: BLE001 - any parse failure: keep the plain text
-        return False
+    """Whether every ``$...$`` of ``s`` parses as mathtext (an odd number of dollars never does)."""
+    return s.count("$") % 2 == 0 and all(_ok(seg) for seg in re.findall(r"\$([^$]*)\$", s))
 
 
 def _safe(s: str) -> str:
@@ -505,7 +494,7 @@ def draw_figure(fig: dict, claim: dict):
         head, *body = _slopes_text(fig["slopes"]).split("\n")
         k = min(ncols, n) if len(body) > 4 else 1
         # as many columns as fit: a column's longest line (about 0.55 em a character) within its share of the width
-        while k > 1 and max(visible_len(t) for t in body) * 8.5 * 0.55 / 72 > 0.95 * f.get_figwidth() / k:
+        while k > 1 and max(_visible(t) for t in body) * 8.5 * 0.55 / 72 > 0.95 * f.get_figwidth() / k:
             k -= 1
         per = math.ceil(len(body) / k)
         extra.append(f.text(0.5, -0.01, head, fontsize=8.5, va="top", ha="center", transform=f.transFigure,

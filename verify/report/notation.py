@@ -179,19 +179,13 @@ def _wrap(s: str, width: int) -> list[str]:
     return lines
 
 
-def visible_len(s: str) -> int:
-    """About how many characters a mathtext string shows (a control word is one glyph; braces, scripts and
-    dollars none)."""
-    return len(re.sub(r"[${}_^]", "", re.sub(r"\\[A-Za-z]+", "x", s)))
-
-
 def panel_title(parts: list[str], width: int) -> str:
     """A panel's parameters on as many lines as its width needs (a line breaks between parameters, never inside
     one): side by side, long titles would run into the next panel's."""
     lines: list[str] = []
     pieces = [q for p in parts for q in re.split(r", (?=(?:[^$]*\$[^$]*\$)*[^$]*$)", p)]   # not inside $...$
     for p in pieces:
-        if lines and visible_len(lines[-1] + ", " + p) <= width:
+        if lines and _visible(lines[-1] + ", " + p) <= width:
             lines[-1] += ", " + p
         else:
             lines.append(p)
