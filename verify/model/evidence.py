@@ -285,8 +285,8 @@ def decide(ev: Evidence) -> tuple[Verdict, str]:
         t = rejected[0]
         of_stated = sum(1 for t in ev.tests if t.target == "stated")   # only the tests that tested the stated form
         return Verdict.REFUTED, (f"{len(rejected)} of {of_stated} Monte Carlo tests reject the stated value, "
-                                 f"each replicated on fresh draws (first: {t.label}: {t.estimate:.5g} vs "
-                                 f"{t.predicted:.5g}, Holm p={t.p_adjusted:.2g})")
+                                 f"each replicated on fresh draws (first: {t.label}: {versus(t)}, "
+                                 f"Holm p={t.p_adjusted:.2g})")
     own = [c for c in ev.checks if c.passed is False and not c.refutes]
     own_t = [t for t in ev.tests if t.status == "rejected" and t.target != "stated"]
     if own or own_t:
@@ -298,7 +298,7 @@ def decide(ev: Evidence) -> tuple[Verdict, str]:
         rep = t.extra.get("replication", {})
         return Verdict.INCONCLUSIVE, (
             f"{len(unreplicated)} rejection(s) of the stated value did not replicate on fresh draws (first: {t.label}: "
-            f"{t.estimate:.5g} vs {t.predicted:.5g}, Holm p={t.p_adjusted:.2g}"
+            f"{versus(t)}, Holm p={t.p_adjusted:.2g}"
             + (f"; replication {rep['estimate']:.5g}, p={rep['p_adjusted']:.2g})" if rep.get("done") else ")"))
     undecided_checks = [c for c in ev.checks if c.passed is None]
     undecided = [t for t in ev.tests if t.status != "equivalent"]
@@ -322,8 +322,32 @@ def decide(ev: Evidence) -> tuple[Verdict, str]:
     return Verdict.CONFIRMED, ", ".join(p for p in parts if p)
 
 
+def _slope_bound(t: StatTest) -> dict | None:
+    """The extra of a one-sided slope test built on -slope (``slope_bound_test``: "slope >= p" shown as
+    "-slope <= -p"), whose numbers read in the slope's own sign; None for any other test."""
+    x = t.extra if isinstance(t.extra, dict) else {}
+    if t.sided == "upper" and "slope" in x and str(x.get("claim", "")).startswith("slope >="):
+        return x
+    return None
+
+
+def versus(t: StatTest) -> str:
+    """A test's estimate against its stated value, as the statement reads: a bound O(x^p) tested on -slope
+    prints its slope against "at least p", not "-slope vs -p"."""
+    x = _slope_bound(t)
+    if x is not None:
+        return f"log-log slope {x['slope']:.5g} vs at least {-t.predicted:.5g}"
+    return f"{t.estimate:.5g} vs {t.predicted:.5g}"
+
+
 def undecided_text(t: StatTest) -> str:
     """One undecided test in words: where, the estimate against the stated value, its interval."""
+    x = _slope_bound(t)
+    if x is not None and x.get("slope_ci"):
+        lo, hi = x["slope_ci"]
+        tol = f" (tolerance {t.tol:.3g})" if t.tol else ""
+        return (f"{t.label}: log-log slope {x['slope']:.4g}, {100 * t.ci_level:g} % CI [{lo:.3g}, {hi:.3g}], "
+                f"against at least {-t.predicted:.4g}{tol}")
     side = " or less" if t.sided == "upper" else ""
     tol = f" (tolerance {t.tol:.3g})" if t.tol else ""
     lo, hi = t.ci
@@ -369,7 +393,7 @@ def decide_corrected(ev: Evidence) -> tuple[Verdict, str]:
     rejected = [t for t in own_tests if t.status == "rejected"]
     if failed or rejected:
         what = (f"{failed[0].name}: {failed[0].detail}" if failed else
-                f"{rejected[0].label}: {rejected[0].estimate:.5g} vs {rejected[0].predicted:.5g}, "
+                f"{rejected[0].label}: {versus(rejected[0])}, "
                 f"Holm p={rejected[0].p_adjusted:.2g}")
         return Verdict.REFUTED, f"{len(failed) + len(rejected)} check(s) of the corrected form fail (first: {what})"
     undecided = [t for t in own_tests if t.status != "equivalent"] + [c for c in own_checks if c.passed is None]

@@ -24,7 +24,7 @@ from verify.report.tables import (ORDER, SOURCE_NOTES, checked_parts, claims_of,
                                   POWER_NOTE, power_cell)
 from verify.report.referee import (CONSEQUENCE_WORDS, command, singular, SECTION_NOTES, SECTION_TITLES, SECTIONS, counterexample,
                                    errata, figure_caption, greek, place, plain, plain_doc, relevant, summary, values_text,
-                                   what_is_wrong)
+                                   run_words, what_is_wrong)
 from .untrusted import math_ok, strip_controls
 from .figures import panel_count
 from .referee import figure_caption
@@ -328,10 +328,9 @@ def _label(cid: str) -> str:
 
 
 def _run_line(doc: dict) -> str:
-    meta, timing = doc.get("meta", {}), doc.get("timing", {})
-    return (f"Sizes of the {meta.get('profile')} run, seed {meta.get('seed')}, device {meta.get('device')}; "
-            f"{meta.get('n_tests', 0)} Monte Carlo tests in the run, family-wise level {meta.get('alpha_familywise')} "
-            f"({meta.get('multiple_testing', '')}); {timing.get('seconds', '?')} s.")
+    """The run in a reader's words, as LaTeX: its command (typewriter, pastes into a shell) and what it did."""
+    cmd, rest = run_words(doc)
+    return "The run: " + _cmd(cmd) + " (" + esc(rest) + ")."
 
 
 def _body(doc: dict, paper: str) -> list[str]:
@@ -351,7 +350,7 @@ def _body(doc: dict, paper: str) -> list[str]:
           esc("By kind: " + ", ".join(f"{k} {v}" for k, v in sorted(n["by_kind"].items(), key=lambda kv: -kv[1]))
               + ". By role: " + ", ".join(f"{k} {v}" for k, v in n["by_role"].items()) + "."), "",
           esc("The classes: " + " ".join(f"{SECTION_TITLES[k]}: {SECTION_NOTES[k]}" for k in SECTIONS)), "",
-          r"{\small " + esc(_run_line(doc)) + "}", ""]
+          r"{\small " + _run_line(doc) + "}", ""]
     return L
 
 
@@ -383,9 +382,9 @@ def render_summary(doc: dict, sources: list[str]) -> str:
     L = PREAMBLE + [r"\begin{document}", r"\sloppy",
                     r"{\centering{\large\bfseries Verification summary: every source\par}\smallskip"
                     r"{\normalsize ftverify, " + esc(timing.get("started", "")[:16].replace("T", " "))
-                    + r" UTC\par}\medskip}", r"{\small " + esc(_run_line(doc) + " The full record of every claim "
-                                                               "(per-point tests, figures) is in the appendix of its "
-                                                               "source's own report.") + "}", ""]
+                    + r" UTC\par}\medskip}", r"{\small " + _run_line(doc) + esc(" The full record of every claim "
+                                                                      "(per-point tests, figures) is in the appendix "
+                                                                      "of its source's own report.") + "}", ""]
     for k, p in enumerate(sources):
         info = source_info(doc, p)
         num = f"{info['number']}: " if info["number"] else ""

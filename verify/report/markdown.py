@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from verify.report.referee import (CONSEQUENCE_WORDS, singular, SECTION_NOTES, SECTION_TITLES, SECTIONS, counterexample,
                                    errata, figure_caption, greek, place, plain, plain_doc, relevant, summary, values_text,
-                                   what_is_wrong)
+                                   run_words, what_is_wrong)
 from verify.report.tables import (ORDER, SOURCE_NOTES, checked_parts, claims_of, corrected_heading, counts,
                                   cross_references, errata_text, error_counts, extensions_refuted, klass, one_line,
                                   papers, point_rows, set_aside_note, short, source_info, verdict_text, with_verdict,
@@ -58,11 +58,8 @@ def _ref(cid: str) -> str:
 
 
 def header_lines(doc: dict) -> list[str]:
-    meta, timing = doc.get("meta", {}), doc.get("timing", {})
-    return [f"Sizes of the {meta.get('profile')} run, seed {meta.get('seed')}, device `{meta.get('device')}`, "
-            f"{meta.get('n_tests', 0)} Monte Carlo tests in the run, family-wise level {meta.get('alpha_familywise')} "
-            f"({meta.get('multiple_testing', '')}). Started {timing.get('started', '')}, "
-            f"{timing.get('seconds', '?')} s."]
+    cmd, rest = run_words(doc)
+    return [f"The run: `{cmd}` ({rest})."]
 
 
 def _untested(n: dict) -> str:

@@ -36,7 +36,10 @@ _PROFILE = re.compile(r"\b(?:the\s+)?(quick|standard|full)\s+profiles?\b|\bprofi
 _RUN_WORDS = {"quick": "the quick run", "standard": "the standard run", "full": "the full run"}
 _OO = re.compile(r"(?<![\w.])(-?)oo\b")
 _LINE_OBJECT = re.compile(r"\b(of|in|on|from)\s+L\d{2,4}(?:\s*[-–]\s*L?\d{1,4})?\b(?=\s+[a-z])")
-_ANY = re.compile(r"[Ii]ssue|\.py\b|/|\bL\d|[Pp]rofile|\*|\|\||\boo\b|=|->|<=|>=")
+_ANY = re.compile(r"[Ii]ssue|\.py\b|/|\bL\d|[Pp]rofile|\*|\|\||\boo\b|=|->|<=|>=|\b(?:grad|sum|int)_")
+#: operators written out in ASCII ("grad_l L", "sum_l", "int_0^oo") as the paper prints them
+_OPERATORS = ((re.compile(r"\bgrad_(?=\w)"), "∇_"), (re.compile(r"\bsum_(?=[\w{(])"), "Σ_"),
+              (re.compile(r"\bint_(?=[\w{(])"), "∫_"))
 
 
 def _module_word(m: re.Match) -> str:
@@ -75,6 +78,8 @@ def plain(s) -> str:
     s = s.replace("**", "^").replace("||", "‖")
     s = re.sub(r"(?<=[\w)])\*(?=[\w(])", " ", s)   # sympy's 2*c*sqrt(n) as 2 c sqrt(n)
     s = _OO.sub(lambda m: ("−" if m.group(1) else "") + "∞", s)
+    for pat, sym in _OPERATORS:
+        s = pat.sub(sym, s)
     for a, b in ((" >= ", " ≥ "), (" <= ", " ≤ "), (" != ", " ≠ "), (" -> ", " → ")):
         s = s.replace(a, b)
     s = re.sub(r"\b(refutes|passed)=(True|False|None)\b", "", s)
@@ -180,6 +185,23 @@ def command(ids: list[str], profile: str = "standard") -> str:
         f" --profile {profile}" if profile != "standard" else "")
 
 
+def run_words(doc: dict) -> tuple[str, str]:
+    """The run a report rests on, in a reader's words: the command that reproduces it (the profile named only when
+    it is not the default) and what it did (tests, level, device, wall time, start)."""
+    meta, timing = doc.get("meta", {}), doc.get("timing", {})
+    profile, seed = meta.get("profile") or "standard", meta.get("seed", 0)
+    cmd = f"python -m verify run --seed {seed}" + (f" --profile {profile}" if profile != "standard" else "")
+    secs = timing.get("seconds")
+    took = f"{secs / 60:.0f} min" if isinstance(secs, (int, float)) and secs >= 60 else (
+        f"{secs:.0f} s" if isinstance(secs, (int, float)) else "")
+    start = str(timing.get("started", ""))[:16].replace("T", " ")
+    how = str(meta.get("multiple_testing") or "").strip("() ")
+    rest = (f"{meta.get('n_tests', 0)} Monte Carlo tests at family-wise level {meta.get('alpha_familywise')}"
+            + (f", {how}" if how else "") + f"; on {meta.get('device', 'cpu')}"
+            + (f", {took}" if took else "") + (f", started {start} UTC" if start else ""))
+    return cmd, rest
+
+
 def _clean_num(x):
     """A stated value of float noise (5.55e-17) is 0."""
     return 0.0 if isinstance(x, float) and abs(x) < 1e-12 else x
@@ -201,6 +223,10 @@ def counterexample(c: dict) -> dict | None:
             if m is not None:   # a divergence: the estimate is a tail index, the stated value the moment
                 vals["moment"] = m
             vals["says"] = paper_says(c, w)
+            x = _slope_bound_at(c, w)
+            if x is not None:   # a bound O(x^p) tested on -slope: read in the slope's own sign
+                vals.update(simulated=x["slope"], ci=x.get("slope_ci"), paper=-_clean_num(w.get("stated")),
+                            says="the paper's statement needs a log-log slope of at least")
         elif isinstance(w.get("stated"), (int, float)) and isinstance(w.get("derived"), (int, float)):
             vals = {"derived": w["derived"], "paper": _clean_num(w["stated"])}
         return {"point": w["point"], "kind": "witness", "values": vals}
@@ -219,6 +245,17 @@ def paper_says(c: dict, w: dict) -> str:
     return "the paper gives"
 
 
+def _slope_bound_at(c: dict, w: dict) -> dict | None:
+    """The extra of the witness's test when it is a one-sided slope test built on -slope ("slope >= p", shown as
+    "-slope <= -p"), else None."""
+    for t in c.get("evidence", {}).get("tests", []):
+        x = t.get("extra") or {}
+        if (t.get("params") == w.get("point") and t.get("estimate") == w.get("estimate") and t.get("sided") == "upper"
+                and isinstance(x, dict) and "slope" in x and str(x.get("claim", "")).startswith("slope >=")):
+            return x
+    return None
+
+
 def _moment_at(c: dict, w: dict) -> float | None:
     """The moment p of a divergence test ("E|X|^p is infinite") at the witness's point, or None: there the simulated
     value is the tail index of |X| and the statement needs it to be at most p."""
@@ -235,6 +272,8 @@ def values_text(v, fmt) -> str | None:
     (its entries are in ``results.json``); None for anything else."""
     if isinstance(v, (list, tuple)):
         if all(isinstance(x, (int, float, str)) and not isinstance(x, bool) for x in v) and len(v) <= 4:
+            if len(v) == 1:   # a design of one value reads as that value, not as "(1)"
+                return fmt(v[0]) if not isinstance(v[0], str) else plain(v[0])
             return "(" + ", ".join(fmt(x) if not isinstance(x, str) else plain(x) for x in v) + ")"
         if v and all(isinstance(r, (list, tuple)) for r in v):
             return f"a {len(v)}×{len(v[0])} array"
@@ -316,8 +355,22 @@ _FULL = {"Thm": "Theorem", "Thm.": "Theorem", "Prop.": "Proposition", "Cor.": "C
 
 def result_name(c: dict) -> str | None:
     """The named result a statement claim checks ("Theorem 3.9", "Lemma 5"), read from its location."""
-    m = _RESULT.search(plain(c["source"].get("where")))
-    return f"{_FULL.get(m.group(1), m.group(1))} {m.group(2)}" if m else None
+    w = plain(c["source"].get("where"))
+    m = _RESULT.search(w)
+    if not m:
+        return None
+    name = f"{_FULL.get(m.group(1), m.group(1))} {m.group(2)}"
+    # another paper's result cited in brackets ("(Du et al. 2019, Thm 3.1)") is named with its authors
+    before = w[:m.start()]
+    opened = before.rfind("(")
+    if opened > before.rfind(")"):
+        cite = _CITE.search(before[opened + 1:])
+        if cite:
+            name += f" of {cite.group(0).strip(' ,')}"
+    return name
+
+
+_CITE = re.compile(r"[A-Z][A-Za-z-]+(?: (?:and|&) [A-Z][A-Za-z-]+)?(?: et al\.)?,? \(?\d{4}\)?")
 
 
 def _names(names: list[str]) -> str:
@@ -362,6 +415,21 @@ def summary(doc: dict, paper: str) -> list[str]:
         S.append(f"{_results(holds)} {'holds' if len(holds) == 1 else 'hold'} as stated in "
                  "every check we ran" + (" (on our reconstruction of its formulas)" if paper in SOURCE_NOTES
                                          else "") + ".")
+    unnamed = [c for c in stmts if c["id"] not in elsewhere and not result_name(c)]
+    if unnamed:   # stated results without a theorem number (identities, equations): counted, not left out
+        k = {v: sum(1 for c in unnamed if c["verdict"] == v) for v in ("confirmed", "refuted")}
+        rest = len(unnamed) - k["confirmed"] - k["refuted"]
+        other_ = "other " if named else ""
+        if k["confirmed"] == len(unnamed):
+            S.append(f"The {other_}{plural(len(unnamed), 'stated result')} without a theorem number "
+                     + ("holds" if len(unnamed) == 1 else "all hold") + " as stated in every check we ran.")
+        else:
+            S.append(f"Of the {other_}{plural(len(unnamed), 'stated result')} without a theorem number, " + _names(
+                ([f"{k['confirmed']} {'holds' if k['confirmed'] == 1 else 'hold'} as stated in every check we ran"]
+                 if k["confirmed"] else [])
+                + ([f"{k['refuted']} {'fails' if k['refuted'] == 1 else 'fail'} as printed"] if k["refuted"] else [])
+                + ([f"{rest} {'is' if rest == 1 else 'are'} inconclusive or {'does' if rest == 1 else 'do'} not "
+                    "extend"] if rest else [])) + ".")
     if fails:
         S.append(f"{_results(fails)} {'fails' if len(fails) == 1 else 'fail'} as printed in at "
                  "least one reading.")

@@ -177,7 +177,8 @@ def _coef_trials(profile, p) -> int:
 
 def _coef_fig(curve, label: str) -> Figure:
     """Monte Carlo c_k with their 95 % CIs against the exact value at each simulated k (a bar: k is discrete)."""
-    return Figure(x="k", xlabel="k", ylabel=r"$c_k$", group=("s",), title=f"Hermite coefficients: {label} vs Monte Carlo",
+    return Figure(x="k", xlabel="k", ylabel=r"$c_k$", group=("s",),
+                  title=r"$c_k=E[f(sg)\,h_k(g)]$, $g\sim N(0,1)$, input scale $s$: " + f"{label} vs Monte Carlo",
                   curve=curve, curve_label=label, discrete=True)
 
 for _name in H.EXACT:

@@ -473,7 +473,7 @@ CLAIMS = [
     ),
     Claim(
         id="shachaf2021.vs_tahir2024.eq142", kind=Kind.LIMIT, role="statement", root_cause=TAHIR_ROOT_142,
-        source=src("001 (Tahir et al.) Theorem 3.9 proof, App. B.8, eq. (142), on the same runs as vs_tahir2024.eq5"),
+        source=src("Tahir et al. (2024), proof of Theorem 3.9, App. B.8, eq. (142)"),
         statement=r"\lim_{\alpha\to0}\lim_{t\to\infty}\beta_{ft}(t)=X^+y+(I-P_{\mathrm{row}(X)})\beta_s",
         assumptions=DEEP_SETTING + " 001's setting: unit teachers at angle theta, label noise sigma >= 0.",
         domain=Domain((Param("L", 2, math.inf, integer=True),)),

@@ -60,16 +60,18 @@ def stated_exponent(claim, alphas) -> float:
 
 def _figure(title, ylabel, rows, exponent=None, tests=()):
     """Mean of the quantity against alpha per (d, L, layer), with the stated order alpha^exponent drawn
-    through the smallest-alpha mean (dashed), and the fitted slope of each row's test [95% CI] beside the
+    through the largest-alpha mean (dashed: where the asymptotic range starts, so a slower decay reads as
+    points above the line towards alpha -> 0), and the fitted slope of each row's test [95% CI] beside the
     stated exponent (``tests``: the slope tests, matched to a row by the label's ending ': <row>')."""
     series, slopes = [], []
     for lab, (xs, ys) in rows.items():
         series.append({"kind": "points", "label": lab, "group": lab, "role": "simulated (mean over trials)",
                        "x": xs, "y": ys, "yerr": [0.0] * len(xs)})
         if exponent is not None:
-            x0, y0 = xs[-1], ys[-1]
+            i0 = max(range(len(xs)), key=lambda i: xs[i])
+            x0, y0 = xs[i0], ys[i0]
             series.append({"kind": "line", "label": f"stated order alpha^{exponent:g} {lab}", "group": lab,
-                           "role": f"stated order $\\alpha^{{{exponent:g}}}$ (through the smallest $\\alpha$)",
+                           "role": f"stated order $\\alpha^{{{exponent:g}}}$ (through the largest $\\alpha$)",
                            "x": xs, "y": [y0 * (x / x0) ** exponent for x in xs], "dash": True})
         slopes += [slope_annotation(t, lab) for t in tests if t.label.endswith(f": {lab}")][:1]
     return {"x": "alpha", "xlabel": r"$\alpha$", "ylabel": ylabel, "title": title, "logy": True, "logx": True,

@@ -136,7 +136,7 @@ _asym_domain = Domain(
     (Constraint(lambda p: p["gamma"] != 1, "eq. (10) diverges at gamma = 1"),))
 
 _figure = Figure(x="gamma", xlabel=r"$\gamma = n/d$", ylabel=r"$E\,R_{sc}$", group=("sigma",),
-                 curve=_stated_value, curve_label="eq. (10)", ylim=(0.0, 4.0),
+                 curve=_stated_value, curve_label="eq. (10)", ylim=(-0.1, 4.0),
                  fine=[g for g in [i / 100 for i in range(5, 301)] if abs(g - 1) > 0.04],
                  title="Double descent of the scratch risk (Thm 3.6): theory vs Monte Carlo")
 

@@ -48,7 +48,7 @@ def _dd_over_margin(p):
 def _dd_over_show(p):
     s = mpmath.mpf(p["sigma"])
     with mpmath.workdps(DPS):
-        return {"dR/dgamma at 0+": float(_DR_LO(mpmath.mpf(0), s)),
+        return {"dR/dgamma at gamma = 0+": float(_DR_LO(mpmath.mpf(0), s)),
                 "lim_{gamma->1-} (1-gamma) R": float(_DIV_MP(s))}
 
 
@@ -88,7 +88,7 @@ DD_OVER = Claim(
            "Fig. 1). The search and uniform draw run over sigma in [0, 2] (twice the threshold sigma = 1 where the "
            "initial slope changes sign); margin: the initial slope sigma^2 - 1 in units of (10) at gamma -> 0 (= 1)."),
     check=AllOf([
-        PropertySearch(examples=EX, name="(10) first decreases (dR/dgamma(0+) < 0) and diverges as gamma -> 1-",
+        PropertySearch(examples=EX, name="(10) first decreases (dR/dgamma < 0 at gamma = 0+) and diverges as gamma -> 1-",
                        holds=_dd_over_holds, margin=_dd_over_margin,
                        show=_dd_over_show, bounds={"sigma": (0.0, 2.0), "d": (1, 10)}),
         PropertySearch(examples=EX, name="corrected: the same for 0 < sigma < 1", holds=_dd_over_holds, refutes=False,

@@ -303,8 +303,8 @@ def _dudley_show(p) -> dict:
         if mpmath.mpf(p["delta"]) >= _sup_l1():
             return {"bound": "gamma_beta(p_f,p_g) <= ||p_f-p_g||_1 = (4/pi) arctan(|a-b|/(2 sigma)) < 2 <= delta "
                              "for every g",
-                    "L1_at_|a-b|=10": float(_l1_linear(10, p["sigma"])),
-                    "L1_at_|a-b|=1e6": float(_l1_linear(1e6, p["sigma"]))}
+                    "||p_f-p_g||_1 at |a-b|=10": float(_l1_linear(10, p["sigma"])),
+                    "||p_f-p_g||_1 at |a-b|=10^6": float(_l1_linear(1e6, p["sigma"]))}
         lb, gn, Rv = dv.tent_witness_mp(p["s_f"], p["sigma"], p["delta"])
         return {"tent_lower_bound": float(lb), "g_norm": float(gn), "R": float(Rv)}
 
@@ -345,6 +345,9 @@ DUDLEY_MC_GRID = per_profile(
            for c in (1.0, 2.0, 8.0, 64.0)],
     standard=[dict(d=3, sigma=sg, s_f=s, c=c, delta=2.0) for sg in (0.1, 1.0)
               for s in (0.5, 2.0) for c in (-1.0, 1.0, 4.0, 64.0, 256.0)])
+#: the theory curves' c grid: c spans -1 to 256 (a symmetric-log axis), so the grid is linear on [-1, 1] and
+#: geometric beyond (a linear grid of 200 points leaves two between c = -1 and 1)
+DUDLEY_FINE = sorted({*(-1.0 + i / 40 for i in range(81)), *(256.0 ** (i / 119) for i in range(120))})
 P_SF_D = Param("s_f", 0.0, math.inf)
 P_C = Param("c", -math.inf, math.inf, doc="g = c f")
 
@@ -385,7 +388,7 @@ DUDLEY = Claim(
                     trials=per_profile(1000, 5000, 20_000),
                     name="E_{p_f} cos(y)/2 - E_{p_cf} cos(y)/2 (witness (26)) vs (27)",
                     figure=Figure(x="c", xlabel="c  (g = c f)", ylabel=r"$E_{p_f}h-E_{p_g}h$, $h=\cos(y)/2$",
-                                  group=("d", "sigma", "s_f"), curve=_cos_signed_value, curve_label="(27)",
+                                  group=("d", "sigma", "s_f"), fine=DUDLEY_FINE, curve=_cos_signed_value, curve_label="(27)",
                                   extra_curves=((DELTA_LINE, _delta_of),))),
         Expectation(points=DUDLEY_MC_GRID, predicted=_l1_of_c, target="derived", chunk=1024,
                     sampler=lambda p, B, gen, ctx: LS.l1_distance_trials(
@@ -393,7 +396,7 @@ DUDLEY = Claim(
                     trials=per_profile(250, 500, 10_000),
                     name="upper bound: Monte Carlo ||p_f - p_cf||_1 vs (4/pi) arctan(|1-c| ||f|| / (2 sigma)) < 2",
                     figure=Figure(x="c", xlabel="c  (g = c f)", ylabel=r"$\|p_f-p_g\|_1\ \geq\ \gamma_\beta(p_f,p_g)$",
-                                  group=("d", "sigma", "s_f"), curve=_l1_of_c, curve_label="(4/pi) arctan",
+                                  group=("d", "sigma", "s_f"), fine=DUDLEY_FINE, curve=_l1_of_c, curve_label="(4/pi) arctan",
                                   extra_curves=((DELTA_LINE, _delta_of),))),
     ]),
     notes="Any two probability distributions have gamma_beta <= 2: |E_p h - E_q h| <= 2 ||h||_inf <= "
@@ -455,7 +458,7 @@ EQ28 = Claim(
     corrected=r"\text{no such lower bound: (27)}\le e^{-\sigma^2/2}\text{ while the right side is unbounded; the cited "
               r"identity only gives }\int[\cos f-\cos g]p\ge-\int[f^2+g^2]p",
     check=AllOf([
-        PropertySearch("(27) >= e^{-sigma^2/2}/2 int (f^2 + g^2) p (mpmath, linear features)",
+        PropertySearch("(28): (27) >= e^{-sigma^2/2}/2 int (f^2 + g^2) p, at linear features (60-digit arithmetic)",
                        holds=_eq28_holds, show=_eq28_show, margin=_eq28_margin,
                        # sigma enters both sides as the same factor e^{-sigma^2/2}: sigma <= 3 keeps the shown values
                        # readable (at sigma ~ 80 both print as 0.0); ||f||, ||g|| <= 10 where cos still varies

@@ -67,7 +67,7 @@ class _Links:
         for name, r in self.rows.items():
             ok = r["worst"] <= r["tol"]
             what = ("largest relative difference" if r["kind"] == "eq"
-                    else "largest relative violation (b - a)/(1 + |a| + |b|)")
+                    else "largest relative violation of left >= right, (right - left)/(1 + |left| + |right|),")
             det = f"{what} over {r['n']} trials: {r['worst']:.3g} (tolerance {r['tol']:g})"
             if not ok and self.half is not None:
                 det += (f"; failing trials: {r['fail_initial']} at the initial point alpha Wbar, {r['fail_other']} at "

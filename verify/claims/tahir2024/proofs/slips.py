@@ -41,13 +41,13 @@ def _eq117(claim, ctx, points) -> Evidence:
     ns = ", ".join(str(m) for m, _ in printed)
     return Evidence(checks=[
         Check("(117) as printed: S_{n-1}/(2 pi)^{n/2} int_0^oo r^{n-3} e^{+r^2/2} dr = E 1/||z||^2 = 1/(n-2)", not bad_p,
-              f"sympy's exact integral at n = {ns}: " + ("all 1/(n-2)" if not bad_p else
+              f"the exact integral (computer algebra) at n = {ns}: " + ("all 1/(n-2)" if not bad_p else
                                                          f"{bad_p[0][1]} at n = {bad_p[0][0]} (the integrand grows "
                                                          "without bound)"),
               counterexample=None if not bad_p else {"n": bad_p[0][0], "printed (117)": bad_p[0][1],
                                                      "(116)": f"1/{bad_p[0][0] - 2}"}),
         Check("corrected (117): with the Gaussian weight e^{-r^2/2} of (116) the integral is 1/(n-2) (and (118) follows "
-              "by t = r^2/2)", not bad_c, f"sympy at n = {ns}: " + ("all 1/(n-2)" if not bad_c else f"{bad_c[:2]}"),
+              "by t = r^2/2)", not bad_c, f"the exact integral at n = {ns}: " + ("all 1/(n-2)" if not bad_c else f"{bad_c[:2]}"),
               refutes=False)])
 
 
@@ -141,7 +141,7 @@ def _eq93(claim, ctx, points) -> Evidence:
         full = (P @ bt).square().sum() + (Xp @ eps).square().sum() + 2 * (Xp @ eps) @ (P @ bt)
         worst = max(worst, float((bh.square().sum() - full).abs() / (bh.square().sum() + full + 1e-300)))
     ev.checks += [
-        Check("(93) as printed: the cross term 2 E eps^T (X^+X) beta_t is a defined product (eps in R^n, X^+X d x d)",
+        Check("(93) as printed: the cross term 2 E eps^T (X^+X) beta_t is a defined product (eps in R^n, X^+X is d×d)",
               not bad, ("defined at every point (n = d)" if not bad else
                         f"undefined at {len(bad)} of {len(points)} points (n != d), e.g. n = {bad[0]['n']}, "
                         f"d = {bad[0]['d']}"), counterexample=bad[0] if bad else None),
