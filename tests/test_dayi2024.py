@@ -376,3 +376,31 @@ def test_figures_over_steps_counts_a_complete_separation_as_shown():
                                         trials=96, tol=0.0, pvalue=1.0, ci=ci, sided="upper")])
 
     assert F._over_steps(fn)(None, ctx, [{"k": 4}]).checks == []
+
+
+def test_figures_breakdown_is_censored_not_a_plateau():
+    """dayi2024.fig5: a run that broke down before the threshold is censored at its breakdown (T > that step), not
+    counted as on the plateau to the horizon; with one common censoring level the statistic is the old one; a factor
+    at which the figure did not judge the ordering gives the intersection-union test the p-value 1."""
+    from verify.run.runner import make_context
+    from verify.claims.dayi2024 import figures as F
+    from verify.model.evidence import Check, Evidence, StatTest
+
+    slow, fast = np.array([-1, -1, 30, 50]), np.array([10, 20, -1, 40])
+    old = F._ordering_test("o", {}, slow, fast, 100, 0, paired=False)
+    same = F._ordering_test("o", {}, slow, fast, 100, 0, paired=False, cens=(np.full(4, 100), np.full(4, 100)))
+    assert old.estimate == same.estimate and old.extra["theta = P(T_slow > T_fast) + ties/2"] == (11 + 2 * 0.5) / 16
+    # both censored slow runs broke down at step 5: before every fast hit, so those pairs are ties, not 'slower'
+    broke = F._ordering_test("o", {}, slow, fast, 100, 0, paired=False, cens=(np.array([5, 5, 100, 100]), np.full(4, 100)))
+    assert broke.extra["theta = P(T_slow > T_fast) + ties/2"] < old.extra["theta = P(T_slow > T_fast) + ties/2"]
+
+    ctx = make_context("quick", 0, progress=False)
+
+    def fn(claim, ctx, points):
+        if F._eta() != 1.0:
+            return Evidence(checks=[Check("ordering: not judged", None, "broke down", refutes=False)])
+        return Evidence(tests=[StatTest(label="ordering", params={"k": 4}, predicted=0.0, estimate=0.4, stderr=0.05,
+                                        trials=96, tol=0.0, pvalue=1e-12, ci=(0.3, 0.5), sided="upper")])
+
+    ev = F._over_steps(fn)(None, ctx, [{"k": 4}])
+    assert ev.tests[0].pvalue == 1.0 and any(c.passed is None for c in ev.checks)
