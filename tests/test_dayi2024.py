@@ -404,3 +404,23 @@ def test_figures_breakdown_is_censored_not_a_plateau():
 
     ev = F._over_steps(fn)(None, ctx, [{"k": 4}])
     assert ev.tests[0].pvalue == 1.0 and any(c.passed is None for c in ev.checks)
+
+
+def test_figures_recovered_leaves_broken_runs_out():
+    """dayi2024.fig3/fig4: a run that broke down before |m| = 1/2 is neither a recovery nor a plateau; a setting is
+    judged only when fewer than half broke down and the majority does not turn on them."""
+    from verify.claims.dayi2024 import figures as F
+
+    def tab(hit, broke):
+        return {"hit 1/2": hit, "broke down at step (-1: never)": broke}
+
+    # 6 reach 1/2 (two of them break down afterwards), 2 break down before it, 2 stay unbroken below it
+    x, lost, R, why = F._recovered(tab([5, 5, 5, 5, 9, 9, -1, -1, -1, -1], [-1] * 4 + [20, 30, 7, 8, -1, -1]), "Fig. 3")
+    assert (x, lost, R, why) == (6, 2, 10, "")
+    # 4 recover, 3 lost, 3 plateau: the majority turns on the lost runs
+    x, lost, R, why = F._recovered(tab([5] * 4 + [-1] * 6, [-1] * 4 + [3, 3, 3, -1, -1, -1]), "Fig. 3")
+    assert (x, lost) == (4, 3) and "not judged: 3 of 10" in why and "Fig. 3's" in why
+    # half lost: not judged even though no run recovered
+    assert F._recovered(tab([-1] * 4, [1, 2, -1, -1]), "Fig. 4")[3]
+    # 1 recovers, 1 lost, 3 on the plateau: a plateau whichever way the lost run would have gone
+    assert F._recovered(tab([5, -1, -1, -1, -1], [-1, 2, -1, -1, -1]), "Fig. 4")[3] == ""
