@@ -247,11 +247,11 @@ def paper_says(c: dict, w: dict) -> str:
 
 def _slope_bound_at(c: dict, w: dict) -> dict | None:
     """The extra of the witness's test when it is a one-sided slope test built on -slope ("slope >= p", shown as
-    "-slope <= -p"), else None."""
+    "-slope <= -p"; the claim text as written or as :func:`plain` reads it, "slope ≥ p"), else None."""
     for t in c.get("evidence", {}).get("tests", []):
         x = t.get("extra") or {}
         if (t.get("params") == w.get("point") and t.get("estimate") == w.get("estimate") and t.get("sided") == "upper"
-                and isinstance(x, dict) and "slope" in x and str(x.get("claim", "")).startswith("slope >=")):
+                and isinstance(x, dict) and "slope" in x and re.match(r"slope\s*(>=|≥)", str(x.get("claim", "")))):
             return x
     return None
 
