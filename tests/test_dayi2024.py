@@ -424,3 +424,9 @@ def test_figures_recovered_leaves_broken_runs_out():
     assert F._recovered(tab([-1] * 4, [1, 2, -1, -1]), "Fig. 4")[3]
     # 1 recovers, 1 lost, 3 on the plateau: a plateau whichever way the lost run would have gone
     assert F._recovered(tab([5, -1, -1, -1, -1], [-1, 2, -1, -1, -1]), "Fig. 4")[3] == ""
+    # touching 1/2 is not recovering: 4 runs reach it, 3 of them fall back below it by the end (no breakdown)
+    t = {**tab([5, 5, 5, 5, -1], [-1] * 5), "final |m|": [0.95, 0.2, 0.3, 0.25, 0.1]}
+    assert F._recovered(t, "Fig. 4")[:3] == (1, 0, 5)
+    # a run that reached 1/2 and broke down afterwards (final NaN) keeps its recovery
+    t = {**tab([5, 5, -1], [-1, 9, -1]), "final |m|": [0.9, float("nan"), 0.1]}
+    assert F._recovered(t, "Fig. 4")[:3] == (2, 0, 3)
