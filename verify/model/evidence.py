@@ -9,6 +9,7 @@ Holm's procedure and applies :func:`decide` to each claim.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -322,13 +323,20 @@ def decide(ev: Evidence) -> tuple[Verdict, str]:
     return Verdict.CONFIRMED, ", ".join(p for p in parts if p)
 
 
-def _slope_bound(t: StatTest) -> dict | None:
+_SLOPE_BOUND = re.compile(r"slope\s*(?:>=|≥)")
+
+
+def slope_bound_extra(sided, extra) -> dict | None:
     """The extra of a one-sided slope test built on -slope (``slope_bound_test``: "slope >= p" shown as
-    "-slope <= -p"), whose numbers read in the slope's own sign; None for any other test."""
-    x = t.extra if isinstance(t.extra, dict) else {}
-    if t.sided == "upper" and "slope" in x and str(x.get("claim", "")).startswith("slope >="):
-        return x
-    return None
+    "-slope <= -p"), whose numbers read in the slope's own sign; None for any other test.  Takes a test's ``sided``
+    and ``extra`` so that a results document's test (whose claim text the reports may have written "slope ≥ p")
+    reads the same as a StatTest."""
+    x = extra if isinstance(extra, dict) else {}
+    return x if sided == "upper" and "slope" in x and _SLOPE_BOUND.match(str(x.get("claim", ""))) else None
+
+
+def _slope_bound(t: StatTest) -> dict | None:
+    return slope_bound_extra(t.sided, t.extra)
 
 
 def versus(t: StatTest) -> str:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 
+from verify.model.evidence import slope_bound_extra
 from verify.judge.severity import PROOF_CONSEQUENCES
 from verify.report.notation import strip_claim_id
 from verify.report.tables import (SOURCE_NOTES, claims_of, counts, cross_references, errata_groups, klass,
@@ -247,11 +248,10 @@ def paper_says(c: dict, w: dict) -> str:
 
 def _slope_bound_at(c: dict, w: dict) -> dict | None:
     """The extra of the witness's test when it is a one-sided slope test built on -slope ("slope >= p", shown as
-    "-slope <= -p"; the claim text as written or as :func:`plain` reads it, "slope ≥ p"), else None."""
+    "-slope <= -p": :func:`verify.model.evidence.slope_bound_extra`), else None."""
     for t in c.get("evidence", {}).get("tests", []):
-        x = t.get("extra") or {}
-        if (t.get("params") == w.get("point") and t.get("estimate") == w.get("estimate") and t.get("sided") == "upper"
-                and isinstance(x, dict) and "slope" in x and re.match(r"slope\s*(>=|≥)", str(x.get("claim", "")))):
+        x = slope_bound_extra(t.get("sided"), t.get("extra"))
+        if x is not None and t.get("params") == w.get("point") and t.get("estimate") == w.get("estimate"):
             return x
     return None
 

@@ -139,8 +139,7 @@ def _ordering_test(label, params, slow, fast, budget, seed, *, paired: bool, cen
                            "paired": paired, "test": "1/2 - theta <= 0 (Gehan-Wilcoxon, common censoring; bootstrap CI)"})
 
 
-#: the source's colours where its caption names them (Fig. 2: 'low-rank fine-tuning in orange ... linearized
-#: training in blue', L282)
+#: the source's colours where its caption names them (Fig. 2, L282: low-rank fine-tuning orange, linearized blue)
 _COLORS = {"LoRA (joint)": "C1", "linearized": "C0"}
 #: the legend in the source's notation
 _TEX = {"frozen c^": r"frozen $\hat c$", "h3": "$h_3$", "h2+h3": "$h_2+h_3$"}
@@ -173,11 +172,12 @@ def _table(r):
 
 
 def _recovered(tab, fig: str) -> tuple[int, int, int, str]:
-    """(recovered: |m| >= 1/2 reached and held to the end or to a later breakdown (noise alone carries |m| there and
-    back at small d), lost: broke down before 1/2, runs, why): why = '' when judged (fewer than half lost, the majority
-    whichever way they would have gone), else why not and what would decide it (``fig``'s step)."""
-    h, b = np.asarray(tab["hit 1/2"]), np.asarray(tab["broke down at step (-1: never)"]); f = np.asarray(tab.get("final |m|", [1.0] * len(h)), dtype=float)  # noqa: E702 - NaN once broken
-    x, lost, R = int(((h >= 0) & ((b >= 0) | ~(f < 0.5))).sum()), int(((b >= 0) & (h < 0)).sum()), len(h)
+    """(recovered, lost, runs, why): recovered = |m| >= 1/2 reached and held to the end or to a later breakdown (noise
+    carries |m| there and back at small d); lost = broke down before 1/2; why = '' when judged (fewer than half lost,
+    the majority whichever way they would have gone), else why not and what would decide it (``fig``'s step)."""
+    h, b = np.asarray(tab["hit 1/2"]), np.asarray(tab["broke down at step (-1: never)"])
+    held = (b >= 0) | ~(np.asarray(tab.get("final |m|", np.ones(len(h))), dtype=float) < 0.5)   # final NaN once broken
+    x, lost, R = int(((h >= 0) & held).sum()), int(((b >= 0) & (h < 0)).sum()), len(h)
     return x, lost, R, "" if lost < R / 2 and (x >= R / 2 or x + lost < R / 2) else (
         f"; not judged: {lost} of {R} runs broke down before |m| reached 1/2 (c^ overflowed, u^ collapsed or turned "
         f"NaN), too many to tell whether most runs recover; what would decide it: a smaller step ({fig}'s is lost)")
