@@ -56,3 +56,22 @@ def test_the_counts_follow_one_over_sqrt_n():
     assert trials_to_decide(100, 0.2, 0.05, 0.0) is None        # estimate beyond a zero tolerance: cannot confirm
     assert trials_to_reject(100, 0.2, 0.1) == 400
     assert trials_to_reject(100, 0.2, 0.0) is None
+
+
+def test_a_check_that_names_what_would_decide_governs_the_trial_count():
+    """A claim whose undecided check says what would decide it (a lost setting, a longer training) does not also
+    get a count of trials: more trials of its tests would not decide it."""
+    from verify.model.evidence import Check
+
+    t = _ordering(-0.04)
+    ev = Evidence(tests=[t], checks=[Check("at the step 0.5 eta_0", None, "not judged at 2 eta_0; what would decide "
+                                           "it: the figure's step (lost)")])
+    finalize([ev], api.ALPHA)
+    v, why = decide(ev)
+    assert v is Verdict.INCONCLUSIVE and t.trials_needed == 492
+    assert "trials per point" not in why and "what would decide it: the figure's step (lost)" in why, why
+    # an undecided check that names nothing leaves the count in place
+    t2 = _ordering(-0.04)
+    ev2 = Evidence(tests=[t2], checks=[Check("a plateau", None, "too few runs recovered")])
+    finalize([ev2], api.ALPHA)
+    assert "about 492 trials per point would decide" in decide(ev2)[1]

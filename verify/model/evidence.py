@@ -310,7 +310,9 @@ def decide(ev: Evidence) -> tuple[Verdict, str]:
         need = [t.trials_needed for t in undecided if t.trials_needed]
         msg = (f"{len(undecided)} of {len(ev.tests)} tests not decided (first: {undecided_text(undecided[0])})"
                if undecided else undecided_checks[0].detail)
-        if need:
+        # a count of trials only where nothing else is said to be needed: a check that names what would decide
+        # the claim (a lost setting, a longer training) governs, and more trials of these tests would not do it
+        if need and not any(_NAMES_WHAT_DECIDES.search(c.detail or "") for c in undecided_checks):
             msg += f"; about {max(need):,} trials per point would decide (if the estimates stay where they are)"
         if undecided and undecided_checks:
             msg += f"; {undecided_checks[0].name}: {undecided_checks[0].detail}"
@@ -323,6 +325,8 @@ def decide(ev: Evidence) -> tuple[Verdict, str]:
     return Verdict.CONFIRMED, ", ".join(p for p in parts if p)
 
 
+#: an undecided check's detail that says what would decide its claim ("what would decide it: Fig. 5's step")
+_NAMES_WHAT_DECIDES = re.compile(r"\bwhat (?:would )?decides?\b")
 _SLOPE_BOUND = re.compile(r"slope\s*(?:>=|≥)")
 
 

@@ -625,7 +625,7 @@ def _claim(c: dict, figs: list[str]) -> list[str]:
          esc(f"{s['where']}; kind: {c['kind']}; role: {c.get('role') or 'statement'}."), "Stated:",
          display(c["statement"])]
     if c.get("derived"):
-        L += ["Derived (sympy):", display(c["derived"])]
+        L += ["Our derivation (computer algebra):", display(c["derived"])]
     if c.get("corrected"):
         L += [esc(corrected_heading(c)) + ":", display(c["corrected"])]
     if c.get("extension"):

@@ -281,7 +281,7 @@ def _claim_section(c: dict, figs: list[str], timing: dict) -> list[str]:
          + (f" ({klass(c)})" if klass(c) else ""), "",
          f"{s['where']} · kind: {c['kind']} · role: {role}", "", "*Stated:*", "", _math(c["statement"]), ""]
     if c.get("derived"):
-        L += ["*Derived (sympy):*", "", _math(c["derived"]), ""]
+        L += ["*Our derivation (computer algebra):*", "", _math(c["derived"]), ""]
     if c.get("corrected"):
         L += [f"*{corrected_heading(c)}*", "", _math(c["corrected"]), ""]
     L += [f"*Assumptions:* {c['assumptions']}", "", f"*Domain:* {c['domain']}", ""]

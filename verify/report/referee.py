@@ -9,7 +9,9 @@ module and only format them, so the two reports say the same things in the same 
 Words of the suite stay out of a reader's report (:func:`plain`): the suite's issue numbers ("issue 22"), module
 paths (``derivations/lowrank.py``), lines of the text extraction of a source ("L577": an author cannot map them to
 the paper; the equation, section or figure number stays), sympy's ``**`` and ``oo``, the run's profile names used as
-jargon ("the full profile adds k = 9").  :func:`plain` is applied when rendering only; ``results.json`` keeps the
+jargon ("the full profile adds k = 9"), our modules by their dotted names (``derivations.lowrank.prop6_bound_stated``)
+and how an identity was checked in the libraries' names ("sympy leaves ...; mpmath at 24 random 50-digit points"
+reads "the difference simplifies to ...; at 24 random points in 50-digit arithmetic").  :func:`plain` is applied when rendering only; ``results.json`` keeps the
 record as the run wrote it.
 """
 from __future__ import annotations
@@ -37,7 +39,18 @@ _PROFILE = re.compile(r"\b(?:the\s+)?(quick|standard|full)\s+profiles?\b|\bprofi
 _RUN_WORDS = {"quick": "the quick run", "standard": "the standard run", "full": "the full run"}
 _OO = re.compile(r"(?<![\w.])(-?)oo\b")
 _LINE_OBJECT = re.compile(r"\b(of|in|on|from)\s+L\d{2,4}(?:\s*[-–]\s*L?\d{1,4})?\b(?=\s+[a-z])")
-_ANY = re.compile(r"[Ii]ssue|\.py\b|/|\bL\d|[Pp]rofile|\*|\|\||\boo\b|=|->|<=|>=|\b(?:grad|sum|int)_")
+_ANY = re.compile(r"[Ii]ssue|\.py\b|/|\bL\d|[Pp]rofile|\*|\|\||\boo\b|=|->|<=|>=|\b(?:grad|sum|int)_|sympy|mpmath"
+                  r"|\b(?:verify|derivations|numerics)\.\w")
+#: our modules by their dotted names ("derivations.lowrank.prop6_bound_stated", "numerics.spherical_sgd.run")
+_DOTTED = re.compile(r"\b(derivations|numerics|verify)(?:\.\w+)+")
+#: how an exact identity was checked, in a reader's words rather than the libraries' names
+_LIBRARY = ((re.compile(r"\bsympy simplifies (.+?) to 0\b"), r"\1 simplifies to 0"),
+            (re.compile(r"\bsympy leaves\b"), "the difference simplifies to"),
+            (re.compile(r"\bmpmath at (\d+) random (\d+)-digit points\b"), r"at \1 random points in \2-digit arithmetic"),
+            (re.compile(r"\bsympy's\b"), "computer algebra's"),
+            (re.compile(r"\bsympy\b(?!\.\w)"), "computer algebra"),
+            (re.compile(r",\s*mpmath\)"), ", high-precision arithmetic)"),
+            (re.compile(r"\(mpmath\)"), "(high-precision arithmetic)"))
 #: operators written out in ASCII ("grad_l L", "sum_l", "int_0^oo") as the paper prints them
 _OPERATORS = ((re.compile(r"\bgrad_(?=\w)"), "∇_"), (re.compile(r"\bsum_(?=[\w{(])"), "Σ_"),
               (re.compile(r"\bint_(?=[\w{(])"), "∫_"))
@@ -73,6 +86,9 @@ def plain(s) -> str:
         return s
     s = _ISSUE.sub("", s)
     s = _MODULE.sub(_module_word, s)
+    s = _DOTTED.sub(lambda m: _FOLDER_WORDS[m.group(1)], s)
+    for rx, rep in _LIBRARY:
+        s = rx.sub(rep, s)
     s = _LINE_OBJECT.sub(r"\1 the display", s)   # "the term of L499 is": the sentence keeps its object
     s = _LINES.sub("", s)
     s = _PROFILE.sub(lambda m: _RUN_WORDS[(m.group(1) or m.group(2)).lower()], s)
