@@ -464,7 +464,7 @@ CLAIMS = [
                              "the theorem with its condition on the product dropped (the 'Moreover' case read as "
                              "needless)"),)),
     Claim(id="linearization2025.thm1.proof", kind=Kind.BOUND, source=SRC, role="proof step",
-          holds_by=("linearization2025.thm1",), root_cause=ROOT_THM1_SIGN,
+          holds_by=("linearization2025.thm1",), root_cause=ROOT_THM1_SIGN, repair="absorbed",
           statement=(r"-2\langle k_t(y-y^*),y-y^*\rangle-\tfrac\lambda2\nabla\tilde R(\theta_t)(\theta_t-\theta_0)\ge0\ "
                      r"(k_t\succeq0);\ \nabla\tilde R(\theta_t)(\theta_t-\theta_0)<0\Rightarrow\lambda=0\ \text{necessary}"),
           assumptions=SQUARED, domain=_dom,
@@ -476,7 +476,11 @@ CLAIMS = [
                  "'>= 0 (because k_t = grad f grad f^T is semidefinite)' and 'If grad R~(theta_t)(theta_t - theta_0) < 0 "
                  "then lambda = 0 is necessary' are read as printed; the line between them ('... required to keep "
                  "1/2 d/dt ||y(t) - y*||_2^2 <= 0') shows the authors meant <= 0, so the first is a sign slip in a "
-                 "proof step. Theorem 1 itself holds (thm1: the derivative by autodiff at whole trajectories)."),
+                 "proof step. Theorem 1 itself holds (thm1: the derivative by autodiff at whole trajectories). "
+                 "Repaired proof (repair 'absorbed'): with '<= 0' the proof's identity gives 1/2 d/dt ||r||^2 <= 0 "
+                 "when lambda > 0 and the product is >= 0, and at lambda = 0 whatever the product's sign (its term "
+                 "vanishes), which is Theorem 1 as stated ('sufficient'): only a sign and a word change, checked at the "
+                 "same states (refutes=False)."),
           corrected=r"\le0;\ \lambda\le\frac{4\,r^\top k_t r}{|\nabla\tilde R(\theta_t)(\theta_t-\theta_0)|}\ \text{suffices}",
           check=Custom(_proof, points=per_profile([{"model": 2, "lam": 0.5}], [{"model": m, "lam": 0.5} for m in (0, 2, 3)]))),
     Claim(id="linearization2025.thm1.selective", kind=Kind.BOUND, source=SRC, root_cause=ROOT_SELECTIVE,

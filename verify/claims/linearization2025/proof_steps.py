@@ -348,7 +348,7 @@ _none = Domain(())
 
 CLAIMS = [
     Claim(id="linearization2025.thm3.proof.psd", kind=Kind.BOUND, source=SRC3, role="proof step",
-          holds_by=("linearization2025.thm3",), root_cause=ROOT_THM3_PSD,
+          holds_by=("linearization2025.thm3",), root_cause=ROOT_THM3_PSD, repair="absorbed",
           statement=(r"\langle k_0(2(\bar y-y^*)-2(y-y^*)),y-\bar y\rangle=-2(y-\bar y)^\top k_0(y-\bar y)\le0\ "
                      r"(\because\nabla f_{\theta_0}(x^*)^\top\nabla f_{\theta_0}(x^*)^\top\succeq0)"),
           assumptions=SQUARED + "; constant lambda > 0; grad f_theta0(x*) the n x p Jacobian (n samples, p parameters)",
@@ -359,11 +359,13 @@ CLAIMS = [
                  "of two p x n matrices, not defined unless n = p (the simulated models have n = 3 or 4 samples and p = 5 "
                  "or 24 parameters), and for n = p it is (J J)^T, which is not PSD for a Gaussian J. The intended reason "
                  "k_0 = grad f grad f^T PSD (Lemma 1's k_theta) holds. A typographical slip in a proof step whose "
-                 "result holds (thm3)."),
+                 "result holds (thm3). Repaired proof (repair 'absorbed'): with the reason k_0 = grad f grad f^T "
+                 "PSD (checked, refutes=False) L225's '<= 0' and the inequality after it stand as printed; nothing "
+                 "downstream changes (what the rest of the proof gives is thm3.proof's and thm3.proof.chain's)."),
           corrected=r"k_0=\nabla f_{\theta_0}(x^*)\nabla f_{\theta_0}(x^*)^\top\succeq0",
           check=Custom(_psd_step, points=PTS3)),
     Claim(id="linearization2025.thm3.proof.chain", kind=Kind.BOUND, source=SRC3, role="proof step",
-          holds_by=("linearization2025.thm3",), root_cause=ROOT_THM3_CHAIN,
+          holds_by=("linearization2025.thm3",), root_cause=ROOT_THM3_CHAIN, repair="absorbed",
           statement=(r"\frac{d}{dt}\Delta\le\|(k_0-k_t)2(y-y^*)\|-\lambda\|\nabla f_{\theta_t}(x^*)(\theta_t-\theta_0)\|"
                      r"\ (\text{triangle inequality});\ \frac{d}{dt}\Delta\le-2Lip(f)\|y(0)-y^*\|\big(\tfrac2\lambda Lip(k)"
                      r"\|y(0)-y^*\|+Lip(f)\big)(1-e^{-\lambda t})"),
@@ -384,7 +386,11 @@ CLAIMS = [
                  "at 0, while Delta rises along every flow. L242 ('d/dt Delta(t) <= b - b e^(-lambda t)') has the sign "
                  "right again; L241 with its signs dropped and the integration L242 -> L243 ('Delta(t) <= b(t + e^(-lambda "
                  "t)/lambda - 1/lambda)') hold (sympy). Proof-step slips; Theorem 3's bound holds along whole flows "
-                 "(thm3)."),
+                 "(thm3). Repaired proof (repair 'absorbed'): with the triangle inequality adding lambda ||C|| (as "
+                 "the next line already does; checked, refutes=False) and L240's leading minus dropped (as L242 has "
+                 "it), the chain reaches L242-L243 and Theorem 3's bound as printed: these slips change signs only. "
+                 "The linearized model's term lambda Cbar, which this chain also leaves out, changes b's constant "
+                 "(at most by a factor 2) and is reported by thm3.proof."),
           corrected=(r"\frac{d}{dt}\Delta\le\|(k_0-k_t)2(y-y^*)\|+\lambda\|\nabla f_{\theta_t}(x^*)(\theta_t-\theta_0)\|;\ "
                      r"\frac{d}{dt}\Delta\le2Lip(f)\|y(0)-y^*\|\big(\tfrac2\lambda Lip(k)\|y(0)-y^*\|+Lip(f)\big)"
                      r"(1-e^{-\lambda t})"),
@@ -483,7 +489,7 @@ CLAIMS = [
                                             strategy=lambda: points(_dom7_le1, {"sigma": (1e-6, 1e4)}), examples=EX),
                              "a fraction inverted (the kind of slip between Theorem 6's two ends)"),)),
     Claim(id="linearization2025.thm7.proof.combine", kind=Kind.BOUND, source=SRC7, role="proof step",
-          holds_by=("linearization2025.thm7.eta_le_1",), root_cause=ROOT_THM7_L454,
+          holds_by=("linearization2025.thm7.eta_le_1",), root_cause=ROOT_THM7_L454, repair="absorbed",
           statement=(r"\frac{\lambda'}{\sigma\|y^*\|\kappa(1+\eta)}\le\mathcal R(\theta)^{-1/2}\le\frac{\lambda'}"
                      r"{\sigma\|y^*\|(1-\eta)}\ (L440);\ \mathcal R(\theta\cup\hat\theta)^{1/2}\le\frac{\sigma\|y^*\|\kappa}"
                      r"{(1-\eta)\lambda_{min}(K+\sigma I)}\ (L454)\Rightarrow\Big(\frac{\mathcal R'}{\mathcal R}\Big)^{1/2}"
@@ -496,7 +502,11 @@ CLAIMS = [
                  "kappa, thm7.proof) but the next slide's 'By combining two inequalities' does not follow from it: the "
                  "product of L440's and L454's upper ends as printed is lambda' kappa^2/((1 - eta)^2 lambda_max(K + sigma "
                  "I)), kappa times L464's (sympy); with lambda_max it is exactly L464. The lower ends combine to L460 "
-                 "as printed. A typographical slip in a proof step; Theorem 7 holds for 0 <= eta < 1 (thm7.eta_le_1)."),
+                 "as printed. A typographical slip in a proof step; Theorem 7 holds for 0 <= eta < 1 (thm7.eta_le_1). "
+                 "Repaired proof (repair 'absorbed'): with L450's lambda_max in L454's upper end (verified on the "
+                 "search, refutes=False) the upper ends combine to L464 exactly (sympy), and L460, L464 with kappa <= c "
+                 "and (1 - eta)^2 (1 + eta)^2 = (1 - eta^2)^2 <= 1 give Theorem 7's two ends with a = c/(1 - eta)^2 as "
+                 "stated (thm7.eta_le_1, confirmed)."),
           corrected=(r"\mathcal R(\theta\cup\hat\theta)^{1/2}\le\frac{\sigma\|y^*\|\kappa(K+\sigma I)}{(1-\eta)"
                      r"\lambda_{max}(K+\sigma I)}"),
           check=AllOf([PropertySearch("L440 and L454 corrected (lambda_max), R the sum", holds=lambda p: _decide(_combine_pairs, p),
