@@ -16,6 +16,7 @@ import pytest
 from verify import report as R
 from verify.report import load_results, write_reports
 from verify.report.tables import errata_groups, one_line
+from verify.report.referee import CONSEQUENCE_WORDS
 from verify.judge.severity import CLASSES
 
 SRC = {"tahir2024": ("001_759117b8232d72ac.txt", "Tahir, Ganguli, Rotskoff, Features are fate (2024)"),
@@ -274,8 +275,8 @@ def test_typos_say_what_differs_and_proof_steps_are_ranked_by_consequence(tmp_pa
     assert "what differs: -2 where -1" in typos and "tahir2024.eq7" in typos
     minor = md[md.index("## Minor errata"):md.index("## Typos and slips")]
     assert minor.index("eq31") < minor.index("eq30")
-    assert "the repaired proof gives a weaker rate" in minor and "the O(·) of the result absorbs the repair" in minor
+    assert CONSEQUENCE_WORDS["weaker rate"] in minor and CONSEQUENCE_WORDS["absorbed"] in minor
     summary = md[md.index("## Summary"):md.index("## Major errata")]
-    assert "1 of them giving less than printed once repaired" in summary and "1 misprint" in summary
+    assert "1 of them giving less than printed once repaired: a weaker bound)" in summary and "correct the misprint listed" in summary
     tex = (tmp_path / "tahir2024" / "report.tex").read_text()
     assert r"\textit{What differs:} -2 where -1" in tex

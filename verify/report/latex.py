@@ -22,7 +22,7 @@ from verify.report.tables import (ORDER, SOURCE_NOTES, checked_parts, claims_of,
                                   set_aside_note, short, source_info, verdict_text, with_verdict, confirmed_split,
                                   own_construction,
                                   POWER_NOTE, power_cell)
-from verify.report.referee import (CONSEQUENCE_WORDS, command, singular, SECTION_NOTES, SECTION_TITLES, SECTIONS, counterexample,
+from verify.report.referee import (CONSEQUENCE_WORDS, pi_text, command, singular, SECTION_NOTES, SECTION_TITLES, SECTIONS, counterexample,
                                    errata, figure_caption, greek, place, plain, plain_doc, relevant, summary, values_text,
                                    run_words, what_is_wrong)
 from .untrusted import math_ok, strip_controls
@@ -429,7 +429,7 @@ def cx_tex(cx: dict | None) -> str | None:
             if t:
                 parts.append(f"{name} = {prose(t)}")
         elif isinstance(v, (int, float)):
-            parts.append(f"{name} \\(= {tex_num(v)}\\)")
+            parts.append(f"{name} \\(= {pi_text(v, tex=True) or tex_num(v)}\\)")
         else:
             parts.append(f"{name} = {prose(str(v))}")
     out = ", ".join(parts) or "the instance the check describes"

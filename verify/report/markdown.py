@@ -16,7 +16,7 @@ character), so no field can be missed; statements are typeset as math only when 
 """
 from __future__ import annotations
 
-from verify.report.referee import (CONSEQUENCE_WORDS, singular, SECTION_NOTES, SECTION_TITLES, SECTIONS, counterexample,
+from verify.report.referee import (CONSEQUENCE_WORDS, pi_text, singular, SECTION_NOTES, SECTION_TITLES, SECTIONS, counterexample,
                                    errata, figure_caption, greek, place, plain, plain_doc, relevant, summary, values_text,
                                    run_words, what_is_wrong)
 from verify.report.tables import (ORDER, SOURCE_NOTES, checked_parts, claims_of, corrected_heading, counts,
@@ -171,7 +171,7 @@ def cx_text(cx: dict | None) -> str | None:
         return None
     parts = []
     for k, v in cx["point"].items():
-        t = values_text(v, _num) if isinstance(v, (list, tuple, dict)) else _num(v)
+        t = values_text(v, _num) if isinstance(v, (list, tuple, dict)) else (pi_text(v) or _num(v))
         if t:
             parts.append(f"{_name(plain(k))} = {t}")
     out = greek(", ".join(parts)) or "the instance the check describes"

@@ -16,6 +16,7 @@ record as the run wrote it.
 """
 from __future__ import annotations
 
+import math
 import re
 
 from verify.model.evidence import slope_bound_extra
@@ -40,7 +41,18 @@ _RUN_WORDS = {"quick": "the quick run", "standard": "the standard run", "full": 
 _OO = re.compile(r"(?<![\w.])(-?)oo\b")
 _LINE_OBJECT = re.compile(r"\b(of|in|on|from)\s+L\d{2,4}(?:\s*[-–]\s*L?\d{1,4})?\b(?=\s+[a-z])")
 _ANY = re.compile(r"[Ii]ssue|\.py\b|/|\bL\d|[Pp]rofile|\*|\|\||\boo\b|=|->|<=|>=|\b(?:grad|sum|int)_|sympy|mpmath"
-                  r"|\b(?:verify|derivations|numerics)\.\w")
+                  r"|\b(?:verify|derivations|numerics)\.\w|\bat (?:quick|standard|full)\b|\b00[0-4]\b")
+#: a line of the text extraction as a possessive or a sentence's subject: "with L458's R", "; L458 drops the delta"
+_LINE_OWNER = re.compile(r"\bL\d{2,4}(?:\s*[-–]\s*L?\d{1,4})?'s\b")
+_LINE_SUBJECT = re.compile(r"(^|[.;:(]\s*|\b(?:and|while|where|but)\s+)L\d{2,4}(?:\s*[-–]\s*L?\d{1,4})?(?=\s+[a-z]+s\b)")
+#: a run named by its profile: "at quick, seed 0", "rejected at quick and at standard"
+_AT_PROFILE = re.compile(r"\bat (quick|standard|full)\b(?!-)")
+#: the seed files' numbers (000-004) where a note names a source by its file
+_SEED_FILE = re.compile(r"\b(in|of|from|by) 00[0-4]\b(?!\.\d)")
+#: the order checks' bookkeeping in words
+_ORDER_WORDS = ((re.compile(r"\(derived\)/\(stated\)"), "the ratio derived/stated"),
+                (re.compile(r"\s*;?\s*\bunbounded through the exponents\b"), ", unbounded in"),
+                (re.compile(r"\b(\w+)\^1\b(?![.\d])"), r"\1"))
 #: our modules by their dotted names ("derivations.lowrank.prop6_bound_stated", "numerics.spherical_sgd.run")
 _DOTTED = re.compile(r"\b(derivations|numerics|verify)(?:\.\w+)+")
 #: how an exact identity was checked, in a reader's words rather than the libraries' names
@@ -89,9 +101,15 @@ def plain(s) -> str:
     s = _DOTTED.sub(lambda m: _FOLDER_WORDS[m.group(1)], s)
     for rx, rep in _LIBRARY:
         s = rx.sub(rep, s)
+    s = _LINE_OWNER.sub("the display's", s)
+    s = _LINE_SUBJECT.sub(r"\1the display", s)
     s = _LINE_OBJECT.sub(r"\1 the display", s)   # "the term of L499 is": the sentence keeps its object
     s = _LINES.sub("", s)
     s = _PROFILE.sub(lambda m: _RUN_WORDS[(m.group(1) or m.group(2)).lower()], s)
+    s = _AT_PROFILE.sub(lambda m: "in " + _RUN_WORDS[m.group(1)], s)
+    s = _SEED_FILE.sub(r"\1 the paper", s)
+    for rx, rep in _ORDER_WORDS:
+        s = rx.sub(rep, s)
     s = s.replace("**", "^").replace("||", "‖")
     s = re.sub(r"(?<=[\w)])\*(?=[\w(])", " ", s)   # sympy's 2*c*sqrt(n) as 2 c sqrt(n)
     s = _OO.sub(lambda m: ("−" if m.group(1) else "") + "∞", s)
@@ -182,9 +200,9 @@ SECTION_NOTES = {
     "typo": "A stated result mended by one misprint-shaped change; the corrected text is given.",
 }
 CONSEQUENCE_WORDS = {"does not follow": "the result does not follow from the proof as printed",
-                     "weaker rate": "the repaired proof gives a weaker rate",
+                     "weaker rate": "the repaired proof gives a weaker bound than stated",
                      "not assessed": "what the repaired proof gives is not assessed",
-                     "absorbed": "the O(·) of the result absorbs the repair"}
+                     "absorbed": "the repaired proof gives the result as stated"}
 
 
 def section_of(cls: str | None) -> str:
@@ -249,6 +267,30 @@ def counterexample(c: dict) -> dict | None:
         return {"point": w["point"], "kind": "witness", "values": vals}
     mn = minimal(c)   # a check's counterexample (a results document without a severity record)
     return {"point": mn, "kind": "minimal", "values": None} if mn else None
+
+
+def pi_multiple(v) -> tuple[int, int] | None:
+    """(k, q) when the float ``v`` is k π/q to rounding (q in 1, 2, 3, 4, 6; |k| <= 4q), else None: a witness at
+    θ = π/2 is printed as π/2, not 1.571."""
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or v == 0 or not math.isfinite(v):
+        return None
+    for q in (1, 2, 3, 4, 6):
+        k = round(v * q / math.pi)
+        if k and abs(k) <= 4 * q and abs(v - k * math.pi / q) <= 1e-12 * abs(v):
+            g = math.gcd(k, q)
+            return k // g, q // g
+    return None
+
+
+def pi_text(v, tex: bool = False) -> str | None:
+    """``v`` as "π/2", "2π/3", "−π" (``tex``: "\\pi/2") when :func:`pi_multiple` finds it, else None."""
+    kq = pi_multiple(v)
+    if kq is None:
+        return None
+    k, q = kq
+    pi = "\\pi" if tex else "π"
+    num = ("-" if k < 0 else "") + (pi if abs(k) == 1 else f"{abs(k)}{pi}")
+    return num if q == 1 else f"{num}/{q}"
 
 
 def paper_says(c: dict, w: dict) -> str:
@@ -412,16 +454,26 @@ def summary(doc: dict, paper: str) -> list[str]:
             continue
         nm = result_name(c)
         if nm:
-            named.setdefault(nm, []).append(c["verdict"])
+            # a confirmation of our own construction (a bound we derived, a law affine by design) does not show the
+            # printed form holds: it is told apart
+            own = c["verdict"] == "confirmed" and c.get("construction")
+            named.setdefault(nm, []).append("confirmed (own construction)" if own else c["verdict"])
             if c["verdict"] == "refuted":
                 classes.setdefault(nm, set()).add(klass(c))
     fails = [k for k, v in named.items() if "refuted" in v]
     # a result whose every refutation is a misprint is misprinted, not failing: the reader is sent to the typos
     misprinted = [k for k in fails if classes.get(k) == {"typo"}]
-    fails = [k for k in fails if k not in misprinted]
+    # one whose every refutation is on a set of measure zero holds almost everywhere: it does not "fail as printed"
+    edge = [k for k in fails if k not in misprinted and classes.get(k) <= {"boundary", "typo"}]
+    fails = [k for k in fails if k not in misprinted and k not in edge]
     holds = [k for k, v in named.items() if "confirmed" in v and all(x in ("confirmed", "does not extend") for x in v)]
-    other = [k for k, v in named.items() if k not in fails and k not in holds
+    own = [k for k, v in named.items() if k not in fails and k not in holds and k not in misprinted and k not in edge
+           and "confirmed (own construction)" in v
+           and all(x in ("confirmed (own construction)", "does not extend") for x in v)]
+    other = [k for k, v in named.items() if k not in fails and k not in holds and k not in own and k not in edge
              and (k not in misprinted or "inconclusive" in v)]
+    undecided = [k for k in other if "inconclusive" in named[k]]
+    beyond_ = [k for k in other if k not in undecided]
     S = []
     roles = n["by_role"]
     S.append(f"We checked {plural(len(cs), 'claim')} of this source: "
@@ -431,30 +483,42 @@ def summary(doc: dict, paper: str) -> list[str]:
         S.append(f"{_results(holds)} {'holds' if len(holds) == 1 else 'hold'} as stated in "
                  "every check we ran" + (" (on our reconstruction of its formulas)" if paper in SOURCE_NOTES
                                          else "") + ".")
+    if own:
+        S.append(f"For {_results(own)} we could test only a form of our own construction (a bound we derived, or a "
+                 "law simulated to have the stated shape); it holds, but that does not show the printed form holds.")
     unnamed = [c for c in stmts if c["id"] not in elsewhere and not result_name(c)]
     if unnamed:   # stated results without a theorem number (identities, equations): counted, not left out
-        k = {v: sum(1 for c in unnamed if c["verdict"] == v) for v in ("confirmed", "refuted")}
-        rest = len(unnamed) - k["confirmed"] - k["refuted"]
+        def kind(c):
+            return "own" if c["verdict"] == "confirmed" and c.get("construction") else c["verdict"]
+        k = {v: sum(1 for c in unnamed if kind(c) == v)
+             for v in ("confirmed", "own", "refuted", "inconclusive", "does not extend")}
         other_ = "other " if named else ""
         if k["confirmed"] == len(unnamed):
             S.append(f"The {other_}{plural(len(unnamed), 'stated result')} without a theorem number "
                      + ("holds" if len(unnamed) == 1 else "all hold") + " as stated in every check we ran.")
         else:
+            one = {"confirmed": ("holds as stated in every check we ran", "hold as stated in every check we ran"),
+                   "own": ("holds in a form of our own construction", "hold in a form of our own construction"),
+                   "refuted": ("fails as printed", "fail as printed"),
+                   "inconclusive": ("is inconclusive", "are inconclusive"),
+                   "does not extend": ("does not extend in our reading beyond its setting",
+                                       "do not extend in our readings beyond their setting")}
             S.append(f"Of the {other_}{plural(len(unnamed), 'stated result')} without a theorem number, " + _names(
-                ([f"{k['confirmed']} {'holds' if k['confirmed'] == 1 else 'hold'} as stated in every check we ran"]
-                 if k["confirmed"] else [])
-                + ([f"{k['refuted']} {'fails' if k['refuted'] == 1 else 'fail'} as printed"] if k["refuted"] else [])
-                + ([f"{rest} {'is' if rest == 1 else 'are'} inconclusive or {'does' if rest == 1 else 'do'} not "
-                    "extend"] if rest else [])) + ".")
+                [f"{v} {one[w][0] if v == 1 else one[w][1]}" for w, v in k.items() if v]) + ".")
     if fails:
         S.append(f"{_results(fails)} {'fails' if len(fails) == 1 else 'fail'} as printed in at "
                  "least one reading.")
+    if edge:
+        S.append(f"{_results(edge)} {'fails' if len(edge) == 1 else 'fail'} only on a set of measure zero (at "
+                 "the boundary of the stated domain; listed under Minor errata).")
     if misprinted:
         S.append(f"{_results(misprinted)} {'carries' if len(misprinted) == 1 else 'carry'} a misprint "
                  "(listed under Typos and slips, with the corrected text).")
-    if other:
-        S.append(f"For {_results(other)} the evidence is inconclusive or the reading does not "
-                 "extend.")
+    if undecided:
+        S.append(f"For {_results(undecided)} the evidence is inconclusive in at least one reading.")
+    if beyond_:
+        S.append(f"For {_results(beyond_)} a reading beyond the paper's own setting does not extend (not an "
+                 "erratum).")
     E = errata(doc, paper)
     by = {s: [e for e in E if e["section"] == s] for s in SECTIONS}
     if not E:
@@ -469,7 +533,9 @@ def summary(doc: dict, paper: str) -> list[str]:
         parts = ([plural(len(by["major"]), "major erratum", "major errata")] if by["major"] else []) \
             + ([f"{plural(len(proof), 'proof step')} that {'fails' if len(proof) == 1 else 'fail'} while the "
                 + ("result it serves holds" if len(proof) == 1 else "results they serve hold")
-                + (f" ({len(worse)} of them giving less than printed once repaired: a weaker rate or no proof)"
+                + (f" ({len(worse)} of them giving less than printed once repaired: "
+                   + " or ".join(w for c, w in (("weaker rate", "a weaker bound"), ("does not follow", "no proof"))
+                                 if any(e["consequence"] == c for e in worse)) + ")"
                    if worse else "")] if proof else []) \
             + [f"{v} {_cls_words(k, v)}" for k, v in kinds.items()] \
             + ([plural(len(by["typo"]), "typo or slip", "typos or slips")] if by["typo"] else [])
@@ -488,11 +554,17 @@ def summary(doc: dict, paper: str) -> list[str]:
             todo.append(f"restate {names} as in the corrected {'form' if len(by['major']) == 1 else 'forms'} of "
                         f"{'erratum' if len(by['major']) == 1 else 'errata'} {nums}")
         if by["typo"]:
-            todo.append(f"correct the {plural(len(by['typo']), 'misprint')} listed under Typos and slips")
+            todo.append(("correct the misprint" if len(by["typo"]) == 1 else f"correct the {len(by['typo'])} misprints")
+                        + " listed under Typos and slips")
         if proof:
             todo.append(f"repair {plural(len(proof), 'proof step')}")
-        if rest:
-            todo.append(f"amend {plural(len(rest), 'sentence, caption or table', 'sentences, captions or tables')}")
+        edges = [e for e in rest if e["cls"] == "boundary"]
+        texts = [e for e in rest if e["cls"] != "boundary"]
+        if edges:
+            todo.append(f"state the boundary case of {plural(len(edges), 'result')} that {'fails' if len(edges) == 1 else 'fail'} "
+                        "only there")
+        if texts:
+            todo.append(f"amend {plural(len(texts), 'sentence, caption or table', 'sentences, captions or tables')}")
         S.append("What to change: " + "; ".join(todo) + ".")
     beyond = ([f"{bv['does not extend']} of our readings beyond the paper's own setting "
                f"{'does' if bv['does not extend'] == 1 else 'do'} not extend (not errata)"] if bv["does not extend"]

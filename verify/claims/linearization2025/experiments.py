@@ -214,7 +214,7 @@ CLAIMS = [
                  "every-column reading is exp.table_linearity.monotone. Also in the table: the KL row is not "
                  "monotone either; SST-2 accuracy is printed as a fraction (0.893) and CoLA's as a percentage "
                  "(74.59). The check fails when the opposite trend is significant (one-sided exact p < 0.05 for the "
-                 "gap growing with lambda; since issue 24, before which it could only pass or be undecided). Power: "
+                 "gap growing with lambda). Power: "
                  "it rejects the reversed ordering (the gap growing with lambda) on both data sets."),
           check=Custom(_table_checks("gap", False)),
           power=(Alternative("the linearization gap growing with lambda (the ordering reversed)",

@@ -310,7 +310,7 @@ CLAIMS = [
           stated=THM3_STATED, stated_bound="upper",
           check=Custom(_thm3, points=PTS3)),
     Claim(id="linearization2025.thm3.proof", kind=Kind.BOUND, source=SRC3, role="proof step",
-          holds_by=("linearization2025.thm3",), root_cause=ROOT_THM3_STEP, repair="absorbed",
+          holds_by=("linearization2025.thm3",), root_cause=ROOT_THM3_STEP, repair="weaker rate",
           statement=(r"\frac{d}{dt}\bar y(t)=-2k_0(\bar y(t)-y^*)-\lambda\nabla\bar f(x^*)(\theta_t-\theta_0);\ "
                      r"y'-\bar y'=-2k_t(y-y^*)-\lambda\nabla f_{\theta_t}(\theta_t-\theta_0)+2k_0(\bar y-y^*);\ "
                      r"-2L\|r_0\|(\tfrac2\lambda Lip(k)\|r_0\|+L)\le-2L\|r_0\|(\tfrac4\lambda Lip(\nabla f)L\|r_0\|+L)"),
@@ -322,7 +322,8 @@ CLAIMS = [
                  "sides, which reverses it (it holds with the signs dropped, as the next line has). The other sign "
                  "slips of the chain before it (the 'triangle inequality' that subtracts, L240's bound <= 0) are "
                  "thm3.proof.chain; the transpose in the PSD step is thm3.proof.psd. Role (issue 22): proof steps; Theorem 3's bound itself holds along "
-                 "whole flows (thm3), so these are proof-step errata. Repaired proof (repair 'absorbed'): with ybar's "
+                 "whole flows (thm3), so these are proof-step errata. Repaired proof (repair 'weaker rate': Theorem 3 "
+                 "states the constant b explicitly, and the repaired proof gives up to 2b): with ybar's "
                  "own term the difference gains +lambda J_0 (thetabar_t - theta_0) (checked along the flows, "
                  "refutes=False), bounded by lambda Lip(f) ||thetabar_t - theta_0|| <= 2 Lip(f)^2 ||r_0|| (1 - e^{-lambda "
                  "t}) (Theorem 2 for the linearized model, ||J_0||_op <= Lip(f); checked along the flows); the chain "

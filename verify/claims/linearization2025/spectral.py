@@ -322,7 +322,7 @@ CLAIMS = [
                  "have the desired form', Theorem 6's lower end (1 - eta) lambda_i(K) is vacuous for eta >= 1, and "
                  "the slides' use is 'If eta is small, we don't have to select that layer'. Read with that hypothesis "
                  "the theorem is thm7.eta_le_1 (confirmed); the failures found here all have eta > 1, a reading the "
-                 "authors did not make, so its verdict is 'does not extend' (until issue 22: refuted)."),
+                 "authors did not make, so its verdict is 'does not extend'."),
           stated=KR.thm7_a_stated(), stated_bound="upper",
           corrected=T7_STATEMENT + r"\quad(0\le\eta<1)",
           check=AllOf([StatedSearch("Theorem 7's two-sided bound", holds=_thm7_stated, show=lambda f, p: _show7()(p),

@@ -321,7 +321,7 @@ def _l499_repair(claim, ctx):
 
 def _l458_radius(claim, ctx):
     """L458's R = c lambda_Q/n_Q^2 in the corrected L499 terms: each over eta lambda_Q must stay below a constant
-    (1/8) for the last inequality; with c a constant it grows like 1/delta (the rule of ORDER_NOTE, per term)."""
+    (1/8) for the last inequality; with c a constant it grows like 1/delta (the order-bookkeeping rule of the notes, per term)."""
     from derivations import ntk_orders as A
     c, r = _l499_terms(lambda c: c * _lQ / _nQ ** 2)
     c2, r2 = _l499_terms(lambda c: c * _dl * _lQ / _nQ ** 2)
@@ -399,7 +399,7 @@ CLAIMS += [
         statement=r"R=\frac{c\lambda_Q}{n_Q^2}\ (c\ \text{a constant})\Rightarrow\frac{2C\eta n_Q^2R}{\delta}+"
                   r"\frac{2C\eta n_Q^{3/2}R}{\delta}=O(\eta\lambda_Q)",
         assumptions="the corrected L499 coefficient (liu2019.thm3_proof.m_q): 2 C eta (n_Q^2 + n_Q^(3/2)) R/delta, with "
-                    "Lemma 5's C; a constant is free of n_Q, delta, lambda_Q (the rule of ORDER_NOTE, delta -> 0)",
+                    "Lemma 5's C; a constant is free of n_Q, delta, lambda_Q (the order-bookkeeping rule of the notes, delta -> 0)",
         domain=Domain(()), role="proof step", holds_by=("liu2019.thm3",), repair="absorbed",
         corrected=r"R=\frac{c\,\delta\lambda_Q}{n_Q^2}\ \text{(Lemma 2's radius, Du et al.)}",
         notes="Lemma 2, which the proof uses for lambda_min(H_Q(k)) > lambda_Q/2, has the radius c delta lambda_0/n^2, and "

@@ -128,8 +128,7 @@ CLAIMS = [
         domain=NO_PARAMS,
         role="remark", root_cause=ROOT_PROPORTIONAL,
         notes=NO_IMAGENET + "  'Approximately proportional' read at its weakest: the same ranking of the five datasets.  "
-              "Reading (issue 22): the source's own sentence, read as meant, so not an extension (it was tagged one "
-              "until issue 22).  The sentence follows the description of Figure 2 and names the table itself: "
+              "Reading (issue 22): the source's own sentence, read as meant, so not an extension.  The sentence follows the description of Figure 2 and names the table itself: "
               "'Another observation is that (1/sqrt n)||W - W_0||_F is approximately proportional to the generalization "
               "error shown in Table 1', and Table 1 prints both columns for the 'fixed' setting, so the table's final "
               "values are what it compares.  Webcam (test error 0.45, deviation 0.096) breaks the ranking, and the "

@@ -134,7 +134,9 @@ FRACS_B = (0.1, 0.3, 0.5)
 def _fig2b_check(claim, ctx) -> Evidence:
     ev = Evidence()
     d, B = pick(ctx.profile, DIMS), pick(ctx.profile, TRIALS)
+    by_frac = {}
     for frac in FRACS_B:
+        by_frac[f"n/d = {frac:g}"] = []
         gen, seed = ctx.generator(claim.id, f"d={d}, n/d={frac:g}")
         R = fig2b_risks(B, d, SCALES, gen, ctx.dtype, frac)
         for i, a in enumerate(SCALES):
@@ -147,13 +149,16 @@ def _fig2b_check(claim, ctx) -> Evidence:
             # in units of the mean target harm (the quantity the sentence says is much larger): the t-test is
             # invariant to this positive constant, the estimate reads as a relative size (issue 22: severity)
             unit = float(harm_T.mean())
-            ev.tests.append(ordering_test(f"(harm(source x{a:g}) - harm(target x{a:g}))/E harm(target) < 0: "
+            by_frac[f"n/d = {frac:g}"].append(ordering_test(f"(harm(source x{a:g}) - harm(target x{a:g}))/E harm(target) < 0: "
                                           f"n={pp['n']}", pp, ((harm_S - harm_T) / unit).cpu().numpy(), seed=seed,
                                           extra={"E R target scaled": float(R[:, i, 0].mean()),
                                                  "E R source scaled": float(R[:, i, 1].mean()),
                                                  "E harm(target) (the unit)": unit}))
         ev.details[f"E R (target scaled, source scaled) by scale 1, 2, 4, 8; n/d = {frac:g}"] = R.mean(0).tolist()
         ev.seeds.append(seed)
+    # Figure 2(b) names no sample size ('with d/10 samples' is Figure 2(a)'s): n is a setting the source leaves open
+    ev.tests, checks = over_open_setting("the sample size n of Figure 2(b)", by_frac)
+    ev.checks.extend(checks)
     return ev
 
 
@@ -257,7 +262,9 @@ CLAIMS = [
                "= 0.1, the other vector of norm 1): the source-scaled risk exceeds the target-scaled one by 5-10 % at "
                "scales 2-8 (standard, d = 100), i.e. the two harms are about equal, not 'much more' for the target; at "
                "n/d = 0.3 and 0.5 the target harms 1.6-7.6 times more. So the erratum stands only if the figure used few "
-               "samples, as Figure 2(a) does: a caption erratum, with that caveat."),
+               "samples, as Figure 2(a) does. So n is declared open (verify.judge.open_settings.over_open_setting over n/d in "
+               "{0.1, 0.3, 0.5}): the caption is refuted only if its ordering fails at every sample size tried, and is "
+               "inconclusive, with the dependence on n shown, where it fails at some and holds at others."),
         check=AllOf([Custom(_fig2b_check), Custom(_literal_spot_check),
                      FigureSweep(points=SWEEP_B, sampler=_sweep_b, figure=_fig_b, trials=per_profile(40, 100, 200),
                                  name="figure 2b")]),

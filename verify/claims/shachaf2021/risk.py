@@ -305,7 +305,7 @@ CLAIMS = [
         notes=("Two unspecified quantities. (a) The constant c of the probability: every finite experiment is "
                "consistent with some small enough c (the stated failure probability 4e^{-c eps^2 n} + ... exceeds 1), "
                "so 'there exists c' cannot be refuted; we test at c = 1 (our choice; the tests are in the companion "
-               "shachaf2021.thm5.4.c1, an extension, target 'stated' there since issue 36) and report "
+               "shachaf2021.thm5.4.c1, an extension, target 'stated' there) and report "
                "per point the largest c consistent with the observed violation frequency (its 95% upper bound). "
                "(b) zeta(||theta_T||) ~ eps ||theta_T|| is vague: read as zeta = eps ||theta_T|| exactly. The risks "
                "are evaluated per draw from the end states (6) and (1) (both checked against literal gradient "

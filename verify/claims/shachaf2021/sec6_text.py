@@ -134,7 +134,10 @@ CLAIMS = [
               "for ||y~|| > 1 and growing with the residual like the linearised count (each x4 of ||y~|| costs at most "
               "log(4)/(eta lambda_0) + 1 more iterations, checked per draw); its Omega has no constant, so only that sign "
               "and that growth are checked (the count to a given accuracy eps, log(||y~||/eps)/(eta lambda_0), adds an "
-              "eps the theorem does not have and is not the correction).  The proof is in the supplement, which is not in the text, so which count it uses cannot be "
+              "eps the theorem does not have and is not the correction).  For ||y~|| < 1 the corrected count is negative as well "
+              "(t = 0 meets it, though GD still needs iterations to reach a small accuracy there): the correction "
+              "fixes the direction of the dependence, the misprint, not a complete count of iterations, which the "
+              "supplement's proof would give.  The proof is in the supplement, which is not in the text, so which count it uses cannot be "
               "read; the refutation is of the condition as a number of iterations (footnote 3: 'See the supp for a "
               "bound on the number of iterations'), not of the risk bound (11), which at t = 0 involves the unknown "
               "constant of its O(.) (shachaf2021.thm6.1 tests (11) on literal runs).",
