@@ -543,9 +543,7 @@ def summary(doc: dict, paper: str) -> list[str]:
         S.append(f"We find {plural(len(E), 'independent erratum', 'independent errata')}"
                  + (f", seen through {plural(wit, 'refuted claim')}" if wit != len(E) else "") + ": "
                  + _names(parts) + ".")
-        if len(by["major"]) <= 2:
-            for e in by["major"]:
-                S.append(f"Erratum {e['n']} ({e['name'] or e['place']}): {e['sentence']}")
+        # the major errata are named in "What to change" and said in words right below, each once
         # more major errata are named here and said in words right below, each once
         todo = []
         if by["major"]:
