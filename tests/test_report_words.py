@@ -73,6 +73,22 @@ def test_plain_keeps_the_paper_and_drops_the_suite():
     # the paper's own numbering stays: equations, sections, figures, parameters named L
     assert plain("Theorem 3.9, eq. (16), §3.4, Fig. 2(b), L = 3") == "Theorem 3.9, eq. (16), §3.4, Fig. 2(b), L = 3"
     assert plain("L1_at_|a-b|=10, the L2 norm") == "L1_at_|a-b|=10, the L2 norm"
+    # a line as a possessive or a subject keeps its sentence; runs by their profile; the order checks in words
+    assert plain("with L458's R = c; L458 drops the delta") == "with the display's R = c; the display drops the delta"
+    assert plain("rejected at quick and at standard") == "rejected in the quick run and in the standard run"
+    assert plain("(derived)/(stated) = n_Q; unbounded through the exponents n_Q^1") == \
+        "the ratio derived/stated = n_Q, unbounded in n_Q"
+    assert plain("m^1/4 = o(1), n^1.5") == "m^1/4 = o(1), n^1.5"
+    # another source named by its file number stays named
+    assert plain("(a) in 001's own setting, see 002 = x") == "(a) in 001's own setting, see 002 = x"
+
+
+def test_a_counterexample_at_a_multiple_of_pi_reads_as_one():
+    import math
+    from verify.report.referee import pi_text
+    assert [pi_text(x) for x in (math.pi / 2, math.pi, 2 * math.pi / 3, -math.pi / 4)] == ["π/2", "π", "2π/3", "-π/4"]
+    assert pi_text(math.pi / 2, tex=True) == "\\pi/2"
+    assert pi_text(1.57) is None and pi_text(0.0) is None and pi_text(True) is None
     assert plain("Abstract (L5); Theorem 7 (L178-201), proof (L584-L590)") == "Abstract; Theorem 7, proof"
     # a line number that is the object of a sentence leaves a word in its place, not a hole ("the term of is")
     assert plain("the term eta^2 n_Q^2 of L499 is O(eta)") == "the term eta^2 n_Q^2 of the display is O(eta)"

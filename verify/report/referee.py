@@ -22,7 +22,7 @@ import re
 from verify.model.evidence import slope_bound_extra
 from verify.judge.severity import PROOF_CONSEQUENCES
 from verify.report.notation import strip_claim_id
-from verify.report.tables import (SOURCE_NOTES, claims_of, counts, cross_references, errata_groups, klass,
+from verify.report.tables import (SOURCE_NOTES, claims_of, counts, cross_references, errata_groups, is_own, klass,
                                   measured, minimal, paper_of, plural, witness)
 
 # ------------------------------------------------------------------------------------------- reader's words
@@ -41,18 +41,16 @@ _RUN_WORDS = {"quick": "the quick run", "standard": "the standard run", "full": 
 _OO = re.compile(r"(?<![\w.])(-?)oo\b")
 _LINE_OBJECT = re.compile(r"\b(of|in|on|from)\s+L\d{2,4}(?:\s*[-–]\s*L?\d{1,4})?\b(?=\s+[a-z])")
 _ANY = re.compile(r"[Ii]ssue|\.py\b|/|\bL\d|[Pp]rofile|\*|\|\||\boo\b|=|->|<=|>=|\b(?:grad|sum|int)_|sympy|mpmath"
-                  r"|\b(?:verify|derivations|numerics)\.\w|\bat (?:quick|standard|full)\b|\b00[0-4]\b")
+                  r"|\b(?:verify|derivations|numerics)\.\w|\bat (?:quick|standard|full)\b")
 #: a line of the text extraction as a possessive or a sentence's subject: "with L458's R", "; L458 drops the delta"
 _LINE_OWNER = re.compile(r"\bL\d{2,4}(?:\s*[-–]\s*L?\d{1,4})?'s\b")
 _LINE_SUBJECT = re.compile(r"(^|[.;:(]\s*|\b(?:and|while|where|but)\s+)L\d{2,4}(?:\s*[-–]\s*L?\d{1,4})?(?=\s+[a-z]+s\b)")
 #: a run named by its profile: "at quick, seed 0", "rejected at quick and at standard"
 _AT_PROFILE = re.compile(r"\bat (quick|standard|full)\b(?!-)")
-#: the seed files' numbers (000-004) where a note names a source by its file
-_SEED_FILE = re.compile(r"\b(in|of|from|by) 00[0-4]\b(?!\.\d)")
 #: the order checks' bookkeeping in words
 _ORDER_WORDS = ((re.compile(r"\(derived\)/\(stated\)"), "the ratio derived/stated"),
                 (re.compile(r"\s*;?\s*\bunbounded through the exponents\b"), ", unbounded in"),
-                (re.compile(r"\b(\w+)\^1\b(?![.\d])"), r"\1"))
+                (re.compile(r"\b(\w+)\^1\b(?![./\d])"), r"\1"))
 #: our modules by their dotted names ("derivations.lowrank.prop6_bound_stated", "numerics.spherical_sgd.run")
 _DOTTED = re.compile(r"\b(derivations|numerics|verify)(?:\.\w+)+")
 #: how an exact identity was checked, in a reader's words rather than the libraries' names
@@ -107,7 +105,6 @@ def plain(s) -> str:
     s = _LINES.sub("", s)
     s = _PROFILE.sub(lambda m: _RUN_WORDS[(m.group(1) or m.group(2)).lower()], s)
     s = _AT_PROFILE.sub(lambda m: "in " + _RUN_WORDS[m.group(1)], s)
-    s = _SEED_FILE.sub(r"\1 the paper", s)
     for rx, rep in _ORDER_WORDS:
         s = rx.sub(rep, s)
     s = s.replace("**", "^").replace("||", "‖")
@@ -456,8 +453,7 @@ def summary(doc: dict, paper: str) -> list[str]:
         if nm:
             # a confirmation of our own construction (a bound we derived, a law affine by design) does not show the
             # printed form holds: it is told apart
-            own = c["verdict"] == "confirmed" and c.get("construction")
-            named.setdefault(nm, []).append("confirmed (own construction)" if own else c["verdict"])
+            named.setdefault(nm, []).append("confirmed (own construction)" if is_own(c) else c["verdict"])
             if c["verdict"] == "refuted":
                 classes.setdefault(nm, set()).add(klass(c))
     fails = [k for k, v in named.items() if "refuted" in v]
@@ -488,9 +484,7 @@ def summary(doc: dict, paper: str) -> list[str]:
                  "law simulated to have the stated shape); it holds, but that does not show the printed form holds.")
     unnamed = [c for c in stmts if c["id"] not in elsewhere and not result_name(c)]
     if unnamed:   # stated results without a theorem number (identities, equations): counted, not left out
-        def kind(c):
-            return "own" if c["verdict"] == "confirmed" and c.get("construction") else c["verdict"]
-        k = {v: sum(1 for c in unnamed if kind(c) == v)
+        k = {v: sum(1 for c in unnamed if ("own" if is_own(c) else c["verdict"]) == v)
              for v in ("confirmed", "own", "refuted", "inconclusive", "does not extend")}
         other_ = "other " if named else ""
         if k["confirmed"] == len(unnamed):
@@ -544,7 +538,6 @@ def summary(doc: dict, paper: str) -> list[str]:
                  + (f", seen through {plural(wit, 'refuted claim')}" if wit != len(E) else "") + ": "
                  + _names(parts) + ".")
         # the major errata are named in "What to change" and said in words right below, each once
-        # more major errata are named here and said in words right below, each once
         todo = []
         if by["major"]:
             names = _names([e["name"] or e["place"] for e in by["major"]])

@@ -251,7 +251,7 @@ CLAIMS = [
         statement=r"\Pr_{W(0)}\Big[\forall W:\max_r\|w_r-w_r(0)\|_2\le R=\tfrac{c\delta\lambda_0}{n^2}\Rightarrow"
                   r"\|H(W)-H(0)\|_2<\tfrac{\lambda_0}4,\ \lambda_{\min}(H(W))>\tfrac{\lambda_0}2\Big]\ge1-\delta",
         assumptions="w_r(0) i.i.d. N(0, I) (as printed; no condition on m); unit inputs; lambda_0 = lambda_min(H^inf) "
-                    "(not defined in 002, Du et al.'s notation); c 'some small positive constant'",
+                    "(not defined in the paper; Du et al.'s notation); c 'some small positive constant'",
         domain=Domain((Param("n", 2, INF, integer=True), Param("d", 2, INF, integer=True),
                        Param("m", 1, INF, integer=True))),
         tags=("extension",), role="statement",
