@@ -273,7 +273,8 @@ def test_dask_workers_load_the_claims_package(pkg):
     with Cluster(workers=2) as cl:
         dist = api.run(pats, profile="quick", progress=False, cluster=cl).to_json()
     serial.pop("timing"), dist.pop("timing")
-    assert [c["verdict"] for c in dist["claims"]] == ["confirmed", "confirmed"]
+    why = [(c["id"], c["reason"]) for c in dist["claims"] if c["verdict"] != "confirmed"]
+    assert [c["verdict"] for c in dist["claims"]] == ["confirmed", "confirmed"], why
     assert json.dumps(dist, sort_keys=True) == json.dumps(serial, sort_keys=True)
 
 
