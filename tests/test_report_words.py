@@ -288,3 +288,17 @@ def test_minor_errata_are_grouped_under_their_class_in_words():
          "ids": ["a.b"], "command": "python -m verify run 'a.b'"}
     tex = "\n".join(_compact_section([e], "standard"))
     assert r"\textit{Remark:}" not in tex and "Sentences,\\allowbreak{} captions or tables that do not match:" in tex
+
+
+def test_a_counterexample_prints_its_two_sides_apart():
+    """Two quantities that differ past the third digit are printed with the digits that tell them apart (a
+    counterexample reading 8.87e-07 against 8.87e-07 would show no failure); the other numbers keep three."""
+    from verify.report.latex import cx_tex
+    from verify.report.markdown import cx_text
+    from verify.report.tables import separating_digits
+    assert separating_digits([6, 1.0, 8.8712e-07, 8.8709e-07, 0.5]) == {2: 5, 3: 5}
+    assert separating_digits([0.5, 0.25, 1.0, 1.0]) == {}        # equal values are not told apart
+    cx = {"point": {"n": 6, "sigma": 1.0, "objective_at_stated": 8.8712e-07, "objective_min": 8.8709e-07, "x": 0.5}}
+    md, tex = cx_text(cx), cx_tex(cx)
+    assert "8.8712e-07" in md and "8.8709e-07" in md and "x = 0.5" in md and "σ = 1," in md
+    assert r"8.8712\times 10^{-7}" in tex and r"8.8709\times 10^{-7}" in tex

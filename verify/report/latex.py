@@ -20,7 +20,7 @@ import re
 from verify.report.tables import (ORDER, SOURCE_NOTES, checked_parts, claims_of, corrected_heading, counts,
                                   cross_references, extensions_refuted, fmt, klass, one_line, point_rows,
                                   set_aside_note, short, source_info, verdict_text, with_verdict, confirmed_split,
-                                  own_construction,
+                                  own_construction, separating_digits,
                                   POWER_NOTE, power_cell)
 from verify.report.referee import (CONSEQUENCE_WORDS, pi_text, command, singular, SECTION_NOTES, SECTION_TITLES, SECTIONS, counterexample,
                                    errata, figure_caption, greek, place, plain, plain_doc, relevant, summary, values_text,
@@ -278,13 +278,13 @@ def tex_name(k: str) -> str:
     return b
 
 
-def tex_num(x) -> str:
+def tex_num(x, digits: int = 3) -> str:
     if isinstance(x, bool):
         return "\\mathrm{" + str(x) + "}"
     if isinstance(x, (int, float)):
         if isinstance(x, float) and not math.isfinite(x):
             return "\\infty" if x > 0 else ("-\\infty" if x < 0 else "\\mathrm{NaN}")
-        s = short(x)
+        s = short(x, digits)
         if "e" in s:
             mant, ex = s.split("e")
             return f"{mant}\\times 10^{{{int(ex)}}}"
@@ -421,7 +421,8 @@ def cx_tex(cx: dict | None) -> str | None:
     if not cx:
         return None
     parts = []
-    for k, v in cx["point"].items():
+    wide = separating_digits(list(cx["point"].values()))
+    for i, (k, v) in enumerate(cx["point"].items()):
         name = tex_name(k)
         name = prose(plain(k)) if name.startswith("\\text{") else f"\\({name}\\)"
         if isinstance(v, (list, tuple, dict)):
@@ -429,7 +430,7 @@ def cx_tex(cx: dict | None) -> str | None:
             if t:
                 parts.append(f"{name} = {prose(t)}")
         elif isinstance(v, (int, float)):
-            parts.append(f"{name} \\(= {pi_text(v, tex=True) or tex_num(v)}\\)")
+            parts.append(f"{name} \\(= {tex_num(v, wide[i]) if i in wide else pi_text(v, tex=True) or tex_num(v)}\\)")
         else:
             parts.append(f"{name} = {prose(str(v))}")
     out = ", ".join(parts) or "the instance the check describes"
@@ -446,7 +447,9 @@ def cx_tex(cx: dict | None) -> str | None:
                 + (f" \\([{tex_num(ci[0])}, {tex_num(ci[1])}]\\)" if ci else "")
                 + f" where {v.get('says', 'the paper gives')} \\({tex_num(v['paper'])}\\)")
     elif v:
-        out += f": \\({tex_num(v['derived'])}\\) where the paper gives \\({tex_num(v['paper'])}\\)"
+        w = separating_digits([v["derived"], v["paper"]])
+        out += (f": \\({tex_num(v['derived'], w.get(0, 3))}\\) where the paper gives "
+                f"\\({tex_num(v['paper'], w.get(1, 3))}\\)")
     return out
 
 

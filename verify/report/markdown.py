@@ -23,7 +23,7 @@ from verify.report.tables import (ORDER, SOURCE_NOTES, checked_parts, claims_of,
                                   cross_references, errata_text, error_counts, extensions_refuted, klass, one_line,
                                   papers, point_rows, set_aside_note, short, source_info, verdict_text, with_verdict,
                                   confirmed_split, POWER_NOTE, power_cell, verdict_word,
-                                  own_construction)
+                                  own_construction, separating_digits)
 from .untrusted import inert, md_cell, md_code, md_math
 
 _GREEK = {"alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "epsilon": "ε", "eta": "η", "theta": "θ",
@@ -170,8 +170,11 @@ def cx_text(cx: dict | None) -> str | None:
     if not cx:
         return None
     parts = []
-    for k, v in cx["point"].items():
-        t = values_text(v, _num) if isinstance(v, (list, tuple, dict)) else (pi_text(v) or _num(v))
+    vals = list(cx["point"].values())
+    wide = separating_digits(vals)
+    for i, (k, v) in enumerate(cx["point"].items()):
+        t = (values_text(v, _num) if isinstance(v, (list, tuple, dict)) else
+             short(v, wide[i]) if i in wide else (pi_text(v) or _num(v)))
         if t:
             parts.append(f"{_name(plain(k))} = {t}")
     out = greek(", ".join(parts)) or "the instance the check describes"
@@ -185,7 +188,9 @@ def cx_text(cx: dict | None) -> str | None:
         out += (f": simulated {_num(v['simulated'])}" + (f" [{_num(ci[0])}, {_num(ci[1])}]" if ci else "")
                 + f" where {v.get('says', 'the paper gives')} {_num(v['paper'])}")
     elif v:
-        out += f": {_num(v['derived'])} where the paper gives {_num(v['paper'])}"
+        w = separating_digits([v["derived"], v["paper"]])
+        out += (f": {short(v['derived'], w.get(0, 3))} where the paper gives {short(v['paper'], w.get(1, 3))}"
+                if w else f": {_num(v['derived'])} where the paper gives {_num(v['paper'])}")
     return out
 
 

@@ -98,8 +98,8 @@ def fmt(x) -> str:
     return f"{x:.5g}"
 
 
-def short(x) -> str:
-    """A number for a table cell: three significant digits."""
+def short(x, digits: int = 3) -> str:
+    """A number for a table cell: three significant digits (``digits``)."""
     if isinstance(x, bool) or not isinstance(x, (int, float)):
         return str(x)
     if isinstance(x, int):
@@ -107,8 +107,26 @@ def short(x) -> str:
     if not math.isfinite(x):
         return str(x)
     if x != 0 and (abs(x) < 1e-3 or abs(x) >= 1e5):
-        return f"{x:.2e}"
-    return f"{x:.3g}"
+        return f"{x:.{digits - 1}e}"
+    return f"{x:.{digits}g}"
+
+
+def separating_digits(values) -> dict[int, int]:
+    """For the floats among ``values`` that print alike at three significant digits but differ (a counterexample's
+    two sides, 8.87e-07 against 8.87e-07), the digits at which they print apart: ``{index: digits}``; the others
+    keep three.  Without it a counterexample whose failure lies past the third digit would show none."""
+    idx = [i for i, v in enumerate(values)
+           if isinstance(v, float) and not isinstance(v, bool) and math.isfinite(v)]
+    out: dict[int, int] = {}
+    for i in idx:
+        clash = [j for j in idx if j != i and values[j] != values[i] and short(values[j]) == short(values[i])]
+        if not clash:
+            continue
+        d = 3
+        while d < 17 and any(short(values[j], d) == short(values[i], d) for j in clash):
+            d += 1
+        out[i] = d
+    return out
 
 
 _NUMLIST = re.compile(r"[\[(]?\s*-?[\d.]+(?:e[-+]?\d+)?(?:\s*[,;]\s*[\[(]?\s*-?[\d.]+(?:e[-+]?\d+)?[\])]?){4,}[\])]?",
