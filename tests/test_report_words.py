@@ -298,7 +298,24 @@ def test_a_counterexample_prints_its_two_sides_apart():
     from verify.report.tables import separating_digits
     assert separating_digits([6, 1.0, 8.8712e-07, 8.8709e-07, 0.5]) == {2: 5, 3: 5}
     assert separating_digits([0.5, 0.25, 1.0, 1.0]) == {}        # equal values are not told apart
+    # near an integer: 1.0041 is not printed as "1" (up to six digits); rounding noise stays "1"
+    assert separating_digits([1.0041, 916.2, 2.0]) == {0: 4}
+    assert separating_digits([1.0000000000000002]) == {}
     cx = {"point": {"n": 6, "sigma": 1.0, "objective_at_stated": 8.8712e-07, "objective_min": 8.8709e-07, "x": 0.5}}
     md, tex = cx_text(cx), cx_tex(cx)
     assert "8.8712e-07" in md and "8.8709e-07" in md and "x = 0.5" in md and "σ = 1," in md
     assert r"8.8712\times 10^{-7}" in tex and r"8.8709\times 10^{-7}" in tex
+
+
+def test_a_minimal_counterexample_at_rounding_size_gives_way_to_the_strongest_witness():
+    """Shrinking can end on a point that fails only in the last digit (max sqrt(R'/R) = 1.0000000000000002 against
+    <= 1): the report shows the strongest witness instead; an exact tie (margin 0) is the boundary case itself."""
+    from verify.report.referee import counterexample
+    mn = {"eta": 0.0625, "max": 1.0000000000000002}
+    w = {"point": {"eta": 0.059, "max": 1.0041}, "margin": 0.0041}
+    c = {"severity": {"measured": {"minimal": mn, "witness": w}},
+         "evidence": {"checks": [{"passed": False, "refutes": True, "counterexample": mn,
+                                  "extra": {"minimal_margin": 2.2e-16}}]}}
+    assert counterexample(c)["point"] == w["point"]
+    c["evidence"]["checks"][0]["extra"]["minimal_margin"] = 0.0
+    assert counterexample(c)["point"] == mn

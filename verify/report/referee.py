@@ -245,7 +245,7 @@ def counterexample(c: dict) -> dict | None:
     derived value beside the paper's when the witness records them.  ``{"point", "kind", "values"}``."""
     mn = measured(c).get("minimal")
     w = witness(c)
-    if isinstance(mn, dict) and mn:
+    if isinstance(mn, dict) and mn and not (w and _rounding_sized(c, mn) and (w.get("margin") or 0) > ROUNDING):
         return {"point": mn, "kind": "minimal", "values": None}
     if w:
         vals = None
@@ -264,6 +264,22 @@ def counterexample(c: dict) -> dict | None:
         return {"point": w["point"], "kind": "witness", "values": vals}
     mn = minimal(c)   # a check's counterexample (a results document without a severity record)
     return {"point": mn, "kind": "minimal", "values": None} if mn else None
+
+
+#: a violation no larger than this (in the check's own margin) is at float64 rounding: printed, it shows no failure
+ROUNDING = 1e-12
+
+
+def _rounding_sized(c: dict, mn: dict) -> bool:
+    """Whether the minimal counterexample's violation is positive but at rounding size (its search's margin, when it
+    has one, in (0, ROUNDING]): shrinking can end on a point that fails only in the last digits, where a reader
+    sees no failure; the strongest witness is then the clear one.  An exact tie (margin 0) is kept: it is the
+    boundary case itself."""
+    for ch in c["evidence"].get("checks", []):
+        if ch.get("passed") is False and ch.get("counterexample") == mn:
+            m = (ch.get("extra") or {}).get("minimal_margin")
+            return isinstance(m, (int, float)) and 0 < m <= ROUNDING
+    return False
 
 
 def pi_multiple(v) -> tuple[int, int] | None:

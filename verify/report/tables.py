@@ -113,19 +113,28 @@ def short(x, digits: int = 3) -> str:
 
 def separating_digits(values) -> dict[int, int]:
     """For the floats among ``values`` that print alike at three significant digits but differ (a counterexample's
-    two sides, 8.87e-07 against 8.87e-07), the digits at which they print apart: ``{index: digits}``; the others
-    keep three.  Without it a counterexample whose failure lies past the third digit would show none."""
+    two sides, 8.87e-07 against 8.87e-07), the digits at which they print apart, and for a float near an integer
+    that three digits would print as that integer (1.0041 as 1), the digits (at most six) that show it is not:
+    ``{index: digits}``; the others keep three.  Without it a counterexample whose failure lies past the third
+    digit would show none."""
     idx = [i for i, v in enumerate(values)
            if isinstance(v, float) and not isinstance(v, bool) and math.isfinite(v)]
     out: dict[int, int] = {}
     for i in idx:
+        v = values[i]
+        if abs(v) < 10 and v != round(v) and re.fullmatch(r"-?\d+", short(v)):
+            # 1.0041 printed as "1" would read as exactly 1 (a counterexample to '<= 1' showing none): up to six
+            # digits, never the rounding noise of 1.0000000000000002
+            d = next((d for d in range(4, 7) if not re.fullmatch(r"-?\d+", short(v, d))), None)
+            if d:
+                out[i] = d
         clash = [j for j in idx if j != i and values[j] != values[i] and short(values[j]) == short(values[i])]
         if not clash:
             continue
         d = 3
         while d < 17 and any(short(values[j], d) == short(values[i], d) for j in clash):
             d += 1
-        out[i] = d
+        out[i] = max(d, out.get(i, 3))
     return out
 
 
