@@ -319,3 +319,27 @@ def test_a_minimal_counterexample_at_rounding_size_gives_way_to_the_strongest_wi
     assert counterexample(c)["point"] == w["point"]
     c["evidence"]["checks"][0]["extra"]["minimal_margin"] = 0.0
     assert counterexample(c)["point"] == mn
+
+
+def test_values_of_one_setting_are_listed_once():
+    assert plain("it holds at n/d = 0.3; n/d = 0.5 and fails at n/d = 0.1") == \
+        "it holds at n/d = 0.3 and 0.5 and fails at n/d = 0.1"
+    assert plain("confirmed at d = 32; d = 64; d = 128") == "confirmed at d = 32, 64 and 128"
+    assert plain("a = 1; b = 2") == "a = 1; b = 2"
+
+
+@pytest.mark.parametrize("paper", SOURCES)
+def test_the_summary_says_a_result_does_not_extend_only_when_a_reading_of_it_does_not(paper):
+    """A result confirmed as printed beside a check of our own construction holds (dayi2024's Theorem 7: its
+    abstract's exponent is of our construction); 'a reading beyond ... does not extend' names only results with a
+    reading whose verdict is 'does not extend'."""
+    from verify.report.referee import plain_doc, result_name, summary
+    from verify.report.tables import claims_of
+    doc = plain_doc(DOC)
+    text = " ".join(summary(doc, paper))
+    m = re.search(r"For ([^.]*?) a reading beyond the paper's own setting does not extend", text)
+    if m:
+        dne = {result_name(c) for c in claims_of(doc, paper) if c["verdict"] == "does not extend"}
+        assert dne - {None}, (paper, text)
+    if paper == "dayi2024":
+        assert "does not extend" not in text and "Theorems 1, 2, 3, 4, 5, 6, 7, 8 and 9 hold" in text

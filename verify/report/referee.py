@@ -86,12 +86,22 @@ def singular(s: str) -> str:
     return s
 
 
+#: "n/d = 0.3; n/d = 0.5" (values of one setting joined by a check) as "n/d = 0.3 and 0.5"
+_SAME_NAME = re.compile(r"(?<![\w/])([A-Za-z][\w/]*) = (-?[\w.]+)((?:; \1 = -?[\w.]+)+)(?![\w.])")
+
+
+def _same_name_list(m) -> str:
+    vals = [m.group(2)] + re.findall(r"; " + re.escape(m.group(1)) + r" = (-?[\w.]+)", m.group(3))
+    return f"{m.group(1)} = " + (", ".join(vals[:-1]) + " and " + vals[-1])
+
+
 def plain(s) -> str:
     """Text of a results document in a reader's words (see the module docstring); whitespace collapsed."""
     if s is None:
         return ""
     s = " ".join(str(s).split())
     s = singular(s)
+    s = _SAME_NAME.sub(_same_name_list, s)
     if not _ANY.search(s):   # most strings (labels, numbers, words) hold nothing to change
         return s
     s = _ISSUE.sub("", s)
@@ -478,14 +488,16 @@ def summary(doc: dict, paper: str) -> list[str]:
     # one whose every refutation is on a set of measure zero holds almost everywhere: it does not "fail as printed"
     edge = [k for k in fails if k not in misprinted and classes.get(k) <= {"boundary", "typo"}]
     fails = [k for k in fails if k not in misprinted and k not in edge]
-    holds = [k for k, v in named.items() if "confirmed" in v and all(x in ("confirmed", "does not extend") for x in v)]
+    # a result confirmed as printed holds, whatever checks of our own construction or readings beyond it add
+    holds = [k for k, v in named.items() if "confirmed" in v
+             and all(x in ("confirmed", "confirmed (own construction)", "does not extend") for x in v)]
     own = [k for k, v in named.items() if k not in fails and k not in holds and k not in misprinted and k not in edge
            and "confirmed (own construction)" in v
            and all(x in ("confirmed (own construction)", "does not extend") for x in v)]
     other = [k for k, v in named.items() if k not in fails and k not in holds and k not in own and k not in edge
              and (k not in misprinted or "inconclusive" in v)]
     undecided = [k for k in other if "inconclusive" in named[k]]
-    beyond_ = [k for k in other if k not in undecided]
+    beyond_ = [k for k in other if k not in undecided and "does not extend" in named[k]]
     S = []
     roles = n["by_role"]
     S.append(f"We checked {plural(len(cs), 'claim')} of this source: "
