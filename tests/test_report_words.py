@@ -343,3 +343,16 @@ def test_the_summary_says_a_result_does_not_extend_only_when_a_reading_of_it_doe
         assert dne - {None}, (paper, text)
     if paper == "dayi2024":
         assert "does not extend" not in text and "Theorems 1, 2, 3, 4, 5, 6, 7, 8 and 9 hold" in text
+
+
+def test_what_differs_is_set_as_formulas():
+    """A change "X where Y" is printed with its two pieces as formulas (an accent named in a symbol as the accent);
+    the other forms ("a factor n missing") stay words."""
+    from verify.report.referee import correction_math
+    c = {"severity": {"change": {"differs": "R_tilde_0 where sqrt(R_tilde_0)", "printed": "R_{tilde 0}",
+                                 "correct": r"\sqrt{R_{tilde 0}}"}}}
+    assert correction_math(c) == (r"\tilde{R}_{0}", r"\sqrt{\tilde{R}_{0}}")
+    c["severity"]["change"] = {"differs": "a factor n missing", "printed": r"\sigma", "correct": r"n \sigma"}
+    assert correction_math(c) is None
+    md, tex = render_md(DOC, "linearization2025", {}), render_tex(DOC, "linearization2025", {})
+    assert "R_tilde_0" not in md and "R tilde 0" not in tex and r"\sqrt{\tilde{R}_{0}}" in tex

@@ -470,10 +470,18 @@ def _erratum(e: dict) -> list[str]:
     return ["\n".join(L) + "}", ""]
 
 
+def _differs(e: dict) -> str:
+    """What differs, its two pieces set as formulas when recorded ("\\(\\tilde R_0\\) where \\(\\sqrt{\\tilde R_0}\\)")."""
+    dm = e.get("differs_math")
+    if dm and all(math_ok(x) for x in dm):
+        return f"\\({_safe_math(dm[0])}\\) where \\({_safe_math(dm[1])}\\)"
+    return prose(e["differs"])
+
+
 def _parts(e: dict, style: str = "\\displaystyle", command: bool = True) -> list[str]:
     out = []
     if e["differs"]:
-        out.append(r"\textit{What differs:} " + prose(e["differs"]) + ".")
+        out.append(r"\textit{What differs:} " + _differs(e) + ".")
     if e["corrected"]:
         out.append(r"\textit{Corrected form} (" + esc(e["corrected_verdict"]) + "): " + inline_math(e["corrected"], style)
                    + ".")
@@ -502,7 +510,7 @@ def _how(e: dict) -> str:
 def _compact(e: dict) -> list[str]:
     """A minor erratum or a typo: the same parts as :func:`_erratum`, run on as one paragraph in small type, under
     a run-in heading of its class (:func:`_compact_section`), and the claims that reproduce it in brackets."""
-    head = (r"\textit{What differs:} " + prose(e["differs"]) + "." if e["section"] == "typo" and e["differs"]
+    head = (r"\textit{What differs:} " + _differs(e) + "." if e["section"] == "typo" and e["differs"]
             else prose(e["sentence"]))
     parts = [p for p in _parts(e, "\\textstyle", command=False)
              if not (e["section"] == "typo" and p.startswith(r"\textit{What differs:}"))]

@@ -194,11 +194,18 @@ def cx_text(cx: dict | None) -> str | None:
     return out
 
 
+def _differs(e: dict) -> str:
+    """What differs, its two pieces as inline math when recorded and accepted by the whitelist."""
+    dm = e.get("differs_math")
+    mm = [md_math(x) for x in dm] if dm else None
+    return f"${mm[0]}$ where ${mm[1]}$" if mm and all(x is not None for x in mm) else e["differs"]
+
+
 def _erratum(e: dict) -> list[str]:
     how = e["cls"] + (f"; {CONSEQUENCE_WORDS[e['consequence']]}" if e.get("consequence") else "")
     L = [f"**{e['n']}. {e['place']}** ({how}). {e['sentence']}", ""]
     if e["differs"]:
-        L += [f"- What differs: {e['differs']}."]
+        L += [f"- What differs: {_differs(e)}."]
     if e["corrected"]:
         L += [f"- Corrected form ({e['corrected_verdict']}): {_inline(e['corrected'])}"]
     cx = cx_text(e["counterexample"])
@@ -212,7 +219,7 @@ def _erratum(e: dict) -> list[str]:
 
 
 def _typo_item(e: dict) -> list[str]:
-    bits = [f"**{e['place']}** ({e['cls']}): " + (f"what differs: {e['differs']}" if e["differs"] else e["sentence"])]
+    bits = [f"**{e['place']}** ({e['cls']}): " + (f"what differs: {_differs(e)}" if e["differs"] else e["sentence"])]
     if e["corrected"]:
         bits.append(f"corrected: {_inline(e['corrected'])} ({e['corrected_verdict']})")
     cx = cx_text(e["counterexample"])

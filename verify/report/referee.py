@@ -386,6 +386,26 @@ def correction_text(c: dict) -> str | None:
     return plain(sev.get("correction")) or None
 
 
+#: sympy's LaTeX of a symbol named with a modifier word (R_tilde_0 -> R_{tilde 0}) as the accent it names
+_MODIFIER = re.compile(r"([A-Za-z])_\{(tilde|hat|bar) ?([^{}]*)\}")
+
+
+def correction_math(c: dict) -> tuple[str, str] | None:
+    """The printed and the correct piece of a change of the form "X where Y" as LaTeX (``severity.change``'s
+    ``printed`` / ``correct``), so that a report sets them as formulas (√R̃₀, not "sqrt(R_tilde_0)"); None for the
+    other forms ("a factor n missing") or when not recorded."""
+    sev = c.get("severity") if isinstance(c.get("severity"), dict) else {}
+    ch = sev.get("change") if isinstance(sev.get("change"), dict) else None
+    if not ch or str(ch.get("differs", "")).count(" where ") != 1:
+        return None
+    a, b = ch.get("printed"), ch.get("correct")
+    if not (isinstance(a, str) and isinstance(b, str) and a and b):
+        return None
+    fix = lambda t: _MODIFIER.sub(lambda m: f"\\{m.group(2)}{{{m.group(1)}}}"   # noqa: E731
+                                  + (f"_{{{m.group(3)}}}" if m.group(3) else ""), t)
+    return fix(a), fix(b)
+
+
 def errata(doc: dict, paper: str) -> list[dict]:
     """The independent errata of a source, most serious first (one per root cause: :func:`errata_groups`), as
     records a renderer formats: ``section`` (:data:`SECTIONS`), ``n`` (numbered in order), ``cls``, ``consequence``
@@ -408,7 +428,8 @@ def errata(doc: dict, paper: str) -> list[dict]:
                "place": place(lead["source"].get("where")),
                "sentence": _sentence(capital(greek(plain(g["summary"]) if g.get("summary") else what_is_wrong(lead)))), "corrected": corrected or None,
                "corrected_verdict": _verdict_word(cv) if corrected else None,
-               "differs": correction_text(lead), "counterexample": counterexample(lead),
+               "differs": correction_text(lead), "differs_math": correction_math(lead),
+               "counterexample": counterexample(lead),
                "ids": [lead["id"]] + [c["id"] for c in g["members"] if c is not lead],
                "command": command([lead["id"]] + [c["id"] for c in g["members"] if c is not lead], profile),
                "name": result_name(lead),
