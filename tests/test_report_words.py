@@ -356,3 +356,13 @@ def test_what_differs_is_set_as_formulas():
     assert correction_math(c) is None
     md, tex = render_md(DOC, "linearization2025", {}), render_tex(DOC, "linearization2025", {})
     assert "R_tilde_0" not in md and "R tilde 0" not in tex and r"\sqrt{\tilde{R}_{0}}" in tex
+
+
+def test_a_resumed_run_says_its_evidence_was_reused():
+    """The wall time of a run that resumed stored evidence is not the computation's: the report says so."""
+    from verify.report.referee import run_words
+    doc = {"meta": {"n_tests": 3, "alpha_familywise": 0.05}, "claims": [{}, {}],
+           "timing": {"seconds": 240.0, "started": "2026-12-06T21:03:19", "resumed_from_cache": ["a.b"]}}
+    assert run_words(doc)[1].endswith("the evidence of 1 of 2 claims reused from an earlier run of the same code")
+    doc["timing"]["resumed_from_cache"] = []
+    assert "reused" not in run_words(doc)[1]

@@ -238,9 +238,14 @@ def run_words(doc: dict) -> tuple[str, str]:
         f"{secs:.0f} s" if isinstance(secs, (int, float)) else "")
     start = str(timing.get("started", ""))[:16].replace("T", " ")
     how = str(meta.get("multiple_testing") or "").strip("() ")
+    reused = timing.get("resumed_from_cache")
+    n_claims = len(doc.get("claims") or [])
+    # a resumed run's wall time is not the computation's: say how much evidence was reused
+    reuse = (f"; the evidence of {len(reused)} of {n_claims} claims reused from an earlier run of the same code"
+             if isinstance(reused, list) and reused else "")
     rest = (f"{meta.get('n_tests', 0)} Monte Carlo tests at family-wise level {meta.get('alpha_familywise')}"
             + (f", {how}" if how else "") + f"; on {meta.get('device', 'cpu')}"
-            + (f", {took}" if took else "") + (f", started {start} UTC" if start else ""))
+            + (f", {took}" if took else "") + (f", started {start} UTC" if start else "") + reuse)
     return cmd, rest
 
 
