@@ -181,6 +181,34 @@ def test_over_open_setting_fails_somewhere_undecided_elsewhere_is_not_a_refutati
     assert checks[0].extra["fails at"] == ["b=1"] and checks[0].extra["not decided at"] == ["b=2"]
 
 
+def test_a_declared_open_setting_is_judged_over_its_range_by_construction():
+    """OverOpenSetting: the wrapped check's tests grouped by the declared setting and judged by the rule (mixed ->
+    inconclusive, never refuted); a declared value the grid does not run, or a test without the setting, is an error
+    of the claim; the declaration and its quote are recorded for the reports."""
+    import numpy as np
+    from types import SimpleNamespace
+    from verify.judge.orders import ordering_test
+    from verify.kit import Custom, Evidence, OpenSetting, OverOpenSetting
+    from verify.model.claim import Verdict
+    from verify.model.evidence import decide
+    rng = np.random.default_rng(2)
+    S = OpenSetting("n/d", (0.1, 0.5), "the sample size", "'(b) ...' (no n)")
+
+    def check(fracs, sign=lambda f: -1.0 if f > 0.2 else 1.0, key="n/d"):
+        return Custom(lambda claim, ctx: Evidence(tests=[
+            ordering_test(f"f={f}", {key: f}, rng.normal(sign(f), 0.1, 50)) for f in fracs]))
+    claim, ctx = SimpleNamespace(id="x.fig"), SimpleNamespace(at=None)
+    ev = OverOpenSetting(check((0.1, 0.5)), S).run(claim, ctx)
+    assert decide(ev)[0] is Verdict.INCONCLUSIVE and ev.details["open settings"][0]["quote"] == "'(b) ...' (no n)"
+    assert "n/d = 0.5" in ev.checks[0].detail and "n/d = 0.1" in ev.checks[0].detail
+    ev = OverOpenSetting(check((0.1, 0.5), sign=lambda f: 1.0), S).run(claim, ctx)
+    assert not ev.checks and len(ev.tests) == 2          # fails at every value: the judge refutes as for one value
+    with pytest.raises(ValueError, match="does not run n/d = 0.5"):
+        OverOpenSetting(check((0.1,)), S).run(claim, ctx)
+    with pytest.raises(ValueError, match="does not carry the open setting"):
+        OverOpenSetting(check((0.1, 0.5), key="frac"), S).run(claim, ctx)
+
+
 def test_fig3_idealised_means_match_their_exact_forms():
     """shachaf2021.fig3's idealisation: the frozen (c* theta_S) and vanilla (X^+ y) risks of the closed-form end states
     average to sin^2 theta (n - 1)/(n - 2) and (d - n)/d (derivations), within 5 standard errors; R_frozen >= sin^2."""

@@ -148,6 +148,8 @@ def _point_parts(check) -> list:
     """The parts of a check that evaluate parameter points (:func:`takes_points`), :class:`AllOf` unfolded."""
     if isinstance(check, AllOf):
         return [q for part in check.parts for q in _point_parts(part)]
+    if getattr(check, "wrapped", None) is not None:   # a check run over an open setting (OverOpenSetting)
+        return _point_parts(check.wrapped)
     return [check] if takes_points(check) and getattr(check, "points", None) is not None else []
 
 

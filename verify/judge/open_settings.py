@@ -4,13 +4,18 @@ Where a source does not fix a setting of the simulated procedure (a step size, a
 initialisation scale, a sample size of a figure), a qualitative claim is run over a declared range of it and its
 verdict is the one that holds over the whole range; where it holds at some values and not at others, the claim is
 inconclusive with the dependence shown, never refuted for a setting the source left open unless it fails at every
-value.  :func:`over_open_setting` does that for ordering tests (:func:`verify.judge.orders.ordering_test` and the like).
+value.  :func:`over_open_setting` does that for ordering tests (:func:`verify.judge.orders.ordering_test` and the like);
+:class:`OverOpenSetting` applies it by construction to a check whose grid runs the declared values of an
+:class:`OpenSetting` (the setting in words and the source's words that leave it open).
 """
 from __future__ import annotations
 
-from verify.model.evidence import Check
+from dataclasses import dataclass
+from typing import Any
 
-__all__ = ["over_open_setting"]
+from verify.model.evidence import Check, Evidence
+
+__all__ = ["OpenSetting", "OverOpenSetting", "over_open_setting"]
 
 
 def over_open_setting(setting: str, by_value: dict, *, alpha: float = 0.05):
@@ -53,3 +58,74 @@ def over_open_setting(setting: str, by_value: dict, *, alpha: float = 0.05):
     return tests, [Check(f"{setting} over its declared range", None, detail, refutes=False,
                          extra={"holds at": list(map(str, holds)), "not decided at": list(map(str, undecided)),
                                 "fails at": list(map(str, fails))})]
+
+
+@dataclass(frozen=True)
+class OpenSetting:
+    """A setting of the simulated procedure that the source does not state for the item a claim reads (a sample
+    size a figure does not give, a step size, a budget), declared with the words that show it is not stated.
+
+    Parameters
+    ----------
+    param
+        the key of the setting in the grid points of the check it wraps (each test's ``params``).
+    values
+        the plausible values the grid runs, every one of them (the rule needs the whole declared range).
+    what
+        the setting in words ("the sample size n of Figure 2(b)").
+    quote
+        the source's own words for the item, which give no value for the setting.
+    """
+
+    param: str
+    values: tuple
+    what: str
+    quote: str
+
+
+@dataclass
+class OverOpenSetting:
+    """A check run over a setting its source leaves open (:class:`OpenSetting`): the open-settings rule applied by
+    construction.  The wrapped check's tests are grouped by the setting's value (their ``params[param]``) and judged
+    by :func:`over_open_setting`: refuted only if the ordering fails at every declared value, inconclusive (with the
+    dependence shown) where it holds at some values and fails at others.  A declared value the grid does not run is
+    an error of the claim (the rule would be judged on part of the range), as is a test without the setting.  The
+    declaration is recorded in the evidence (``details['open settings']``) for the reports.
+
+    Parameters
+    ----------
+    wrapped
+        the check whose grid runs every declared value of the setting.
+    setting
+        the :class:`OpenSetting`.
+    """
+
+    wrapped: Any
+    setting: OpenSetting
+
+    @property
+    def takes_points(self) -> bool:
+        return bool(getattr(self.wrapped, "takes_points", False))
+
+    @property
+    def name(self) -> str:
+        return getattr(self.wrapped, "name", "") or type(self.wrapped).__name__
+
+    def run(self, claim, ctx) -> Evidence:
+        s = self.setting
+        ev = self.wrapped.run(claim, ctx)
+        label = lambda v: f"{s.param} = {v:g}" if isinstance(v, (int, float)) else f"{s.param} = {v}"  # noqa: E731
+        by_value: dict = {label(v): [] for v in s.values}
+        for t in ev.tests:
+            if s.param not in t.params:
+                raise ValueError(f"{claim.id}: the test '{t.label}' does not carry the open setting {s.param!r}")
+            by_value.setdefault(label(t.params[s.param]), []).append(t)
+        missing = [k for k, ts in by_value.items() if not ts]
+        if missing and ctx.at is None:
+            raise ValueError(f"{claim.id}: the open setting {s.param!r} is declared over {list(s.values)}, but the "
+                             f"grid does not run {', '.join(missing)}")
+        ev.tests, checks = over_open_setting(s.what, {k: ts for k, ts in by_value.items() if ts})
+        ev.checks.extend(checks)
+        ev.details.setdefault("open settings", []).append(
+            {"setting": s.what, "param": s.param, "values": list(s.values), "quote": s.quote})
+        return ev

@@ -20,7 +20,7 @@ import re
 from verify.report.tables import (ORDER, SOURCE_NOTES, checked_parts, claims_of, corrected_heading, counts,
                                   cross_references, extensions_refuted, fmt, klass, one_line, point_rows,
                                   set_aside_note, short, source_info, verdict_text, with_verdict, confirmed_split,
-                                  own_construction, separating_digits,
+                                  own_construction, separating_digits, open_settings_text,
                                   POWER_NOTE, power_cell)
 from verify.report.referee import (CONSEQUENCE_WORDS, pi_text, command, singular, SECTION_NOTES, SECTION_TITLES, SECTIONS, counterexample,
                                    errata, figure_caption, greek, place, plain, plain_doc, relevant, summary, values_text,
@@ -643,6 +643,8 @@ def _claim(c: dict, figs: list[str]) -> list[str]:
         L += [esc("Extension: read beyond the source's context; a failure says it does not extend, not an erratum."),
               ""]
     L += [r"\textit{Assumptions:} " + esc(c["assumptions"]), "", r"\textit{Domain:} " + esc(c["domain"]), ""]
+    if open_settings_text(c):
+        L += [r"\textit{Settings the source leaves open:} " + esc(open_settings_text(c)), ""]
     if c.get("notes"):
         L += [r"\textit{Notes:} " + esc(c["notes"]), ""]
     L += [r"\textit{Verdict:} \textbf{" + esc(verdict_text(c)) + "} --- " + esc(c["reason"]), ""]

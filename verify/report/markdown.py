@@ -23,7 +23,7 @@ from verify.report.tables import (ORDER, SOURCE_NOTES, checked_parts, claims_of,
                                   cross_references, errata_text, error_counts, extensions_refuted, klass, one_line,
                                   papers, point_rows, set_aside_note, short, source_info, verdict_text, with_verdict,
                                   confirmed_split, POWER_NOTE, power_cell, verdict_word,
-                                  own_construction, separating_digits)
+                                  own_construction, separating_digits, open_settings_text)
 from .untrusted import inert, md_cell, md_code, md_math
 
 _GREEK = {"alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "epsilon": "ε", "eta": "η", "theta": "θ",
@@ -297,6 +297,8 @@ def _claim_section(c: dict, figs: list[str], timing: dict) -> list[str]:
     if c.get("corrected"):
         L += [f"*{corrected_heading(c)}*", "", _math(c["corrected"]), ""]
     L += [f"*Assumptions:* {c['assumptions']}", "", f"*Domain:* {c['domain']}", ""]
+    if open_settings_text(c):
+        L += [f"*Settings the source leaves open:* {open_settings_text(c)}", ""]
     if c.get("extension"):
         L += ["*Extension:* this claim reads the statement beyond the source's context; a failure says it does not "
               "extend, and is not an erratum of the source.", ""]

@@ -359,6 +359,22 @@ def minimal(c: dict) -> dict | None:
     return None
 
 
+def open_settings_text(c: dict) -> str | None:
+    """The settings a claim declares open (``evidence.details['open settings']``, :class:`OverOpenSetting`): each
+    in words with the values run and the source's words that leave it open; None when there are none."""
+    rows = ((c.get("evidence") or {}).get("details") or {}).get("open settings")
+    if not isinstance(rows, list) or not rows:
+        return None
+    out = []
+    for r in rows:
+        if not isinstance(r, dict):
+            continue
+        vals = ", ".join(fmt(v) if isinstance(v, (int, float)) else str(v) for v in r.get("values") or [])
+        out.append(f"{r.get('setting', '')}: {r.get('param', '')} in {{{vals}}}, each judged and the claim refuted "
+                   f"only if it fails at every value; the source: {r.get('quote', '')}")
+    return "; ".join(out) or None
+
+
 def pct(x: float) -> str:
     return f"{100 * x:.3g}"
 
