@@ -237,3 +237,13 @@ def test_bias_away_runs_over_the_open_pretraining_alpha():
         assert len(per) == len(alphas)
         assert t.pvalue == max(v["pvalue"] for v in per.values())
     assert not [c for c in ev.checks if c.passed is None]
+
+
+def test_the_law_of_c_star_is_an_open_setting_of_fig4d():
+    """Sec. 4 never says how the teacher's output weights c* are drawn: Fig. 4(d)'s ordering is judged under both laws
+    by the open-settings rule (refuted only if it fails under both), with the source's words that leave it open."""
+    from verify.claims.tahir2024.text_sim import MU_MONOTONE
+    from verify.kit import OverOpenSetting
+    chk = MU_MONOTONE.check
+    assert isinstance(chk, OverOpenSetting) and chk.setting.values == ("normal", "ones")
+    assert "no law of c* is given" in chk.setting.quote
