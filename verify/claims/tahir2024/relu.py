@@ -51,12 +51,11 @@ _MU_INT = Constraint(lambda p: abs(p["mu"] * p["m_star"] - round(p["mu"] * p["m_
 SETTING = ("x ~ N(0, I_d); student f = (1/m) sum_i c_i relu(w_i^T x) (18); target teacher (20) with m* neurons, "
            "source teacher (19) = the target's neurons outside a uniformly random A, |A| = mu m*; w_i, w*_j on "
            "S^{d-1}, c* ~ N(0, 1) (not stated in the source); source trained on the population loss (4), target on "
-           "n samples (5), noiseless (sigma = 0, Fig. 4 caption); App. D.2: hidden weights uniform on the sphere, "
+           "n samples (5) (both with the 1/2 of (4)-(5)), noiseless (sigma = 0, Fig. 4 caption); App. D.2: hidden weights uniform on the sphere, "
            "output weights initialized at 1e-7, full-batch GD with lr 0.01 m, 1e5 iterations or loss 1e-6")
 OPEN = ("Settings the source leaves open: how c* is drawn (N(0, 1) here), whether the output weights start at the "
         "value 1e-7 or at scale 1e-7 (the value here), how the sphere constraint is kept during training (projected "
-        "gradient descent here: tangent gradient, then renormalization), the loss normalization (the 1/2 of (4)-(5) "
-        "here), the range of n of Fig. 4(c) beyond its axis (10^2 to 10^3) and the mu of panels (a)-(c).")
+        "gradient descent here: tangent gradient, then renormalization), the range of n of Fig. 4(c) beyond its axis (10^2 to 10^3) and the mu of panels (a)-(c).")
 STEP_CAP = per_profile(1500, 3000, mf.MAX_STEPS)
 #: what decides a check left undecided by a reduced step cap (appended to its message, in a referee's words): no
 #: reduced path (a closed-form or mean-field limit of the 1e5-step training) is checked against the literal run
