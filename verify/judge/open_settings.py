@@ -90,7 +90,9 @@ class OverOpenSetting:
     by :func:`over_open_setting`: refuted only if the ordering fails at every declared value, inconclusive (with the
     dependence shown) where it holds at some values and fails at others.  A declared value the grid does not run is
     an error of the claim (the rule would be judged on part of the range), as is a test without the setting.  The
-    declaration is recorded in the evidence (``details['open settings']``) for the reports.
+    declaration is recorded in the evidence (``details['open settings']``) for the reports.  Power: ``verify mutants``
+    judges the wrapped check as a whole, so give the claim its power witnesses (:class:`Alternative`) wrapped the same
+    way (tahir2024.text.sec4.mu_monotone); sympy mutants of a stated form reach only an unwrapped ``Expectation``.
 
     Parameters
     ----------
