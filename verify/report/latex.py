@@ -21,7 +21,7 @@ from verify.report.tables import (ORDER, SOURCE_NOTES, checked_parts, claims_of,
                                   set_aside_note, short, source_info, verdict_text, with_verdict, confirmed_split,
                                   own_construction, separating_digits, open_settings_text,
                                   POWER_NOTE, power_cell)
-from verify.report.referee import (CONSEQUENCE_WORDS, pi_text, command, singular, SECTION_NOTES, SECTION_TITLES, SECTIONS, counterexample,
+from verify.report.referee import (CONSEQUENCE_WORDS, differs_text, pi_text, command, singular, SECTION_NOTES, SECTION_TITLES, SECTIONS, counterexample,
                                    errata, figure_caption, place, plain, plain_doc, relevant, summary, values_text,
                                    run_words, what_is_wrong)
 from .untrusted import math_ok
@@ -174,11 +174,7 @@ def _erratum(e: dict) -> list[str]:
 
 
 def _differs(e: dict) -> str:
-    """What differs, its two pieces set as formulas when recorded ("\\(\\tilde R_0\\) where \\(\\sqrt{\\tilde R_0}\\)")."""
-    dm = e.get("differs_math")
-    if dm and all(math_ok(x) for x in dm):
-        return f"\\({_safe_math(dm[0])}\\) where \\({_safe_math(dm[1])}\\)"
-    return prose(e["differs"])
+    return differs_text(e, lambda m: f"\\({_safe_math(m)}\\)" if math_ok(m) else None, prose)
 
 
 def _parts(e: dict, style: str = "\\displaystyle", command: bool = True) -> list[str]:

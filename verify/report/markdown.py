@@ -16,7 +16,7 @@ character), so no field can be missed; statements are typeset as math only when 
 """
 from __future__ import annotations
 
-from verify.report.referee import (CONSEQUENCE_WORDS, pi_text, singular, SECTION_NOTES, SECTION_TITLES, SECTIONS, counterexample,
+from verify.report.referee import (CONSEQUENCE_WORDS, differs_text, pi_text, singular, SECTION_NOTES, SECTION_TITLES, SECTIONS, counterexample,
                                    errata, figure_caption, greek, place, plain, plain_doc, relevant, summary, values_text,
                                    run_words, what_is_wrong)
 from verify.report.tables import (ORDER, SOURCE_NOTES, checked_parts, claims_of, corrected_heading, counts,
@@ -189,16 +189,12 @@ def cx_text(cx: dict | None) -> str | None:
                 + f" where {v.get('says', 'the paper gives')} {_num(v['paper'])}")
     elif v:
         w = separating_digits([v["derived"], v["paper"]])
-        out += (f": {short(v['derived'], w.get(0, 3))} where the paper gives {short(v['paper'], w.get(1, 3))}"
-                if w else f": {_num(v['derived'])} where the paper gives {_num(v['paper'])}")
+        out += f": {short(v['derived'], w.get(0, 3))} where the paper gives {short(v['paper'], w.get(1, 3))}"
     return out
 
 
 def _differs(e: dict) -> str:
-    """What differs, its two pieces as inline math when recorded and accepted by the whitelist."""
-    dm = e.get("differs_math")
-    mm = [md_math(x) for x in dm] if dm else None
-    return f"${mm[0]}$ where ${mm[1]}$" if mm and all(x is not None for x in mm) else e["differs"]
+    return differs_text(e, lambda m: (lambda mm: None if mm is None else f"${mm}$")(md_math(m)), str)
 
 
 def _erratum(e: dict) -> list[str]:

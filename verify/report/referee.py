@@ -411,6 +411,14 @@ def correction_math(c: dict) -> tuple[str, str] | None:
     return fix(a), fix(b)
 
 
+def differs_text(e: dict, as_math, as_text) -> str:
+    """An erratum's "what differs" for a renderer: its two pieces through ``as_math`` (LaTeX -> the renderer's inline
+    math, or None when its whitelist refuses it) when :func:`correction_math` recorded them, else the words through
+    ``as_text``."""
+    mm = [as_math(x) for x in e.get("differs_math") or ()]
+    return f"{mm[0]} where {mm[1]}" if len(mm) == 2 and None not in mm else as_text(e["differs"])
+
+
 def errata(doc: dict, paper: str) -> list[dict]:
     """The independent errata of a source, most serious first (one per root cause: :func:`errata_groups`), as
     records a renderer formats: ``section`` (:data:`SECTIONS`), ``n`` (numbered in order), ``cls``, ``consequence``
@@ -517,8 +525,7 @@ def summary(doc: dict, paper: str) -> list[str]:
     # a result confirmed as printed holds, whatever checks of our own construction or readings beyond it add
     holds = [k for k, v in named.items() if "confirmed" in v
              and all(x in ("confirmed", "confirmed (own construction)", "does not extend") for x in v)]
-    own = [k for k, v in named.items() if k not in fails and k not in holds and k not in misprinted and k not in edge
-           and "confirmed (own construction)" in v
+    own = [k for k, v in named.items() if "confirmed (own construction)" in v
            and all(x in ("confirmed (own construction)", "does not extend") for x in v)]
     other = [k for k, v in named.items() if k not in fails and k not in holds and k not in own and k not in edge
              and (k not in misprinted or "inconclusive" in v)]

@@ -134,9 +134,7 @@ FRACS_B = (0.1, 0.3, 0.5)
 def _fig2b_check(claim, ctx) -> Evidence:
     ev = Evidence()
     d, B = pick(ctx.profile, DIMS), pick(ctx.profile, TRIALS)
-    by_frac = {}
-    for frac in FRACS_B:
-        by_frac[f"n/d = {frac:g}"] = []
+    for frac in FRACS_B:   # the open setting n/d: each test carries it, OverOpenSetting (FIG2B_N) judges over it
         gen, seed = ctx.generator(claim.id, f"d={d}, n/d={frac:g}")
         R = fig2b_risks(B, d, SCALES, gen, ctx.dtype, frac)
         for i, a in enumerate(SCALES):
@@ -149,14 +147,13 @@ def _fig2b_check(claim, ctx) -> Evidence:
             # in units of the mean target harm (the quantity the sentence says is much larger): the t-test is
             # invariant to this positive constant, the estimate reads as a relative size (issue 22: severity)
             unit = float(harm_T.mean())
-            by_frac[f"n/d = {frac:g}"].append(ordering_test(f"(harm(source x{a:g}) - harm(target x{a:g}))/E harm(target) < 0: "
+            ev.tests.append(ordering_test(f"(harm(source x{a:g}) - harm(target x{a:g}))/E harm(target) < 0: "
                                           f"n={pp['n']}", pp, ((harm_S - harm_T) / unit).cpu().numpy(), seed=seed,
                                           extra={"E R target scaled": float(R[:, i, 0].mean()),
                                                  "E R source scaled": float(R[:, i, 1].mean()),
                                                  "E harm(target) (the unit)": unit}))
         ev.details[f"E R (target scaled, source scaled) by scale 1, 2, 4, 8; n/d = {frac:g}"] = R.mean(0).tolist()
         ev.seeds.append(seed)
-    ev.tests = [t for ts in by_frac.values() for t in ts]
     return ev
 
 
