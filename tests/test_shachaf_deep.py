@@ -209,6 +209,33 @@ def test_a_declared_open_setting_is_judged_over_its_range_by_construction():
         OverOpenSetting(check((0.1, 0.5), key="frac"), S).run(claim, ctx)
 
 
+
+def test_several_open_settings_are_crossed():
+    """OverOpenSetting over two settings: the tests are grouped by the combination of their values, every combination
+    must be run, and the evidence names each setting with its quote."""
+    import numpy as np
+    from types import SimpleNamespace
+    from verify.judge.orders import ordering_test
+    from verify.kit import Custom, Evidence, OpenSetting, OverOpenSetting
+    from verify.model.claim import Verdict
+    from verify.model.evidence import decide
+    rng = np.random.default_rng(3)
+    A = OpenSetting("angle", (15, 45), "the angle", "'we compare ...' (no angle)")
+    B = OpenSetting("n/d", (0.25, 0.5), "the sample size", "'(b) ...' (no n)")
+
+    def check(points, sign):
+        return Custom(lambda claim, ctx: Evidence(tests=[
+            ordering_test(f"{a},{f}", {"angle": a, "n/d": f}, rng.normal(sign(a, f), 0.1, 50)) for a, f in points]))
+    claim, ctx = SimpleNamespace(id="x.fig"), SimpleNamespace(at=None)
+    grid = [(a, f) for a in (15, 45) for f in (0.25, 0.5)]
+    ev = OverOpenSetting(check(grid, lambda a, f: -1.0 if (a, f) != (45, 0.5) else 1.0), (A, B)).run(claim, ctx)
+    assert decide(ev)[0] is Verdict.INCONCLUSIVE and "angle = 45, n/d = 0.5" in ev.checks[0].extra["fails at"]
+    assert [r["param"] for r in ev.details["open settings"]] == ["angle", "n/d"]
+    ev = OverOpenSetting(check(grid, lambda a, f: -1.0), (A, B)).run(claim, ctx)
+    assert not ev.checks and len(ev.tests) == 4          # holds at every combination: the judge decides as for one
+    with pytest.raises(ValueError, match="does not run angle = 45, n/d = 0.5"):
+        OverOpenSetting(check(grid[:3], lambda a, f: -1.0), (A, B)).run(claim, ctx)
+
 def test_fig3_idealised_means_match_their_exact_forms():
     """shachaf2021.fig3's idealisation: the frozen (c* theta_S) and vanilla (X^+ y) risks of the closed-form end states
     average to sin^2 theta (n - 1)/(n - 2) and (d - n)/d (derivations), within 5 standard errors; R_frozen >= sin^2."""

@@ -10,6 +10,7 @@ value.  :func:`over_open_setting` does that for ordering tests (:func:`verify.ju
 """
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from typing import Any
 
@@ -85,25 +86,30 @@ class OpenSetting:
 
 @dataclass
 class OverOpenSetting:
-    """A check run over a setting its source leaves open (:class:`OpenSetting`): the open-settings rule applied by
-    construction.  The wrapped check's tests are grouped by the setting's value (their ``params[param]``) and judged
-    by :func:`over_open_setting`: refuted only if the ordering fails at every declared value, inconclusive (with the
-    dependence shown) where it holds at some values and fails at others.  A declared value the grid does not run is
-    an error of the claim (the rule would be judged on part of the range), as is a test without the setting.  The
-    declaration is recorded in the evidence (``details['open settings']``) for the reports.  Power: ``verify mutants``
-    judges the wrapped check as a whole, so give the claim its power witnesses (:class:`Alternative`) wrapped the same
-    way (tahir2024.text.sec4.mu_monotone); sympy mutants of a stated form reach only an unwrapped ``Expectation``.
+    """A check run over settings its source leaves open (:class:`OpenSetting`): the open-settings rule applied by
+    construction.  The wrapped check's tests are grouped by the setting's value (their ``params[param]``; with
+    several settings, by the combination of their values) and judged by :func:`over_open_setting`: refuted only if
+    the ordering fails at every declared value (every combination), inconclusive (with the dependence shown) where it
+    holds at some and fails at others.  A declared value (combination) the grid does not run is an error of the
+    claim (the rule would be judged on part of the range), as is a test without the setting.  The declaration is
+    recorded in the evidence (``details['open settings']``) for the reports.  Power: ``verify mutants`` judges the
+    wrapped check as a whole, so give the claim its power witnesses (:class:`Alternative`) wrapped the same way
+    (tahir2024.text.sec4.mu_monotone); sympy mutants of a stated form reach only an unwrapped ``Expectation``.
 
     Parameters
     ----------
     wrapped
-        the check whose grid runs every declared value of the setting.
+        the check whose grid runs every declared value of the setting (every combination, for several).
     setting
-        the :class:`OpenSetting`.
+        the :class:`OpenSetting`, or a tuple of them (their declared values are crossed).
     """
 
     wrapped: Any
-    setting: OpenSetting
+    setting: Any
+
+    @property
+    def settings(self) -> tuple:
+        return self.setting if isinstance(self.setting, tuple) else (self.setting,)
 
     @property
     def takes_points(self) -> bool:
@@ -114,20 +120,30 @@ class OverOpenSetting:
         return getattr(self.wrapped, "name", "") or type(self.wrapped).__name__
 
     def run(self, claim, ctx) -> Evidence:
-        s = self.setting
+        ss = self.settings
         ev = self.wrapped.run(claim, ctx)
-        label = lambda v: f"{s.param} = {v:g}" if isinstance(v, (int, float)) else f"{s.param} = {v}"  # noqa: E731
-        by_value: dict = {label(v): [] for v in s.values}
+
+        def one(s, v):
+            return f"{s.param} = {v:g}" if isinstance(v, (int, float)) else f"{s.param} = {v}"
+
+        def label(values):
+            return ", ".join(one(s, v) for s, v in zip(ss, values))
+
+        by_value: dict = {label(vs): [] for vs in itertools.product(*(s.values for s in ss))}
         for t in ev.tests:
-            if s.param not in t.params:
-                raise ValueError(f"{claim.id}: the test '{t.label}' does not carry the open setting {s.param!r}")
-            by_value.setdefault(label(t.params[s.param]), []).append(t)
+            for s in ss:
+                if s.param not in t.params:
+                    raise ValueError(f"{claim.id}: the test '{t.label}' does not carry the open setting {s.param!r}")
+            by_value.setdefault(label([t.params[s.param] for s in ss]), []).append(t)
         missing = [k for k, ts in by_value.items() if not ts]
         if missing and ctx.at is None:
-            raise ValueError(f"{claim.id}: the open setting {s.param!r} is declared over {list(s.values)}, but the "
-                             f"grid does not run {', '.join(missing)}")
-        ev.tests, checks = over_open_setting(s.what, {k: ts for k, ts in by_value.items() if ts})
+            declared = " x ".join(f"{s.param} in {list(s.values)}" for s in ss)
+            raise ValueError(f"{claim.id}: the open setting{'s' if len(ss) > 1 else ''} {declared} declared, but the "
+                             f"grid does not run {'; '.join(missing)}")
+        what = " and ".join(s.what for s in ss)
+        ev.tests, checks = over_open_setting(what, {k: ts for k, ts in by_value.items() if ts})
         ev.checks.extend(checks)
-        ev.details.setdefault("open settings", []).append(
-            {"setting": s.what, "param": s.param, "values": list(s.values), "quote": s.quote})
+        for s in ss:
+            ev.details.setdefault("open settings", []).append(
+                {"setting": s.what, "param": s.param, "values": list(s.values), "quote": s.quote})
         return ev
