@@ -236,6 +236,30 @@ def test_several_open_settings_are_crossed():
     with pytest.raises(ValueError, match="does not run angle = 45, n/d = 0.5"):
         OverOpenSetting(check(grid[:3], lambda a, f: -1.0), (A, B)).run(claim, ctx)
 
+
+def test_an_open_setting_groups_the_exact_checks_that_carry_it():
+    """A deterministic check carrying the setting in extra['params'] is judged by the same rule: failing at one
+    value and passing at the other is inconclusive (never refuted); failing at every value refutes; a check without
+    params does not depend on the setting and is kept as it is."""
+    from types import SimpleNamespace
+    from verify.kit import Check, Custom, Evidence, OpenSetting, OverOpenSetting
+    from verify.model.claim import Verdict
+    from verify.model.evidence import decide
+    W = OpenSetting("m", (6, 64), "the width", "'... small model ...' (no width)")
+
+    def check(ok):
+        return Custom(lambda claim, ctx: Evidence(checks=[Check("free", True, "setting-free")] + [
+            Check(f"monotone at m={m}", ok(m), "rises" if not ok(m) else "falls", extra={"params": {"m": m}})
+            for m in (6, 64)]))
+    claim, ctx = SimpleNamespace(id="x.sim"), SimpleNamespace(at=None)
+    ev = OverOpenSetting(check(lambda m: m == 64), W).run(claim, ctx)
+    assert decide(ev)[0] is Verdict.INCONCLUSIVE and ev.checks[-1].extra["fails at"] == ["m = 6"]
+    assert [c.name for c in ev.checks[:2]] == ["free", "monotone at m=64"]
+    ev = OverOpenSetting(check(lambda m: False), W).run(claim, ctx)
+    assert decide(ev)[0] is Verdict.REFUTED
+    ev = OverOpenSetting(check(lambda m: True), W).run(claim, ctx)
+    assert decide(ev)[0] is Verdict.CONFIRMED
+
 def test_fig3_idealised_means_match_their_exact_forms():
     """shachaf2021.fig3's idealisation: the frozen (c* theta_S) and vanilla (X^+ y) risks of the closed-form end states
     average to sin^2 theta (n - 1)/(n - 2) and (d - n)/d (derivations), within 5 standard errors; R_frozen >= sin^2."""

@@ -19,26 +19,45 @@ from verify.model.evidence import Check, Evidence
 __all__ = ["OpenSetting", "OverOpenSetting", "over_open_setting"]
 
 
+def _fails(x, alpha: float, k: int) -> bool:
+    if isinstance(x, Check):
+        return x.passed is False and x.refutes
+    return x.pvalue < alpha / k
+
+
+def _holds(x) -> bool:
+    return x.passed is True if isinstance(x, Check) else x.equivalent
+
+
+def _what_failed(x) -> str:
+    if isinstance(x, Check):
+        return f"{x.name}: {x.detail}"
+    return f"{x.label}: estimate {x.estimate:.4g}, 95% CI [{x.ci[0]:.4g}, {x.ci[1]:.4g}], p = {x.pvalue:.2g}"
+
+
 def over_open_setting(setting: str, by_value: dict, *, alpha: float = 0.05):
     """The same ordering tests at each value of a setting the source leaves open (issue 24): ``by_value`` maps a
-    value's label (e.g. ``"budget=2500"``) to its list of :class:`StatTest`.  Returns ``(tests, checks)``.
+    value's label (e.g. ``"budget=2500"``) to its list of :class:`StatTest` (and of deterministic :class:`Check`, for
+    a check whose verdict at each value is exact).  Returns ``(kept, checks)``: the tests (and checks) the judge
+    decides on, and the undecided check this rule adds, if any.
 
-    A value *holds* when every one of its tests agrees (:attr:`StatTest.equivalent`) and *fails* when one of them
-    rejects locally (one-sided p below ``alpha`` / number of its tests, Bonferroni within the value).  When no value
-    fails, or every value fails, all tests are returned as they are and the judge decides as for one value (Holm over
-    the run, replication).  When the ordering holds at some values and fails at others, the verdict depends on a
-    setting the source does not fix (so also when it fails at some values and is only not decided at the others):
-    the tests of the values that do not fail are returned, and those of the failing
-    values go into one undecided check (``passed=None, refutes=False``: inconclusive) that names the values and their
-    estimates; never refuted for a setting the source left open unless it fails at every value.  When it holds at some
-    values and is not decided at the others (no value fails), all tests are returned and one undecided check names
-    the values of each kind.  ``holds`` needs at least one value (a value with no tests is neither)."""
+    A value *holds* when every one of its tests agrees (:attr:`StatTest.equivalent`) and every check passed, and
+    *fails* when one of its tests rejects locally (one-sided p below ``alpha`` / number of its tests, Bonferroni
+    within the value) or one of its checks fails (refuting).  When no value fails, or every value fails, all tests
+    are returned as they are and the judge decides as for one value (Holm over the run, replication).  When the
+    ordering holds at some values and fails at others, the verdict depends on a setting the source does not fix (so
+    also when it fails at some values and is only not decided at the others): the tests of the values that do not
+    fail are returned, and those of the failing values go into one undecided check (``passed=None, refutes=False``:
+    inconclusive) that names the values and their estimates; never refuted for a setting the source left open unless
+    it fails at every value.  When it holds at some values and is not decided at the others (no value fails), all
+    tests are returned and one undecided check names the values of each kind.  ``holds`` needs at least one value (a
+    value with no tests is neither)."""
     fails, holds = [], []
     for v, tests in by_value.items():
-        k = max(1, len(tests))
-        if any(t.pvalue < alpha / k for t in tests):
+        k = max(1, sum(not isinstance(t, Check) for t in tests))
+        if any(_fails(t, alpha, k) for t in tests):
             fails.append(v)
-        elif tests and all(t.equivalent for t in tests):
+        elif tests and all(_holds(t) for t in tests):
             holds.append(v)
     undecided = [v for v in by_value if v not in fails and v not in holds]
     if len(fails) == len(by_value) or not (fails or (holds and undecided)):
@@ -53,8 +72,8 @@ def over_open_setting(setting: str, by_value: dict, *, alpha: float = 0.05):
               f"{'; '.join(map(str, holds)) or 'no value'}"
               + (f", is not decided at {'; '.join(map(str, undecided))}" if undecided else "")
               + f" and fails at {'; '.join(map(str, fails))} (" + "; ".join(
-                  f"{t.label}: estimate {t.estimate:.4g}, 95% CI [{t.ci[0]:.4g}, {t.ci[1]:.4g}], p = {t.pvalue:.2g}"
-                  for v in fails for t in by_value[v] if t.pvalue < alpha / max(1, len(by_value[v]))) + ")")
+                  _what_failed(t) for v in fails for t in by_value[v]
+                  if _fails(t, alpha, max(1, sum(not isinstance(u, Check) for u in by_value[v])))) + ")")
     tests = [t for v, ts in by_value.items() if v not in fails for t in ts]
     return tests, [Check(f"{setting} over its declared range", None, detail, refutes=False,
                          extra={"holds at": list(map(str, holds)), "not decided at": list(map(str, undecided)),
@@ -88,7 +107,8 @@ class OpenSetting:
 class OverOpenSetting:
     """A check run over settings its source leaves open (:class:`OpenSetting`): the open-settings rule applied by
     construction.  The wrapped check's tests are grouped by the setting's value (their ``params[param]``; with
-    several settings, by the combination of their values) and judged by :func:`over_open_setting`: refuted only if
+    several settings, by the combination of their values), and so are its deterministic checks that carry the
+    setting in ``extra['params']`` (a check without it does not depend on the setting and is kept as it is) and judged by :func:`over_open_setting`: refuted only if
     the ordering fails at every declared value (every combination), inconclusive (with the dependence shown) where it
     holds at some and fails at others.  A declared value (combination) the grid does not run is an error of the
     claim (the rule would be judged on part of the range), as is a test without the setting.  The declaration is
@@ -135,14 +155,25 @@ class OverOpenSetting:
                 if s.param not in t.params:
                     raise ValueError(f"{claim.id}: the test '{t.label}' does not carry the open setting {s.param!r}")
             by_value.setdefault(label([t.params[s.param] for s in ss]), []).append(t)
+        free = []                          # checks that do not depend on the setting (no 'params' in their extra)
+        for c in ev.checks:
+            params = c.extra.get("params")
+            if params is None:
+                free.append(c)
+                continue
+            for s in ss:
+                if s.param not in params:
+                    raise ValueError(f"{claim.id}: the check '{c.name}' does not carry the open setting {s.param!r}")
+            by_value.setdefault(label([params[s.param] for s in ss]), []).append(c)
         missing = [k for k, ts in by_value.items() if not ts]
         if missing and ctx.at is None:
             declared = " x ".join(f"{s.param} in {list(s.values)}" for s in ss)
             raise ValueError(f"{claim.id}: the open setting{'s' if len(ss) > 1 else ''} {declared} declared, but the "
                              f"grid does not run {'; '.join(missing)}")
         what = " and ".join(s.what for s in ss)
-        ev.tests, checks = over_open_setting(what, {k: ts for k, ts in by_value.items() if ts})
-        ev.checks.extend(checks)
+        kept, checks = over_open_setting(what, {k: ts for k, ts in by_value.items() if ts})
+        ev.tests = [t for t in kept if not isinstance(t, Check)]
+        ev.checks = free + [c for c in kept if isinstance(c, Check)] + checks
         for s in ss:
             ev.details.setdefault("open settings", []).append(
                 {"setting": s.what, "param": s.param, "values": list(s.values), "quote": s.quote})

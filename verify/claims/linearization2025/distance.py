@@ -15,6 +15,7 @@ if the bound fails with the upper constants and passes only if it holds with the
 """
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -321,6 +322,17 @@ def _scaled_proof(factor):
     return fn
 
 
+@functools.lru_cache(maxsize=1)
+def _thm3_bound():
+    """Theorem 3's stated bound (linearity.THM3_STATED) as an mpmath function of (Lip_f, Lip_grad_f, R0, lambda, t),
+    imported when first used: linearity imports this module (THM2_STATED), so a module-level import here would be
+    circular whenever linearity is imported first."""
+    from .linearity import THM3_STATED
+
+    return sp.lambdify(sp.symbols("Lip_f Lip_grad_f R0 lambda t"), THM3_STATED.subs(
+        {q: sp.Symbol(q.name) for q in THM3_STATED.free_symbols}), modules="mpmath")
+
+
 def _thm3_follows(factor=1):
     """The proof step of Theorem 4 judged as a deduction: for lambda = k lambda_o >= lambda_o, Theorem 3's bound (the
     slides' own, thm3) is at most the printed line (the claim's stated form, times ``factor`` for a power witness),
@@ -330,10 +342,8 @@ def _thm3_follows(factor=1):
     import mpmath
     from hypothesis import strategies as st
 
-    from .linearity import THM3_STATED
-
-    thm3 = sp.lambdify(sp.symbols("Lip_f Lip_grad_f R0 lambda t"), THM3_STATED.subs(
-        {q: sp.Symbol(q.name) for q in THM3_STATED.free_symbols}), modules="mpmath")
+    def thm3(*args):
+        return _thm3_bound()(*args)
 
     def holds(stated, p):
         with mpmath.workdps(50):
