@@ -253,8 +253,10 @@ def test_an_open_setting_groups_the_exact_checks_that_carry_it():
             for m in (6, 64)]))
     claim, ctx = SimpleNamespace(id="x.sim"), SimpleNamespace(at=None)
     ev = OverOpenSetting(check(lambda m: m == 64), W).run(claim, ctx)
-    assert decide(ev)[0] is Verdict.INCONCLUSIVE and ev.checks[-1].extra["fails at"] == ["m = 6"]
-    assert [c.name for c in ev.checks[:2]] == ["free", "monotone at m=64"]
+    assert decide(ev)[0] is Verdict.INCONCLUSIVE and ev.checks[1].extra["fails at"] == ["m = 6"]
+    assert [c.name for c in ev.checks[::2]] == ["free", "monotone at m=64"]
+    assert ev.checks[3].name == "monotone at m=6" and ev.checks[3].passed is None and not ev.checks[3].refutes
+    assert "fails at m = 6 (monotone at m=6: rises)" in decide(ev)[1]
     ev = OverOpenSetting(check(lambda m: False), W).run(claim, ctx)
     assert decide(ev)[0] is Verdict.REFUTED
     ev = OverOpenSetting(check(lambda m: True), W).run(claim, ctx)

@@ -10,6 +10,7 @@ value.  :func:`over_open_setting` does that for ordering tests (:func:`verify.ju
 """
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from dataclasses import dataclass
 from typing import Any
@@ -30,8 +31,9 @@ def _holds(x) -> bool:
 
 
 def _what_failed(x) -> str:
-    if isinstance(x, Check):
-        return f"{x.name}: {x.detail}"
+    if isinstance(x, Check):   # its first sentence (what fails); the whole detail stays in the evidence
+        first = x.detail.split(". ")[0].rstrip(".")
+        return f"{x.name}: {first}"
     return f"{x.label}: estimate {x.estimate:.4g}, 95% CI [{x.ci[0]:.4g}, {x.ci[1]:.4g}], p = {x.pvalue:.2g}"
 
 
@@ -173,7 +175,13 @@ class OverOpenSetting:
         what = " and ".join(s.what for s in ss)
         kept, checks = over_open_setting(what, {k: ts for k, ts in by_value.items() if ts})
         ev.tests = [t for t in kept if not isinstance(t, Check)]
-        ev.checks = free + [c for c in kept if isinstance(c, Check)] + checks
+        # the exact checks of the values where it fails stay in the evidence with their data, as undecided: their
+        # failure is at one value of a setting the source leaves open (the rule's check, first, says so)
+        set_aside = [dataclasses.replace(c, passed=None, refutes=False,
+                                         detail=f"fails at this value of an open setting: {c.detail}")
+                     for ts in by_value.values() for c in ts
+                     if isinstance(c, Check) and checks and c.passed is False and not any(c is k for k in kept)]
+        ev.checks = free + checks + [c for c in kept if isinstance(c, Check)] + set_aside
         for s in ss:
             ev.details.setdefault("open settings", []).append(
                 {"setting": s.what, "param": s.param, "values": list(s.values), "quote": s.quote})

@@ -361,18 +361,20 @@ def minimal(c: dict) -> dict | None:
 
 def open_settings_text(c: dict) -> str | None:
     """The settings a claim declares open (``evidence.details['open settings']``, :class:`OverOpenSetting`): each
-    in words with the values run and the source's words that leave it open; None when there are none."""
+    in words with the values run, then the source's words that leave them open (once for settings that share them);
+    several settings are crossed.  None when there are none."""
     rows = ((c.get("evidence") or {}).get("details") or {}).get("open settings")
-    if not isinstance(rows, list) or not rows:
+    rows = [r for r in rows if isinstance(r, dict)] if isinstance(rows, list) else []
+    if not rows:
         return None
-    out = []
+    quotes: dict = {}
     for r in rows:
-        if not isinstance(r, dict):
-            continue
         vals = ", ".join(fmt(v) if isinstance(v, (int, float)) else str(v) for v in r.get("values") or [])
-        out.append(f"{r.get('setting', '')}: {r.get('param', '')} in {{{vals}}}, each judged and the claim refuted "
-                   f"only if it fails at every value; the source: {r.get('quote', '')}")
-    return "; ".join(out) or None
+        quotes.setdefault(r.get("quote", ""), []).append(f"{r.get('setting', '')}: {r.get('param', '')} in {{{vals}}}")
+    rule = ("each value judged and the claim refuted only if it fails at every value" if len(rows) == 1 else
+            "crossed, each combination judged and the claim refuted only if it fails at every combination")
+    return "; ".join(f"{'; '.join(ws)} ({rule}); the source: {q}" if i == 0 else f"{'; '.join(ws)}; the source: {q}"
+                     for i, (q, ws) in enumerate(quotes.items()))
 
 
 def pct(x: float) -> str:
