@@ -13,8 +13,9 @@ from __future__ import annotations
 import dataclasses
 import itertools
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Mapping
 
+from verify.model.context import pick
 from verify.model.evidence import Check, Evidence
 
 __all__ = ["OpenSetting", "OverOpenSetting", "over_open_setting"]
@@ -123,7 +124,8 @@ class OverOpenSetting:
     wrapped
         the check whose grid runs every declared value of the setting (every combination, for several).
     setting
-        the :class:`OpenSetting`, or a tuple of them (their declared values are crossed).
+        the :class:`OpenSetting`, or a tuple of them (their declared values are crossed), or these per profile
+        (:func:`verify.kit.per_profile`; an empty tuple where a cheaper profile runs one value of each).
     """
 
     wrapped: Any
@@ -131,7 +133,15 @@ class OverOpenSetting:
 
     @property
     def settings(self) -> tuple:
-        return self.setting if isinstance(self.setting, tuple) else (self.setting,)
+        """The declared settings (those of the standard profile, when they are given per profile)."""
+        return self.settings_at(None)
+
+    def settings_at(self, profile) -> tuple:
+        """The declared settings at ``profile`` (a :class:`Profile`; None: standard)."""
+        s = self.setting
+        if isinstance(s, Mapping):
+            s = pick(profile, s) if profile is not None else s.get("standard", ())
+        return tuple(s) if isinstance(s, (tuple, list)) else (s,)
 
     @property
     def takes_points(self) -> bool:
@@ -142,7 +152,9 @@ class OverOpenSetting:
         return getattr(self.wrapped, "name", "") or type(self.wrapped).__name__
 
     def run(self, claim, ctx) -> Evidence:
-        ss = self.settings
+        ss = self.settings_at(getattr(ctx, "profile", None))
+        if not ss:                         # no setting is open at this profile (it runs one value of each)
+            return self.wrapped.run(claim, ctx)
         ev = self.wrapped.run(claim, ctx)
 
         def one(s, v):

@@ -104,6 +104,23 @@ def gram_separated(k: int, seed: int = 12345) -> np.ndarray:
             return G
 
 
+def gram_correlated(k: int, seed: int = 54321, band=(0.7, 0.8)) -> np.ndarray:
+    """Issue 37: a fixed Gram matrix of k unit vectors in R^{k+2} sharing a common direction, with max |<w_i, w_j>|
+    in ``band``: angular separation at a stronger correlation than gram_separated's (Assumption 4's threshold is
+    lost, L79; L69 calls the separation 'very mild').  A draw v_i = g_i + s sqrt(k+2) e (g_i Gaussian, e a unit
+    vector, s random) normalised, kept when its largest off-diagonal entry falls in the band (fixed draw)."""
+    rng = np.random.default_rng(seed + k)
+    while True:
+        e = rng.standard_normal(k + 2)
+        e /= np.linalg.norm(e)
+        V = rng.standard_normal((k, k + 2)) + rng.uniform(0.5, 2.5) * math.sqrt(k + 2) * e
+        V /= np.linalg.norm(V, axis=1, keepdims=True)
+        G = V @ V.T
+        off = np.abs(G - np.eye(k)).max()
+        if band[0] <= off <= band[1]:
+            return G
+
+
 def phi_grid(G, c, c_hat, xi, kp, n: int = 201):
     """phi(0) and lambda = min_{m in sign(phi(0)) [0, 1]} sign(phi(0)) phi(m) for each instance (rows of c, c^)."""
     c, c_hat = np.asarray(c), np.asarray(c_hat)
@@ -488,6 +505,25 @@ def tuned_test(label: str, params: dict, fit: dict, ds, *, bound: float, upper: 
 KAPPA = 0.5
 #: the budget: TAU_PRESCRIBED times Thm 7's horizon C d/(kappa lambda^2) of each instance (T = O(C d/lambda^2))
 TAU_PRESCRIBED = 4.0
+#: issue 37: kappa is a setting the theorems leave open; not run over a range (cost), so the notes say what it means
+KAPPA_OPEN = (
+    "Open setting not run over a range (issue 37): the step constant kappa is fixed at 1/2 in eta = kappa lambda/(C d) "
+    "(Thm 4: 'For a sufficiently small [kappa], set' L133; Thm 5: the same words, L137; Thm 6: 'online SGD run with "
+    "step size for time where' L145; Thm 7: 'set the learning rate with scaling ,' L195; L274 for Thm 8: as "
+    "extracted, the value is missing).  The theorems quantify kappa as 'sufficiently small', so every smaller kappa "
+    "is admissible and a larger one need not be: this verdict is evidence at kappa = 1/2 only, not over the range "
+    "the statement allows.  What would settle it: the same sweeps at kappa = 1/4 (the horizon 4 C d/(kappa lambda^2) "
+    "doubles, about twice this claim's cost, beyond the run's budget for thm1, thm3 and thm8), the claim then judged "
+    "over kappa in {1/4, 1/2} with verify.kit.OverOpenSetting (refuted only if it fails at both).  The thresholds "
+    "1/2 and 3/4 (the theorem's epsilon, lost) and the budget multiple 4 (the horizon's constant, lost) are ours too; "
+    "censoring at the budget leaves a sweep undecided, never confirmed.")
+#: issue 37: the Frobenius-scale constant alpha (xi = alpha sqrt(k)) of Thms 1/5 and Lemma 1, likewise not ranged
+ALPHA_OPEN = (
+    "  Open setting not run over a range (issue 37): alpha = 1/2 in xi = alpha sqrt(k) (Thm 1: 'let [xi = alpha "
+    "sqrt(k)] for sufficiently small absolute constant factor' L74; Thm 5: 'for some small [alpha]' L137; Lemma 1: "
+    "'Suppose Assumptions 1 to 3 hold and for all .' L220, the hypothesis missing from the extracted text).  A "
+    "smaller alpha is always admissible: this verdict is evidence at alpha = 1/2 only.  What would settle it: the "
+    "same check at alpha = 1/4 as well, judged over alpha in {1/4, 1/2} with verify.kit.OverOpenSetting.")
 PRESCRIBED_DESIGN = (
     "Design (issue 36: the hyper-parameters the theorem prescribes).  Every instance i runs at Thm 7's step "
     f"eta_i = kappa lambda_i/(C_i d) (kappa = {KAPPA}) at every d of the sweep (the same c, c^ and initial "
@@ -504,10 +540,7 @@ PRESCRIBED_DESIGN = (
     "exponent being the log-log slope of the mean of T/u with a bootstrap over instances.  The step-tuned design "
     "of issue 24 is kept only as an extra, labelled check: its tests are listed in the details under 'extra check, "
     "not in the verdict' and its figure is kept; the text below that describes it (TUNED_DESIGN, MEASURED) is about "
-    "that extra check.  Open settings (issue 37): kappa (the theorem's 'sufficiently small absolute constant', L73: "
-    "'for sufficiently small absolute constant factor'; its value is lost), the thresholds 1/2 and 3/4, and the "
-    "budget multiple 4 are ours; the sweeps are not run over them (what would settle that: the same sweeps at "
-    "kappa = 1/4 and 1).  Referee measurements at this step (T/(unit d) flat, every run at its threshold): Thm 4 "
+    "that extra check.  " + KAPPA_OPEN + "  Referee measurements at this step (T/(unit d) flat, every run at its threshold): Thm 4 "
     "0.25 -> 0.31 for d = 64 -> 4096, Thm 8 0.34 -> 0.48 for d = 32 -> 2048, Thm 1 (normalized h_3) 0.23 -> 0.35 "
     "for d = 32 -> 2048.")
 

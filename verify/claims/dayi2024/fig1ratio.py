@@ -11,7 +11,8 @@ from verify.kit import Alternative, Check, Claim, Custom, Evidence, Kind, StatTe
 
 from . import common as CM
 from .common import mark_reconstructed, src
-from .figures import _DOM, _ETA_STATE, _K4_8, _NOTE, ETA_FACTORS, _fig1
+from .figopen import FIG1_DS
+from .figures import _DOM, _ETA_STATE, _K4_8, _NOTE, ETA_FACTORS, _fig1, fig1_tag
 
 
 def _fig1_ratio(claim, ctx, points, *, mode="claim") -> Evidence:
@@ -21,9 +22,9 @@ def _fig1_ratio(claim, ctx, points, *, mode="claim") -> Evidence:
     in [4/3, 3] (two one-sided tests on the log ratio, target 'derived'); "none": the witness 'no gain' (ratio <= 1)."""
     ev0 = _fig1(claim, ctx, points)
     ev = Evidence(seeds=ev0.seeds)
-    for p in points:
-        k = int(p["k"])
-        tj, tf = ev0.details[f"k={k} joint"], ev0.details[f"k={k} frozen"]
+    for p0, d in ((p, d) for p in points for d in pick(ctx.profile, FIG1_DS)):
+        k, p, tag = int(p0["k"]), dict(p0, d=d), fig1_tag(ctx, int(p0["k"]), d)
+        tj, tf = ev0.details[f"{tag} joint"], ev0.details[f"{tag} frozen"]
         B = int(tj["steps"])
         hj, hf = np.asarray(tj["hit 0.9"]), np.asarray(tf["hit 0.9"])
 
@@ -52,16 +53,16 @@ def _fig1_ratio(claim, ctx, points, *, mode="claim") -> Evidence:
                 und = censored and not upper               # a capped ratio cannot show it large enough
                 pv = 1.0 if und or se <= 0 else float(sps.norm.sf((sg * est - sg * bound) / se))
                 ev.tests.append(StatTest(
-                    label=f"k={k}: ratio of median times to |m| >= 0.9, frozen/joint, {name} ('roughly twice')",
+                    label=f"k={k}, d={d}: ratio of median times to |m| >= 0.9, frozen/joint, {name} ('roughly twice')",
                     params=dict(p), predicted=sg * bound, estimate=sg * est, stderr=se if not und else math.inf,
                     trials=2 * n, tol=0.0, pvalue=pv, seed=int(tj["seed"]),
                     ci=(lo, hi) if upper else (-hi, -lo), sided="upper", target="derived", extra=info))
         else:
             pv = float(sps.norm.sf(est / se)) if se > 0 else 1.0
-            ev.tests.append(StatTest(label=f"k={k}: ratio frozen/joint <= 1 (witness: no gain from joint training)",
+            ev.tests.append(StatTest(label=f"k={k}, d={d}: ratio frozen/joint <= 1 (witness: no gain from joint training)",
                                      params=dict(p), predicted=0.0, estimate=est, stderr=se, trials=2 * n, tol=0.0,
                                      pvalue=pv, seed=int(tj["seed"]), ci=(lo, hi), sided="upper", extra=info))
-        ev.details[f"k={k} ratio"] = info
+        ev.details[f"{tag} ratio"] = info
     return ev
 
 
@@ -97,11 +98,11 @@ def _fig1_ratio_over_steps(claim, ctx, points) -> Evidence:
         ev.details[f"{f:g} eta_0: band tests (reported; the verdict is the check per k)"] = [
             {"label": t.label, "estimate": t.estimate, "ci": list(t.ci), "pvalue": t.pvalue} for t in e.tests]
     lo_b, hi_b = 4.0 / 3.0, 3.0
-    for p in points:
-        k = int(p["k"])
+    for k, d in ((int(p["k"]), d) for p in points for d in pick(ctx.profile, FIG1_DS)):
+        kd, tag = f"k={k}, d={d}", fig1_tag(ctx, k, d)
         cls, parts, sides = {}, [], {}
         for f, e in per:
-            info = e.details[f"k={k} ratio"]
+            info = e.details[f"{tag} ratio"]
             r, (clo, chi) = info["ratio frozen/joint"], info["ci"]
             cf, cj = info["censored at 0.9 (frozen, joint)"]
             mf, mj = (math.isfinite(v) for v in info["km medians (frozen, joint)"])
@@ -131,22 +132,23 @@ def _fig1_ratio_over_steps(claim, ctx, points) -> Evidence:
         # the ratio crosses an end of the band as the step moves: shown above it at one factor, below it at another
         crosses = any({"above", "below"} <= {sd[b] for sd in sides.values()} for b in (lo_b, hi_b))
         where = "; ".join(parts)
-        name = (f"k={k}: ratio of median times to |m| >= 0.9, frozen/joint, in [4/3, 3] at each of the steps "
+        name = (f"{kd}: ratio of median times to |m| >= 0.9, frozen/joint, in [4/3, 3] at each of the steps "
                 + ", ".join(_times(f) for f in cls))
         if kinds == {"inside"}:
             ev.checks.append(Check(name, True, where, refutes=False))
         elif crosses:
-            ev.checks.append(Check(name, None, f"k={k}: the ratio crosses an end of [4/3, 3] as the step moves "
+            ev.checks.append(Check(name, None, f"{kd}: the ratio crosses an end of [4/3, 3] as the step moves "
                                    f"({where}): some step of the range gives 'roughly twice' and others do not, so "
                                    "what would decide it is Fig. 1's step and budget (not in the extracted text)",
                                    refutes=False))
         elif kinds and (kinds <= {"above"} or kinds <= {"below"}):
-            ev.checks.append(Check(name, None, f"k={k}: outside [4/3, 3] on one side at every step ({where}); the "
-                                   "remaining open setting is Fig. 1's d (not in the extracted text; ours 64 at "
-                                   "standard): what would decide it is the same runs at the figure's d", refutes=False))
+            ev.checks.append(Check(name, None, f"{kd}: outside [4/3, 3] on one side at every step ({where}); d "
+                                   "is open too (issue 37: one check per d, the other d of the range beside this one): "
+                                   "what would decide it is the same runs at Fig. 1's d (not in the extracted text)",
+                                   refutes=False))
         else:
             needs = sorted({c.split("(", 1)[1].split(": ", 1)[1].rstrip(")") for c in kinds if c.startswith("open")})
-            ev.checks.append(Check(name, None, f"k={k}: not decided at every step ({where}); what would decide it: "
+            ev.checks.append(Check(name, None, f"{kd}: not decided at every step ({where}); what would decide it: "
                                    + " and ".join(needs) + " at the open factors, or Fig. 1's step (not in the extracted text)",
                                    refutes=False))
     return ev
@@ -167,7 +169,14 @@ CLAIMS = [Claim(
           "at which the ratio crosses the band from one factor to the next cannot decide 'roughly twice' without "
           "Fig. 1's step (not in the extracted text).  Measured (standard, seed 0, d = 64): k = 4: ratio 1.06 at eta_0/2 (medians 969 vs "
           "918 steps), at least 7 at eta_0 (frozen median censored): it crosses [4/3, 3], so eta_0 alone "
-          "would not show the comparison.",
+          "would not show the comparison.  Issue 37: Fig. 1's d is open (figopen.D_FIG1_OPEN, L280 as extracted, "
+          "its values missing): the ratio is judged per (k, d) on dayi2024.fig1's runs at d in {32, 64} (standard; "
+          "quick d = 32), one check per (k, d) (target 'derived': no (k, d) refutes, so k and d need no further "
+          "rule here).  Measured (standard, seed 0): at d = 32 as at d = 64 the ratio crosses [4/3, 3] as the step "
+          "moves at k = 4 (d = 32: 1.29 [1, 1.93], 6.31 [3.74, 8.32], 1.03 at eta_0/2, eta_0, 2 eta_0) and lies "
+          "above it at eta_0/2 at k = 8 (11.4 at d = 32, 8.7 at d = 64; censored medians at eta_0 and 2 eta_0): "
+          "inconclusive at both d, so the earlier 'the remaining open setting is d' is now answered for d = 32: it "
+          "does not decide the ratio either.",
     check=Custom(_fig1_ratio_over_steps, points=_K4_8),
     power=(Alternative("no gain from joint training", Custom(lambda c, x, pts: _fig1_ratio(c, x, pts, mode="none"),
                                                              points=_K4_8),

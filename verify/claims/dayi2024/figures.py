@@ -18,17 +18,18 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import re
 import threading
 
 import numpy as np
 import torch
 
 from numerics import spherical_sgd as S
-from verify.kit import Alternative, Check, Claim, Custom, Domain, Evidence, Kind, Param, StatTest, per_profile, pick
+from verify.kit import Alternative, Check, Claim, Custom, Domain, Evidence, Kind, OverOpenSetting, Param, StatTest, per_profile, pick
 
 from . import common as CM
 from .common import mark_reconstructed, src
+from .figopen import FIG1_DS, FIG1_OPEN, FIG2_OPEN, OPEN_NOTES
+from .figopen import curve_fig as _curve_fig
 
 D = per_profile(16, 32)
 RUNS = per_profile(48, 64)       # the step loop is dispatch-bound: 48 runs cost ~1.25x what 12 did
@@ -139,32 +140,6 @@ def _ordering_test(label, params, slow, fast, budget, seed, *, paired: bool, cen
                            "paired": paired, "test": "1/2 - theta <= 0 (Gehan-Wilcoxon, common censoring; bootstrap CI)"})
 
 
-#: the source's colours where its caption names them (Fig. 2, L282: low-rank fine-tuning orange, linearized blue)
-_COLORS = {"LoRA (joint)": "C1", "linearized": "C0"}
-#: the legend in the source's notation
-_TEX = {"frozen c^": r"frozen $\hat c$", "h3": "$h_3$", "h2+h3": "$h_2+h_3$"}
-
-
-def _curve_fig(title, runs):
-    """The median overlap |<u^_t, u>| over the runs at each recorded step.  Runs whose iteration broke down (r["broke"];
-    their overlap is NaN from then on, never 0) are left out of the median from then on, and the legend says how many."""
-    series = []
-    for lab, r in runs:
-        P = np.asarray(r["path"], dtype=float)
-        fin = np.isfinite(P)
-        med = [float(np.median(P[fin[:, j], j])) if fin[:, j].any() else math.nan for j in range(P.shape[1])]
-        bad = int((~fin[:, -1]).sum())
-        name = _TEX.get(lab, re.sub(r"^xi=([\d.]+) sqrt\(k\)$", r"$\\xi=\1\\sqrt{k}$",
-                                     re.sub(r"^alpha=([\d.]+)$", r"$\\alpha=\1$", lab)))
-        if bad:
-            name += f" ({bad} of {P.shape[0]} runs broke down; median over the unbroken)"
-        series.append({"kind": "line", "label": name, "group": lab, "params": None, "role": None,
-                       "x": r["record"].tolist(), "y": med, "dash": False,
-                       **({"color": _COLORS[lab]} if lab in _COLORS else {})})
-    return {"x": "t", "xlabel": "iteration $t$", "ylabel": r"median $|\langle \hat u_t, u\rangle|$ over the runs",
-            "title": title, "logy": False, "ylim": (0.0, 1.0), "series": series, "like_source": True}
-
-
 def _table(r):
     return {"eta0 factor": _eta(), "d": r["d"], "runs": r["R"], "steps": r["steps"], "seed": r["seed"],
             "hit 1/2": r["hits"][:, 0].tolist(), "hit 0.9": r["hits"][:, 1].tolist(),
@@ -184,31 +159,44 @@ def _recovered(tab, fig: str) -> tuple[int, int, int, str]:
 
 
 # ------------------------------------------------------------------ Fig. 1
+def fig1_tag(ctx, k: int, d: int) -> str:
+    """The details' key prefix of Fig. 1's runs at (k, d): 'k=4' at the d used before issue 37 (D_FIG1), 'k=4 d=32' at
+    the other value of the open d (dayi2024.fig1.ratio reads the same keys)."""
+    return f"k={k}" if d == pick(ctx.profile, D_FIG1) else f"k={k} d={d}"
+
+
 def _fig1(claim, ctx, points) -> Evidence:
+    """Fig. 1 at every k of ``points`` and every d of FIG1_DS (issue 37: Fig. 1's d is lost); the runs at D_FIG1 keep
+    their streams (keys 'fig1 k=..'), the other d's are keyed by d too.  Each test carries k and d (figopen)."""
     ev = Evidence()
     for p in points:
         k = int(p["k"])
         xi = math.sqrt(k)
         act = S.Activation("relu")
-        # common random numbers: both arms run on the same instances and the same input stream
-        joint = _run(ctx, f"fig1 k={k}", k=k, xi=xi, act=act, eta0=0.2, train_c=True, project=True, dims=D_FIG1)
-        frozen = _run(ctx, f"fig1 k={k}", k=k, xi=xi, act=act, eta0=0.2, train_c=False, project=True, dims=D_FIG1)
-        t = _ordering_test(f"k={k}, xi=sqrt(k): frozen c^ slower than joint (time to |m| >= 0.9)", p,
-                           frozen["hits"][:, 1], joint["hits"][:, 1], joint["steps"], joint["seed"], paired=True)
-        ev.tests.append(t)
-        w = _ordering_test("weak recovery (not judged)", p, frozen["hits"][:, 0], joint["hits"][:, 0], joint["steps"],
-                           joint["seed"], paired=True)
-        ev.details[f"k={k} time to |m| >= 1/2, frozen vs joint (reported, not judged: the initial phase is similar, "
-                   f"L282)"] = {"theta = P(T_frozen > T_joint) + ties/2": w.extra["theta = P(T_slow > T_fast) + ties/2"],
-                                "ci of 1/2 - theta": w.ci, "km medians (frozen, joint)": (w.extra["km_median_slow"],
-                                                                                           w.extra["km_median_fast"])}
-        ev.seeds += [joint["seed"]]
-        ev.details.update({f"k={k} joint": _table(joint), f"k={k} frozen": _table(frozen)})
-        mf, mj = t.extra["km_median_slow"], t.extra["km_median_fast"]
-        ev.details[f"k={k} ratio of KM median times frozen/joint ('roughly twice', L292)"] = \
-            (mf + 1) / (mj + 1) if math.isfinite(mf) and math.isfinite(mj) else math.inf
-        ev.figures.append(_curve_fig(f"Fig. 1 ($k={k}$, $\\xi=\\sqrt{{k}}$, ReLU): joint vs frozen $\\hat c$",
-                                     [("joint", joint), ("frozen c^", frozen)]))
+        for d in pick(ctx.profile, FIG1_DS):
+            key, dims, tag = (f"fig1 k={k}" + ("" if d == pick(ctx.profile, D_FIG1) else f" d={d}"),
+                              per_profile(d, d), fig1_tag(ctx, k, d))
+            # common random numbers: both arms run on the same instances and the same input stream
+            joint = _run(ctx, key, k=k, xi=xi, act=act, eta0=0.2, train_c=True, project=True, dims=dims)
+            frozen = _run(ctx, key, k=k, xi=xi, act=act, eta0=0.2, train_c=False, project=True, dims=dims)
+            t = _ordering_test(f"k={k}, d={d}, xi=sqrt(k): frozen c^ slower than joint (time to |m| >= 0.9)",
+                               dict(p, d=d), frozen["hits"][:, 1], joint["hits"][:, 1], joint["steps"], joint["seed"],
+                               paired=True)
+            ev.tests.append(t)
+            w = _ordering_test("weak recovery (not judged)", p, frozen["hits"][:, 0], joint["hits"][:, 0],
+                               joint["steps"], joint["seed"], paired=True)
+            ev.details[f"{tag} time to |m| >= 1/2, frozen vs joint (reported, not judged: the initial phase is "
+                       f"similar, L282)"] = {"theta = P(T_frozen > T_joint) + ties/2":
+                                             w.extra["theta = P(T_slow > T_fast) + ties/2"], "ci of 1/2 - theta": w.ci,
+                                             "km medians (frozen, joint)": (w.extra["km_median_slow"],
+                                                                            w.extra["km_median_fast"])}
+            ev.seeds += [joint["seed"]]
+            ev.details.update({f"{tag} joint": _table(joint), f"{tag} frozen": _table(frozen)})
+            mf, mj = t.extra["km_median_slow"], t.extra["km_median_fast"]
+            ev.details[f"{tag} ratio of KM median times frozen/joint ('roughly twice', L292)"] = \
+                (mf + 1) / (mj + 1) if math.isfinite(mf) and math.isfinite(mj) else math.inf
+            ev.figures.append(_curve_fig(f"Fig. 1 ($k={k}$, $d={d}$, $\\xi=\\sqrt{{k}}$, ReLU): joint vs frozen "
+                                         f"$\\hat c$", [("joint", joint), ("frozen c^", frozen)]))
     return ev
 
 
@@ -240,7 +228,8 @@ def _fig2(claim, ctx, points) -> Evidence:
         ev.details[f"k={k} tables"] = {"lora": _table(lora), "linearized": _table(lin)}
         ev.checks.append(Check(f"k={k}: the linearized model's final loss does not vanish (median > 10x LoRA's)",
                                float(np.median(a)) > 10 * base,
-                               f"median final loss: linearized {float(np.median(a)):.4g}, LoRA {base:.4g}"))
+                               f"median final loss: linearized {float(np.median(a)):.4g}, LoRA {base:.4g}",
+                               extra={"params": {"k": k}}))   # judged over the open k (figopen)
         ev.figures.append(_curve_fig(f"Fig. 2 ($k={k}$, $\\xi=1$, ReLU): overlap, LoRA vs linearized",
                                      [("LoRA (joint)", lora), ("linearized", lin)]))
     return ev
@@ -546,19 +535,25 @@ def _fig2b(claim, ctx, points) -> Evidence:
 
 
 def _fig_claim(id, where, statement, assumptions, fn, note="", points=_K4_8, reverse_why: str = "",
-               power=(), open_steps: str = "") -> Claim:
+               power=(), open_steps: str = "", open_settings=None) -> Claim:
     """``open_steps``: the notes' sentence on the settings the source leaves open (issue 24); when given, the check
-    and every power witness run over ETA_FACTORS (_over_steps)."""
+    and every power witness run over ETA_FACTORS (_over_steps).  ``open_settings``: per profile, the
+    :class:`OpenSetting` tuple (issue 37, figopen) the check and every power witness are judged over, outside the step
+    range (figopen's docstring says how the two compose)."""
     wrap = _over_steps if open_steps else (lambda g: g)
-    power = tuple(dataclasses.replace(a, check=Custom(wrap(a.check.fn), points=a.check.points)) for a in power) + \
-        ((Alternative("ordering reversed", Custom(wrap(_reversed(fn)), points=points), reverse_why),)
+
+    def cus(f, pts):
+        return OverOpenSetting(Custom(f, points=pts), open_settings) if open_settings else Custom(f, points=pts)
+    power = tuple(dataclasses.replace(a, check=cus(wrap(a.check.fn), a.check.points)) for a in power) + \
+        ((Alternative("ordering reversed", cus(wrap(_reversed(fn)), points), reverse_why),)
          if reverse_why else ())
     if not power:
         note += ("  Power (issue 24): untested -- its check is a predicate per setting (recovery in most runs) that "
                  "cannot refute (refutes=False) or has no ordering to reverse; what would give it power is a "
                  "quantitative criterion the text states (a saddle criterion, a bound on the plateau), which is lost.")
     return Claim(id=id, kind=Kind.ORDERING, source=src(where), statement=statement, assumptions=assumptions,
-                 domain=_DOM, notes=_NOTE + note + open_steps, check=Custom(wrap(fn), points=points), power=power)
+                 domain=_DOM, notes=_NOTE + note + open_steps + OPEN_NOTES.get(id, ""), check=cus(wrap(fn), points),
+                 power=power)
 
 
 CLAIMS = [
@@ -584,16 +579,18 @@ CLAIMS = [
                "recovers) and is reported, not judged (figures._over_steps); at k = 8, x 2 the runs do not train at "
                "all, also with the budget doubled (side run, standard seed 0: median final |m| 0.18 joint, 0.13 "
                "frozen; at x 1 with the budget doubled 8% of the joint runs reach 0.9, none of the frozen), so the "
-               "claim is judged at x 1/2 and x 1 there: confirmed at standard (at k = 8, x 1 the interval of 1/2 - "
+               "claim is judged at x 1/2 and x 1 there: confirmed at standard at d = 64 (at k = 8, x 1 the interval of 1/2 - "
                "theta ends at 0: theta = 0.52, the weakest of the factors).",
                reverse_why="joint training slower than frozen c^ (the opposite of 'roughly twice as efficient')",
-               open_steps="  Settings the source leaves open (issue 24): §4 fixes ReLU, xi = sqrt(k) in our reading, 10 curves per panel, and says nothing of the step eta, the budget T, d or the number of runs (Fig. 1 plots 10 per arm); ours: eta = 0.2/d, budget 50 d / 80 d steps, d = 32 / 64, 48 / 64 runs.  Run over the step eta0 x (1, 2) at quick and x (1/2, 1, 2) at standard with the horizon eta T held (the budget in steps scales as 1 / factor; same instances and input streams); the verdict is the one that holds at every factor: a test rejects only if it rejects at every factor (largest p-value), and an ordering not shown at some factor makes the claim inconclusive with the factors named.  Not run over: the horizon itself (budget x 2 at the same step), d (lost) and the number of runs (Fig. 1 runs at twice the other figures' d already)."),
+               open_steps="  Settings the source leaves open (issue 24): §4 fixes ReLU, xi = sqrt(k) in our reading, 10 curves per panel, and says nothing of the step eta, the budget T, d or the number of runs (Fig. 1 plots 10 per arm); ours: eta = 0.2/d, budget 50 d / 80 d steps, d = 32 / 64, 48 / 64 runs.  Run over the step eta0 x (1, 2) at quick and x (1/2, 1, 2) at standard with the horizon eta T held (the budget in steps scales as 1 / factor; same instances and input streams); the verdict is the one that holds at every factor: a test rejects only if it rejects at every factor (largest p-value), and an ordering not shown at some factor makes the claim inconclusive with the factors named.  ",
+               open_settings=FIG1_OPEN),
     _fig_claim("dayi2024.fig2", "§4, Figure 2 (L282), Theorem 2's remark (L81)",
                r"\xi=1:\ L(\text{linearized})\ \text{plateaus above}\ L(\text{low-rank fine-tuning})\to0",
                "§4 setting; linearized model f_W + sum_i sigma'(<w_i,x>) xi c^_i <u^, x> trained jointly in (c^, u^)",
                _fig2, " Final population losses by Monte Carlo (20000 inputs per run).",
                reverse_why="the kernel (linearized) model fitting better than low-rank fine-tuning",
-               open_steps="  Settings the source leaves open (issue 24): §4 fixes ReLU, xi = 1 ('the scaling' of L282), and says nothing of the step eta, the budget T, d or the number of runs (none stated); ours: eta = 0.2/d, budget 75 d / 120 d steps (1.5x), d = 16 / 32, 48 / 64 runs.  Run over the step eta0 x (1, 2) at quick and x (1/2, 1, 2) at standard with the horizon eta T held (the budget in steps scales as 1 / factor; same instances and input streams); the verdict is the one that holds at every factor: a test rejects only if it rejects at every factor (largest p-value), and an ordering not shown at some factor makes the claim inconclusive with the factors named.  Not run over: the horizon itself (budget x 2 at the same step), d (lost) and the number of runs (the 20000 inputs of the final-loss Monte Carlo are ours too)."),
+               open_steps="  Settings the source leaves open (issue 24): §4 fixes ReLU, xi = 1 ('the scaling' of L282), and says nothing of the step eta, the budget T, d or the number of runs (none stated); ours: eta = 0.2/d, budget 75 d / 120 d steps (1.5x), d = 16 / 32, 48 / 64 runs.  Run over the step eta0 x (1, 2) at quick and x (1/2, 1, 2) at standard with the horizon eta T held (the budget in steps scales as 1 / factor; same instances and input streams); the verdict is the one that holds at every factor: a test rejects only if it rejects at every factor (largest p-value), and an ordering not shown at some factor makes the claim inconclusive with the factors named.  ",
+               open_settings=FIG2_OPEN),
     _fig_claim("dayi2024.fig3", "§4, Figure 3 (L283)",
                r"\text{no saddle at initialization for }\sigma\in\{\mathrm{ReLU},\tanh,\mathrm{sigmoid},h_3,h_2+h_3\},"
                r"\ \xi=\sqrt k",
@@ -696,5 +693,5 @@ CLAIMS.append(_fig_claim(
     "lost), not a printed value.  Quick (seed 0, d = 16): theta = 0.52 [0.37, 0.63], KM medians T_m = 210, "
     "T_c = 198 steps: undecided.  At d = 16 the initial |m| of some runs already exceeds 1/2 (T_m = 0), so the "
     "phase is short; a larger d (Fig. 2's d is lost) would lengthen it.",
-    reverse_why="the overlap rising before c^ aligns (the opposite phase order)"))
+    reverse_why="the overlap rising before c^ aligns (the opposite phase order)", open_settings=FIG2_OPEN))
 CLAIMS = mark_reconstructed(CLAIMS)   # issue 22: every form of 003 tested here is ours

@@ -313,7 +313,8 @@ CLAIMS = [
                    ASSUME_ORTHO + " xi = alpha sqrt(k) with a small constant alpha (we use alpha = 1/2).",
                    "Orthonormal rows, Frobenius scale.  Two activations: ReLU (information exponent 1) and the normalized "
                    "h_3 (sigma(r .) = h_3, information exponent 3, where a GLM would need ~ d^2 iterations): both must "
-                   "stay within O~(d), which is the 'does not depend on fine-grained properties of the activation' part.",
+                   "stay within O~(d), which is the 'does not depend on fine-grained properties of the activation' part."
+                   + CM.ALPHA_OPEN,
                    _THM1,
                    [_rate({"k": 5, "alpha": 0.5, "sep": 0, "act": 0}, xi_fixed="Thm 1 ties xi = alpha sqrt(k): it moves with k"),
                     _rate({"k": 5, "alpha": 0.5, "sep": 0, "act": 2}, ks=False, ds=PR_DS_H3,
@@ -322,7 +323,7 @@ CLAIMS = [
     _scaling_claim("dayi2024.thm5", "Theorem 5 (L136-139) with the proof of Thm 5 (L246-248)",
                    _STAT + r",\ \langle w_i,w_j\rangle=\delta_{ij},\ \xi=\alpha\sqrt k",
                    ASSUME_ORTHO + " xi = alpha sqrt(k), alpha = 1/2.",
-                   "The formal version of Thm 1 (ReLU); the full profile adds k = 9 (xi = 1.5).", _THM5,
+                   "The formal version of Thm 1 (ReLU); the full profile adds k = 9 (xi = 1.5)." + CM.ALPHA_OPEN, _THM5,
                    [_rate({"k": 5, "alpha": 0.5, "sep": 0, "act": 0}, xi_fixed="Thm 5 ties xi = alpha sqrt(k): it moves with k")]),
     _scaling_claim("dayi2024.thm4", "Theorem 4 (L132-135) with its proof (L243-245)",
                    _STAT + r",\ \langle w_i,w_j\rangle=\delta_{ij},\ \xi=1",

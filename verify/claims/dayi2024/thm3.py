@@ -430,7 +430,7 @@ CLAIMS = [
           assumptions="as Theorem 8", domain=_THM8_DOMAIN,
           notes="The informal statement of Thm 8; the same evidence (shared runs: the instance, the step and the "
                 "draws are Thm 8's, so the two figures show the same data, each titled with its own theorem). "
-                + _THM8_READING + " " + _THM8_NOTES,
+                + _THM8_READING + " " + _THM8_NOTES + "  " + CM.KAPPA_OPEN,
           check=_thm8_check("Thm 3 (informal statement of Thm 8: the same instance and runs)"), power=_THM8_POWER),
 ]
 

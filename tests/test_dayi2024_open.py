@@ -1,0 +1,124 @@
+"""dayi2024, issue 37 (settings a source leaves open, by the model): §4's d and k and Lemma 2's separation are declared
+open (verify.kit.OpenSetting, quoting the extracted line whose values are missing) and judged over their range; the
+step constants kappa and alpha are fixed and the notes say so."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy import stats as sps
+
+
+def _claims():
+    from verify.run.registry import all_claims
+    return {c.id: c for c in all_claims() if c.id.startswith("dayi2024.")}
+
+
+def test_figures_declare_their_lost_d_and_k_open_at_standard():
+    from verify.claims.dayi2024 import figopen as O
+    from verify.kit import OverOpenSetting
+    from verify.model.context import pick
+    from verify.run.runner import make_context
+
+    cl = _claims()
+    std, quick = make_context("standard", 0, progress=False), make_context("quick", 0, progress=False)
+    for cid, params in (("dayi2024.fig1", ["k", "d"]), ("dayi2024.fig2", ["k"]), ("dayi2024.fig2b", ["k"])):
+        chk = cl[cid].check
+        assert isinstance(chk, OverOpenSetting), cid
+        ss = chk.settings_at(std.profile)
+        assert [s.param for s in ss] == params and chk.settings_at(quick.profile) == ()
+        assert all("missing from the extract" in s.quote for s in ss)
+        # the power witnesses are judged over the same settings
+        assert all(isinstance(a.check, OverOpenSetting) for a in cl[cid].power), cid
+    assert O.K_FIGS.values == (4, 8) and O.D_FIG1_OPEN.values == (32, 64)
+    assert pick(std.profile, O.FIG1_DS) == (32, 64) and pick(quick.profile, O.FIG1_DS) == (32,)
+
+
+def _fake(fail, check=False):
+    """A figure check whose ordering test per (k, d) rejects where ``fail(k, d, factor)``, with (``check``) a refuting
+    check per k failing where ``fail(k, None, factor)`` (as dayi2024.fig2's loss floor)."""
+    from verify.claims.dayi2024 import figures as F
+    from verify.model.evidence import Check, Evidence, StatTest
+
+    def fn(claim, ctx, points):
+        ev = Evidence(seeds=[1])
+        for p in points:
+            k = int(p["k"])
+            for d in (32, 64):
+                est = 0.3 if fail(k, d, F._eta()) else -0.3
+                ev.tests.append(StatTest(label=f"k={k}, d={d}", params={"k": k, "d": d}, predicted=0.0, estimate=est,
+                                         stderr=0.05, trials=96, tol=0.0, pvalue=float(sps.norm.sf(est / 0.05)),
+                                         ci=(est - 0.1, est + 0.1), sided="upper"))
+            if check:
+                ev.checks.append(Check(f"k={k}: floor", not fail(k, None, F._eta()), "", extra={"params": {"k": k}}))
+        return ev
+    return fn
+
+
+def test_open_k_and_d_compose_with_the_step_range():
+    """figopen's docstring: the step range (_over_steps, intersection-union) inside, the open (k, d) outside: refuted
+    only if the ordering fails at every (step, k, d); failing at one k (at every step) is inconclusive, never
+    refuted; a refuting check failing at one k only is undecided."""
+    from types import SimpleNamespace
+
+    from verify.claims.dayi2024 import figopen as O
+    from verify.claims.dayi2024 import figures as F
+    from verify.kit import Custom, OverOpenSetting, per_profile
+    from verify.model.claim import Verdict
+    from verify.model.evidence import decide
+    from verify.run.runner import make_context
+
+    ctx = make_context("standard", 0, progress=False)
+    claim = SimpleNamespace(id="dayi2024.x")
+    pts = [{"k": 4}, {"k": 8}]
+
+    def run(fail, sets=per_profile((), (O.K_FIGS, O.D_FIG1_OPEN)), check=False):
+        return OverOpenSetting(Custom(F._over_steps(_fake(fail, check)), points=pts), sets).run(claim, ctx)
+
+    ok = run(lambda k, d, f: False)        # holds everywhere: the rule adds nothing (the judge decides as for one)
+    assert len(ok.tests) == 4 and all(c.passed for c in ok.checks) and decide(ok)[0] is not Verdict.REFUTED
+    assert [r["param"] for r in ok.details["open settings"]] == ["k", "d"]
+    one_k = run(lambda k, d, f: k == 8)
+    assert decide(one_k)[0] is Verdict.INCONCLUSIVE
+    assert not any(c.passed is False and c.refutes for c in one_k.checks)
+    one_step = run(lambda k, d, f: k == 8 and f == 2.0)     # one k, one step factor only
+    assert decide(one_step)[0] is Verdict.INCONCLUSIVE
+    every = run(lambda k, d, f: True)      # fails at every (step, k, d): the tests go to the judge as for one value
+    assert len(every.tests) == 4 and all(t.pvalue < 1e-6 for t in every.tests)
+    assert not any("over its declared range" in c.name for c in every.checks)
+    # fig2's shape: k open only, a refuting check per k (the loss floor) failing at one k only: undecided
+    k_only = per_profile((), (O.K_FIGS,))
+    floor = run(lambda k, d, f: d is None and k == 8, k_only, check=True)
+    assert decide(floor)[0] is Verdict.INCONCLUSIVE and not any(c.passed is False and c.refutes for c in floor.checks)
+    assert decide(run(lambda k, d, f: d is None, k_only, check=True))[0] is Verdict.REFUTED
+
+
+def test_lemma2_runs_two_separated_grams_and_is_judged_over_them():
+    from verify.claims.dayi2024 import common as CM
+    from verify.claims.dayi2024 import conditions as C
+    from verify.kit import OverOpenSetting
+    from verify.judge.composite import grid_points
+    from verify.run.runner import make_context
+
+    for k in (5, 9, 15):
+        G1, G3 = CM.gram_separated(k), CM.gram_correlated(k)
+        assert np.allclose(np.diag(G3), 1) and np.allclose(G3, CM.gram_correlated(k))      # a fixed draw
+        assert 0.2 <= np.abs(G1 - np.eye(k)).max() <= 0.45 and 0.7 <= np.abs(G3 - np.eye(k)).max() <= 0.8
+        assert np.linalg.eigvalsh(G3).min() > 0                                           # k independent rows
+    lemma2 = _claims()["dayi2024.lemma2"]
+    assert isinstance(lemma2.check, OverOpenSetting) and lemma2.check.setting is C.LEMMA2_SEP
+    assert "missing from the extracted text" in C.LEMMA2_SEP.quote
+    pts = grid_points(lemma2.check, make_context("standard", 0, progress=False).profile)
+    assert sorted({p["sep"] for p in pts}) == [1, 3] and len(pts) == 6
+    assert all(isinstance(a.check, OverOpenSetting) for a in lemma2.power)
+    with pytest.raises(KeyError):
+        C._gram({"k": 5, "sep": 2})
+
+
+def test_theorem_notes_say_kappa_and_alpha_are_fixed():
+    cl = _claims()
+    for cid in ("dayi2024.thm1", "dayi2024.thm3", "dayi2024.thm4", "dayi2024.thm5", "dayi2024.thm6", "dayi2024.thm7",
+                "dayi2024.thm8"):
+        assert "evidence at kappa = 1/2 only" in cl[cid].notes and "kappa = 1/4" in cl[cid].notes, cid
+    for cid in ("dayi2024.thm1", "dayi2024.thm5"):
+        assert "evidence at alpha = 1/2 only" in cl[cid].notes, cid
+    assert "evidence at those alphas only" in cl["dayi2024.lemma1"].notes
