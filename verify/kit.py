@@ -31,7 +31,7 @@ from verify.judge import Figure, Tol, binomial_test, label_of, point_tests, stat
 # --- the claim's stated sympy form as the number a check tests (so mutants can be substituted: verify.audit.mutants)
 from verify.judge.stated import DERIVED, STATED, stated_slope, stated_value
 # --- a verdict over a range of a setting the source leaves open (a step size, a budget, a dimension)
-from verify.judge.open_settings import OpenSetting, OverOpenSetting, over_open_setting
+from verify.judge.open_settings import OPEN_VALUES_RUN, OpenSetting, OverOpenSetting, over_open_setting
 from verify.judge.rates import Rate, log_allowance  # a stated order's exponent of every parameter it names
 # --- tests of orderings (E[a] < E[b]) and of orders (log-log slopes), for custom checks
 from verify.judge.orders import (ordering_test, per_trial_slopes, slope_annotation, slope_band_test, slope_bound_test,
@@ -50,7 +50,7 @@ __all__ = [
     "trials_to_decide_at", "raised",
     # strategies
     "AllOf", "Asymptotic", "Custom", "Divergence", "Expectation", "FigureSweep", "Identity", "ProbabilityBound",
-    "PropertySearch", "PerPoint", "PerGroup", "over_open_setting", "OpenSetting", "OverOpenSetting", "Rate",
+    "PropertySearch", "PerPoint", "PerGroup", "over_open_setting", "OPEN_VALUES_RUN", "OpenSetting", "OverOpenSetting", "Rate",
     "log_allowance",
     # strategy options and custom-check helpers
     "Figure", "Tol", "binomial_test", "label_of", "point_tests", "stat_test",

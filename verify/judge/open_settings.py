@@ -18,7 +18,12 @@ from typing import Any, Mapping
 from verify.model.context import pick
 from verify.model.evidence import Check, Evidence
 
-__all__ = ["OpenSetting", "OverOpenSetting", "over_open_setting"]
+__all__ = ["OPEN_VALUES_RUN", "OpenSetting", "OverOpenSetting", "over_open_setting"]
+
+#: the key of ``Evidence.details`` where a wrapped check lists the combinations of open values it ran (a list of
+#: {param: value}), for a check that may run a value and give no test there (OverOpenSetting counts it as run and
+#: not decided, instead of not run)
+OPEN_VALUES_RUN = "open values run"
 
 
 def _fails(x, alpha: float, k: int) -> bool:
@@ -114,7 +119,9 @@ class OverOpenSetting:
     setting in ``extra['params']`` (a check without it does not depend on the setting and is kept as it is) and judged by :func:`over_open_setting`: refuted only if
     the ordering fails at every declared value (every combination), inconclusive (with the dependence shown) where it
     holds at some and fails at others.  A declared value (combination) the grid does not run is an error of the
-    claim (the rule would be judged on part of the range), as is a test without the setting.  The declaration is
+    claim (the rule would be judged on part of the range), as is a test without the setting; a check that may run a
+    value and give no test there (only undecided checks) lists what it ran in ``details[OPEN_VALUES_RUN]``, and such a
+    value counts as run and not decided.  The declaration is
     recorded in the evidence (``details['open settings']``) for the reports.  Power: ``verify mutants`` judges the
     wrapped check as a whole, so give the claim its power witnesses (:class:`Alternative`) wrapped the same way
     (tahir2024.text.sec4.mu_monotone); sympy mutants of a stated form reach only an unwrapped ``Expectation``.
@@ -179,13 +186,17 @@ class OverOpenSetting:
                 if s.param not in params:
                     raise ValueError(f"{claim.id}: the check '{c.name}' does not carry the open setting {s.param!r}")
             by_value.setdefault(label([params[s.param] for s in ss]), []).append(c)
-        missing = [k for k, ts in by_value.items() if not ts]
+        # a check that can leave a value with no test (a literal run stopped at its step cap gives an undecided
+        # check, never a test) records the combinations it ran in details[OPEN_VALUES_RUN]: those count as run and,
+        # without tests, as not decided
+        ran = {label([r[s.param] for s in ss]) for r in ev.details.pop(OPEN_VALUES_RUN, [])}
+        missing = [k for k, ts in by_value.items() if not ts and k not in ran]
         if missing and ctx.at is None:
             declared = " x ".join(f"{s.param} in {list(s.values)}" for s in ss)
             raise ValueError(f"{claim.id}: the open setting{'s' if len(ss) > 1 else ''} {declared} declared, but the "
                              f"grid does not run {'; '.join(missing)}")
         what = " and ".join(s.what for s in ss)
-        kept, checks = over_open_setting(what, {k: ts for k, ts in by_value.items() if ts})
+        kept, checks = over_open_setting(what, {k: ts for k, ts in by_value.items() if ts or k in ran})
         ev.tests = [t for t in kept if not isinstance(t, Check)]
         # the exact checks of the values where it fails stay in the evidence with their data, as undecided: their
         # failure is at one value of a setting the source leaves open (the rule's check, first, says so)

@@ -23,8 +23,9 @@ from numerics.least_squares import min_norm_solve
 from numerics.sampling import gaussian_design
 from numerics.teacher_transfer import exact_solve_transfer, out_of_span_fraction_trials, target_around
 from verify.kit import (Alternative, Check, Claim, Constraint, Custom, Domain, Evidence, Kind, Param, Source, Tol, label_of,
-                        OpenSetting, OverOpenSetting, ordering_test, pick, stat_test, stated_value)
+                        OverOpenSetting, ordering_test, pick, stat_test, stated_value)
 
+from .common import C_LAW
 from .text_helpers import DIFF_NEGATIVE, DIFF_POSITIVE, PI, PRE_ALPHAS, PRE_TRIALS, pretrained
 
 INF = math.inf
@@ -520,12 +521,8 @@ def _mu_monotone(claim, ctx, points, reverse: bool = False):
 
 
 _MU_POINTS = [{"c_law": "normal", "c_ones": 0}, {"c_law": "ones", "c_ones": 1}]
-#: the law of the teacher's output weights: (19)-(20) write f*(x) = (1/m*) sum_i c*_i sigma(w*_i^T x) and Sec. 4 draws
-#: the neurons ('a uniformly random subset', Gaussian data) but never says how c*_i are drawn
-MU_C_LAW = OpenSetting("c_law", ("normal", "ones"), "the law of the teacher's output weights c*",
-                       "'f*_t(x) = (1/m*) sum_{i=1}^{m*} c*_i sigma(w*_i^T x) (20)' and Fig. 4's caption ('Results "
-                       "are averaged over 100 realizations of the data and 10 realizations of random draws of the "
-                       "teacher'): no law of c* is given")
+#: the law of the teacher's output weights, an open setting declared once for every §4 claim (common.C_LAW)
+MU_C_LAW = C_LAW
 
 MU_MONOTONE = Claim(
     id="tahir2024.text.sec4.mu_monotone", role="remark", kind=Kind.ORDERING,
@@ -542,7 +539,9 @@ MU_MONOTONE = Claim(
            "random teachers and ablation sets; consecutive mu of the grid 0.25, 0.5, 0.75 (Fig. 4(d)'s range) are "
            "compared by a one-sided Monte Carlo ordering test on independent draws, d = m* = 40 (quick) or 100 (Fig. "
            "4's d = m* = 100). The source does not say how c* is drawn: c* ~ N(0, 1) (as numerics.relu) and c* = 1 "
-           "are both run, as an open setting (refuted only if the ordering fails under both laws). Scale of Fig. 4(d): its axis spans 0-0.04; with c* = 1 the fraction is about 0.005, 0.016, "
+           "are both run, as an open setting (common.C_LAW, declared once for this claim and relu.fig4ab.kernel, "
+           "relu.fig4c.exponent, relu.fig4e.boundary; refuted only if the ordering fails under both laws). Scale of "
+           "Fig. 4(d): its axis spans 0-0.04; with c* = 1 the fraction is about 0.005, 0.016, "
            "0.05 at mu = 0.25, 0.5, 0.75 (d = m* = 100), consistent with the axis, while c* ~ N(0, 1) gives 0.13, "
            "0.30, 0.52, so the figure suggests positive output weights (not judged: c* is not stated)."),
     check=OverOpenSetting(Custom(_mu_monotone, points=_MU_POINTS), MU_C_LAW),
