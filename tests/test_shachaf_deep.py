@@ -287,3 +287,53 @@ def test_fig3_limit_conditions():
     assert lim["k polynomial at x = 1"] == 0
     assert sp.simplify(lim["finetune - frozen"] - (c - 1) * (c + 2 * g - 1)) == 0
     assert sp.simplify(lim["finetune - vanilla"] - (2 * c - 1) * (g - 1)) == 0
+
+
+def test_fig3_angle_is_declared_open_and_45_degrees_reproduces():
+    """Issue 37: fig3, thm5.5.approx and sec5.2.workaround declare the angle between theta_S and theta_T open (15, 30
+    and 45 degrees; the source gives no task relation); 45 degrees keeps cos(pi/4) exactly, so the runs before
+    reproduce; the workaround also declares its two scales open."""
+    import math
+
+    from verify.claims.shachaf2021 import freeze as F
+    assert F.ANGLES3 == (15, 30, 45) and F.angle_cos(45) == F.COS == math.cos(math.pi / 4)
+    assert abs(F.angle_cos(30) - math.sqrt(3) / 2) < 1e-15 and F.FIG3_ANGLE.values == F.ANGLES3
+    claims = {c.id: c for c in F.CLAIMS}
+    assert F.FIG3_ANGLE in claims["shachaf2021.thm5.5.approx"].check.settings
+    assert F.FIG3_ANGLE in claims["shachaf2021.sec5.2.workaround"].check.settings
+    assert {s.param for s in F.WORK_SETTINGS} == {"alpha_small", "alpha_large", "angle", "budget"}
+    assert F.ALPHA3 in F.WORK_SMALL.values and 0.1 in F.WORK_LARGE.values    # the scales compared before
+    for alt in claims["shachaf2021.fig3"].power + claims["shachaf2021.thm5.5.approx"].power:
+        assert F.FIG3_ANGLE in alt.check.settings                           # power witnesses wrapped the same way
+
+
+def test_open_settings_per_profile():
+    """OverOpenSetting with settings per profile (fig3's alpha, fig2b's d, dayi2024's k and d): judged over the
+    profile's declared values, the declaration recorded; a value that fails -> inconclusive; none declared at a
+    profile -> the wrapped check as it is."""
+    from types import SimpleNamespace
+
+    import numpy as np
+
+    from verify.judge.orders import ordering_test
+    from verify.kit import Custom, Evidence, OpenSetting, OverOpenSetting
+    from verify.model.claim import Verdict
+    from verify.model.context import PROFILES
+    from verify.model.evidence import decide
+    rng = np.random.default_rng(3)
+    vals = {"quick": (1, 2), "standard": (1, 2, 3)}
+
+    def fn(claim, ctx, points):
+        return Evidence(tests=[ordering_test(f"a={a}, n={p['n']}", {"a": a, "n": p["n"]},
+                                             rng.normal(-1.0 if a < 3 else 1.0, 0.1, 50))
+                               for a in vals[ctx.profile.name] for p in points])
+    chk = OverOpenSetting(Custom(fn, points=[{"n": 1}, {"n": 2}]),
+                          {name: (OpenSetting("a", v, "the setting a", "'...'"),) for name, v in vals.items()})
+    claim = SimpleNamespace(id="x.y")
+    ev = chk.run(claim, SimpleNamespace(at=None, profile=PROFILES["quick"]))
+    assert not ev.checks and len(ev.tests) == 4 and ev.details["open settings"][0]["values"] == [1, 2]
+    ev = chk.run(claim, SimpleNamespace(at=None, profile=PROFILES["standard"]))
+    assert decide(ev)[0] is Verdict.INCONCLUSIVE and ev.checks[-1].extra["fails at"] == ["a = 3"]
+    none = OverOpenSetting(Custom(fn, points=[{"n": 1}]), {"quick": (), "standard": ()})
+    ev = none.run(claim, SimpleNamespace(at=None, profile=PROFILES["quick"]))
+    assert "open settings" not in ev.details and len(ev.tests) == 2
