@@ -68,6 +68,8 @@ __all__ = [
 CONSTANTS = {
     "ROLES": "the parts of a source a claim may read (Claim.role): statement, proof step, remark, caption, table",
     "EVERY_VALUE": "Check.extra key: the check compared an inequality with every recorded value (verify mutants)",
+    "OPEN_VALUES_RUN": "Evidence.details key: the combinations of open-setting values a check ran (a list of "
+                       "{param: value}), for a check that may run a value and give no test there (OverOpenSetting)",
     "STATED": "predicted=STATED / stated=STATED: the number tested is the claim's own stated sympy form",
     "DERIVED": "Expectation(corrected=DERIVED): the claim's derived sympy form, tested on the stated form's draws "
                "and reported as the corrected form's own verdict",

@@ -430,7 +430,7 @@ def _over_steps(fn):
                 rest = [f for f, _ in group if f not in holds]
                 out.checks.append(Check(
                     f"{label}: shown at every step of the range eta0 x {[f for f, _ in group]} (issue 24)", None,
-                    f"the 95% interval shows it at eta0 x {holds or 'none'}, not at eta0 x {rest}: "
+                    f"{label}: the 95% interval shows it at eta0 x {holds or 'none'}, not at eta0 x {rest}: "
                     + "; ".join(f"x {f:g}: estimate {t.estimate:.3g}, ci ({t.ci[0]:.3g}, {t.ci[1]:.3g}), p {t.pvalue:.3g}"
                                 for f, t in group), refutes=False))
         for name, group in checks.items():
