@@ -114,11 +114,49 @@ def test_lemma2_runs_two_separated_grams_and_is_judged_over_them():
         C._gram({"k": 5, "sep": 2})
 
 
-def test_theorem_notes_say_kappa_and_alpha_are_fixed():
+def test_theorems_are_judged_over_kappa_and_say_alpha_is_fixed():
+    """kappa is open in every theorem (issue 37): the d sweeps run at kappa = 1/4 and 1/2 at standard (1/2 only at
+    quick) and the claim is judged over both; alpha = 1/2 stays fixed (notes say so)."""
+    from verify.claims.dayi2024 import prescribed as PR
+    from verify.judge.open_settings import OverOpenSetting
+    from verify.model.context import PROFILES
+
     cl = _claims()
     for cid in ("dayi2024.thm1", "dayi2024.thm3", "dayi2024.thm4", "dayi2024.thm5", "dayi2024.thm6", "dayi2024.thm7",
                 "dayi2024.thm8"):
-        assert "evidence at kappa = 1/2 only" in cl[cid].notes and "kappa = 1/4" in cl[cid].notes, cid
+        check = cl[cid].check
+        assert isinstance(check, OverOpenSetting) and isinstance(check.wrapped, PR.OverKappa), cid
+        assert check.settings_at(PROFILES["standard"]) == (PR.KAPPA_SETTING,) and not check.settings_at(PROFILES["quick"])
+        assert "judged over kappa" in cl[cid].notes and "kappa = 1/4" in cl[cid].notes, cid
+        d_rates = [r for r in _rates(check) if "d" in r.held]
+        assert {h["kappa"] for r in d_rates for h in r.held["d"]["standard"]} == {0.25, 0.5}, cid
+        assert {h["kappa"] for r in d_rates for h in r.held["d"]["quick"]} == {0.5}, cid
     for cid in ("dayi2024.thm1", "dayi2024.thm5"):
         assert "evidence at alpha = 1/2 only" in cl[cid].notes, cid
     assert "evidence at those alphas only" in cl["dayi2024.lemma1"].notes
+
+
+def _rates(check) -> list:
+    from verify.kit import AllOf, Rate
+
+    if isinstance(check, Rate):
+        return [check]
+    if isinstance(check, AllOf):
+        return [r for p in check.parts for r in _rates(p)]
+    return _rates(check.wrapped) if hasattr(check, "wrapped") else []
+
+
+def test_a_kappa_whose_sweeps_are_all_censored_counts_as_run_not_decided():
+    """OverKappa lists the kappa of every sweep it ran (details[OPEN_VALUES_RUN]), so a kappa whose runs were all
+    censored (an undecided check, no test) is run and not decided, never an error of the grid."""
+    from verify.claims.dayi2024 import prescribed as PR
+    from verify.kit import OPEN_VALUES_RUN, Evidence
+
+    class Fake:
+        def run(self, claim, ctx):
+            return Evidence(details={"exponents: a": [{"parameter": "d", "held": {"k": 5, "kappa": 0.25}},
+                                                      {"parameter": "xi", "stated": 0.0, "swept": False}],
+                                     "exponents": [{"parameter": "d", "held": {"k": 5, "kappa": 0.5}}]})
+
+    ev = PR.OverKappa(Fake()).run(None, None)
+    assert ev.details[OPEN_VALUES_RUN] == [{"kappa": 0.25}, {"kappa": 0.5}]

@@ -7,6 +7,7 @@ import types
 
 import numpy as np
 
+from verify.claims.dayi2024 import common as CM
 from verify.claims.dayi2024 import prescribed as PR
 from verify.claims.dayi2024 import thm3 as T8
 from verify.kit import Rate
@@ -18,7 +19,9 @@ def test_witnesses_are_rates_on_the_verdicts_runs():
     for alt in T8._THM8_POWER:
         r = alt.check
         assert isinstance(r, Rate) and r.sampler is PR.sample and r.bound == "theta"
-        assert list(r.held["d"]) == list(rate.held["d"]) and r.sweeps["d"] is rate.sweeps["d"]
+        # the witnesses run at kappa = 1/2 (the runs of every profile); the verdict's d sweeps also at kappa = 1/4
+        assert list(r.held["d"]) == [h for h in rate.held["d"]["standard"] if h["kappa"] == CM.KAPPA]
+        assert list(r.held["d"]) == list(rate.held["d"]["quick"]) and r.sweeps["d"] is rate.sweeps["d"]
         assert r.trials is PR.RUNS
     assert sorted(a.check.exponents["d"] for a in T8._THM8_POWER) == [1.5, 2.0]
 
@@ -38,7 +41,7 @@ def test_each_claim_has_its_own_figure_title(monkeypatch):
     claims = {c.id: c for c in T8.CLAIMS}
     titles = {}
     for cid, name in (("dayi2024.thm8", "Thm 8"), ("dayi2024.thm3", "Thm 3")):
-        fig_check = claims[cid].check.parts[-1]
+        fig_check = claims[cid].check.wrapped.wrapped.parts[-1]   # OverOpenSetting(OverKappa(AllOf))
         ev = fig_check.fn(claims[cid], ctx, [{"k": 5, "p": 3}])
         (fig,) = ev.figures
         titles[cid] = fig["title"]

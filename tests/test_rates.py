@@ -115,12 +115,39 @@ def test_an_unswept_parameter_needs_a_reason():
 
 
 def _rates_in(check) -> list:
-    """Every Rate inside a check (AllOf parts, power witnesses are read by the caller)."""
+    """Every Rate inside a check (AllOf parts, wrapped checks such as OverOpenSetting; power witnesses are read by
+    the caller)."""
     if isinstance(check, Rate):
         return [check]
     if isinstance(check, AllOf):
         return [r for part in check.parts for r in _rates_in(part)]
+    if hasattr(check, "wrapped"):
+        return _rates_in(check.wrapped)
     return []
+
+
+def test_every_registered_claim_reaches_its_rates():
+    """The scan below sees the Rates of the claims that wrap them (dayi2024's theorems, over the open kappa)."""
+    ids = {c.id for c in builtin_claims() if _rates_in(c.check)}
+    assert {"dayi2024.thm1", "dayi2024.thm8", "liu2019.lemma6"} <= ids
+
+
+def test_rates_joined_in_one_claim_keep_every_row():
+    """AllOf keeps one value per details key: two Rates of one claim need distinct labels, or the rows of the
+    first are lost (dayi2024.thm1's ReLU sweeps once were)."""
+    bad = []
+    for claim in builtin_claims():
+        keys = [f"exponents: {r.label}" if r.label else "exponents" for r in _rates_in(claim.check)]
+        if len(keys) != len(set(keys)):
+            bad.append(f"{claim.id}: {keys}")
+    assert not bad, "claims joining Rates under one details key: " + "; ".join(bad)
+
+
+def test_a_labelled_rate_writes_its_own_key():
+    rate = _rate(_sampler(1.0, 2.0), {"d": 1, "k": 2})
+    rate.label = "first arm"
+    (_, _), ev = _verdict(rate)
+    assert "exponents: first arm" in ev.details and "exponents" not in ev.details
 
 
 def test_every_registered_rate_sweeps_every_parameter_it_names_or_says_why():

@@ -157,3 +157,46 @@ def test_external_claims_run_in_workers_and_cache(tmp_path):
 
     assert sorted(edit("CLAIMS = [", "# a comment\nCLAIMS = [")) == [f"{key}.cube", f"{key}.sq"]
     assert edit("** 2 >= 0", "** 2 >= -1") == []
+
+
+def test_run_together_groups_claims_that_share_runs(tmp_path):
+    """RUN_TOGETHER: a group of claims that read the same cached runs is one task of a --jobs run (in the group's
+    order, where its first member comes), the other claims one task each; a --jobs 2 run of a grouped module gives
+    the verdicts of a serial one."""
+    from verify import api
+
+    f, key = _module(tmp_path, label="sq")
+    text = f.read_text()
+    f.write_text(text + text.replace(f'id="{key}.sq"', f'id="{key}.cube"').replace("CLAIMS = [", "CLAIMS += [")
+                 + f'\nRUN_TOGETHER = (("{key}.sq", "{key}.cube"),)\n')
+    registry.use([str(f)])
+    ids = [f"{key}.alone", f"{key}.cube", "x.other", f"{key}.sq"]
+    registry.all_claims()
+    assert registry.run_together(ids) == [(f"{key}.alone",), (f"{key}.sq", f"{key}.cube"), ("x.other",)]
+    assert registry.run_together([f"{key}.cube"]) == [(f"{key}.cube",)]   # a member alone runs alone
+    res = api.run([f"{key}.*"], profile="quick", seed=0, progress=False, jobs=2)
+    assert [(r.claim.id, r.verdict.value) for r in res.claims] == [(f"{key}.cube", "confirmed"),
+                                                                     (f"{key}.sq", "confirmed")]
+
+
+@pytest.mark.parametrize("groups, needle", [
+    ('(("{k}.sq", "{k}.nowhere"),)', "which no module declares"),
+    ('(("{k}.sq",), ("{k}.sq", "{k}.sq2"))', "is in two RUN_TOGETHER groups"),
+    ('("{k}.sq",)', "not a tuple of claim ids"),
+])
+def test_bad_run_together_is_one_line_exit_2(capsys, tmp_path, groups, needle):
+    f, key = _module(tmp_path)
+    f.write_text(f.read_text() + "\nRUN_TOGETHER = " + groups.format(k=key) + "\n")
+    registry._EXTRA.clear()
+    registry.all_claims.cache_clear()
+    code, _, err = _run(capsys, "list", "--claims", str(f))
+    assert code == 2 and err.count("\n") == 1 and needle in err, err
+
+
+def test_longest_first_orders_tasks_by_earlier_seconds():
+    from verify.run.runner import _longest_first
+
+    tasks = [("a",), ("b", "c"), ("d",), ("e",)]
+    assert _longest_first(tasks, {"a": 1.0, "b": 2.0, "c": 3.0, "d": 9.0, "e": 0.5}) == [("d",), ("b", "c"), ("a",), ("e",)]
+    assert _longest_first(tasks, {"a": 1.0, "b": 2.0, "c": 3.0, "d": 9.0})[0] == ("e",)   # unknown cost first
+    assert _longest_first(tasks, {}) == tasks

@@ -85,3 +85,38 @@ def test_a_failed_check_given_as_a_numpy_bool_refutes():
     assert c.passed is False
     assert decide(Evidence(checks=[c]))[0].value == "refuted"
     assert Check("undecided", None).passed is None and Check("ok", np.True_).passed is True
+
+
+_WRONG = '''
+import torch
+from verify.kit import Claim, Domain, Expectation, Kind, Paper, Param, Source
+PAPER = Paper("{key}", "arXiv:0000.00000", "A test paper")
+DOM = Domain((Param("mu", -10, 10),))
+
+def _sampler(p, B, g, ctx):
+    return p["mu"] + torch.randn(B, generator=g, dtype=torch.float64)
+
+CLAIMS = [Claim(id=f"{key}.wrong{{i}}", kind=Kind.EXACT, source=Source("{key}", "synthetic"), statement="E x = 0",
+                assumptions="synthetic", domain=DOM,
+                check=Expectation(points=[{{"mu": 0.0}}, {{"mu": 1.0 + i}}], predicted=lambda p: 0.0,
+                                  sampler=_sampler, trials=400))
+          for i in range(3)]
+'''
+
+
+def test_replications_in_workers_are_the_serial_ones(tmp_path):
+    """--jobs 2 runs the replications in worker processes: the same replication draws, estimates and adjusted
+    p-values as the serial run's."""
+    from verify import api
+    from verify.run import registry
+
+    key = "repjobs0"
+    f = tmp_path / f"{key}.py"
+    f.write_text(_WRONG.format(key=key))
+    registry.use([str(f)])
+    runs = [api.run([f"{key}.*"], profile="quick", seed=0, progress=False, jobs=j) for j in (1, 2)]
+    reps = [{(r.claim.id, t.label): t.extra.get("replication") for r in res.claims for t in r.evidence.tests}
+            for res in runs]
+    assert reps[0] == reps[1]
+    assert sum(1 for v in reps[0].values() if v and v["done"] and v["rejected"]) == 3   # mu = 1, 2, 3
+    assert [r.verdict for r in runs[1].claims] == [Verdict.REFUTED] * 3

@@ -399,6 +399,17 @@ def _cmd_list(args) -> int:
     return EXIT_OK
 
 
+def _earlier_seconds(out: Path) -> dict:
+    """Claim id -> seconds, from the timing of the ``results.json`` an earlier run wrote in ``out`` (empty when there
+    is none or it cannot be read: it only orders the work of a ``--jobs`` run, longest first)."""
+    try:
+        doc = json.loads((out / "results.json").read_text(encoding="utf-8"))
+        secs = doc["timing"]["claims"]
+        return {str(k): float(v) for k, v in secs.items() if isinstance(v, (int, float))}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return {}
+
+
 def _out(args) -> Path:
     from verify.report import DEFAULT_OUT
 
@@ -433,11 +444,12 @@ def _cmd_run(args) -> int:
     # simulating until the reports are written
     patterns = default_patterns(args.patterns)   # --claims PKG alone: PKG's claims, not the built-in suite
     with _cluster(args) as cluster, locked(out):
+        expected = _earlier_seconds(out)    # read before prepare() replaces the folder's reports
         prepare(out, sorted({c.source.paper for c in select(patterns)}), pdf=args.pdf)
         try:
             result = api.run(patterns, profile=args.profile, seed=args.seed, device=args.device,
                              at=at, progress=bars, cache_dir=out / ".cache", resume=args.resume, jobs=args.jobs,
-                             on_claim=lines, cluster=cluster, claim_timeout=args.claim_timeout)
+                             on_claim=lines, cluster=cluster, claim_timeout=args.claim_timeout, expected=expected)
         except KeyboardInterrupt as e:
             e.kept = (f"{lines.n} finished claim(s) are kept in {out / '.cache'}; the same command with --resume "
                       "reuses them")

@@ -120,6 +120,9 @@ class Rate:
         prefix of the test labels (and of the seeds' keys).
     quantity
         the quantity measured, for labels.
+    label
+        what this Rate's sweeps are of, where a claim joins several Rates (:class:`verify.kit.AllOf` keeps one value
+        per ``details`` key): its rows go to ``details['exponents: <label>']`` instead of ``details['exponents']``.
     """
 
     exponents: Any
@@ -138,6 +141,8 @@ class Rate:
     name: str = "rate"
     #: the quantity measured, for labels ("iterations to m >= 1/2 in units of C/lambda^2")
     quantity: str = "Q"
+    #: the details key's suffix where a claim joins several Rates ('exponents: <label>'; '' : 'exponents')
+    label: str = ""
 
     def __post_init__(self):
         if self.bound not in ("upper", "theta"):
@@ -165,7 +170,7 @@ class Rate:
                 rows.append({"parameter": name, "held": dict(h), "values": xs, "estimated": t.extra["exponent"],
                              "ci": list(t.extra["exponent_ci"]), "stated": exps[name], "bound": t.extra["tested"],
                              "reached the regime": not isinstance(t, Check)})
-        ev.details["exponents"] = rows
+        ev.details[f"exponents: {self.label}" if self.label else "exponents"] = rows
         return ev
 
     def _sweep(self, claim, ctx, name, xs, held, stated, log_power, trials) -> StatTest | Check:

@@ -311,32 +311,55 @@ def write_reports(doc: dict, out: Path, pdf: bool = False, notify=None) -> dict:
             shutil.rmtree(tmp, ignore_errors=True)
 
 
+#: figures of a run above which each source's are drawn in a process of its own (one per core): a standard run draws
+#: a few hundred (about 50 s on one core); a small run is drawn here (a process costs ~2 s of imports)
+PARALLEL_FIGURES = 60
+
+
+def _render_all(doc, tmp: Path, srcs) -> dict:
+    """Each source's folder made in ``tmp`` and its figures drawn ({source: {claim id: [paths]}}), the sources side by
+    side in worker processes when the run has more than PARALLEL_FIGURES figures (the same files either way)."""
+    dirs = {p: inside(tmp, tmp / p) for p in srcs}
+    for d in dirs.values():
+        d.mkdir()
+    subs = {p: _subdoc(doc, p) for p in srcs}
+    count = {p: sum(len(c["evidence"].get("figures", [])) for c in subs[p]["claims"]) for p in srcs}
+    workers = min(len(srcs), os.cpu_count() or 1)
+    if workers < 2 or sum(count.values()) <= PARALLEL_FIGURES:
+        return {p: render_figures(subs[p], dirs[p] / "figures") for p in srcs}
+    import multiprocessing as mp
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context("spawn")) as ex:
+        futs = {p: ex.submit(render_figures, subs[p], dirs[p] / "figures")
+                for p in sorted(srcs, key=lambda p: -count[p])}     # the largest first
+        return {p: futs[p].result() for p in srcs}
+
+
 def _write(doc, out, tmp, srcs, mine, status, notify) -> dict:
     failed, compiled = [], set()
     (tmp / "results.json").write_text(json.dumps(doc, indent=1))
+    figs_of = _render_all(doc, tmp, srcs)
     for p in srcs:
         d = inside(tmp, tmp / p)
-        d.mkdir()
-        sub = _subdoc(doc, p)
-        figs = render_figures(sub, d / "figures")
+        figs = figs_of[p]
         (d / "report.md").write_text(render_paper_markdown(doc, p, figs))
         (d / "report.tex").write_text(render_paper_latex(doc, p, figs))
-        if status == "ok":
-            ok, log = compile_pdf(d)
+    (tmp / "summary.tex").write_text(render_summary(doc, srcs))
+    if status == "ok":   # each document in its own folder: the pdflatex processes run side by side, one per core
+        from concurrent.futures import ThreadPoolExecutor
+
+        jobs = [(p, inside(tmp, tmp / p), "report") for p in srcs] + [("summary", tmp, "summary")]
+        with ThreadPoolExecutor(max_workers=max(1, os.cpu_count() or 1)) as pool:
+            logs = list(pool.map(lambda j: compile_pdf(j[1], j[2]), jobs))
+        for (p, _, name), (ok, log) in zip(jobs, logs):
             if ok:
                 compiled.add(p)
-            else:
-                failed.append(p)
-                notify(f"warning: pdflatex failed on {p}/report.tex ({_first_error(log)}); "
-                       f"its log is {out / p / 'report.log'}")
-    (tmp / "summary.tex").write_text(render_summary(doc, srcs))
-    if status == "ok":
-        ok, log = compile_pdf(tmp, "summary")
-        if ok:
-            compiled.add("summary")
-        else:
-            failed.append("summary")
-            notify(f"warning: pdflatex failed on summary.tex ({_first_error(log)})")
+                continue
+            failed.append(p)
+            notify(f"warning: pdflatex failed on {p}/report.tex ({_first_error(log)}); its log is "
+                   f"{out / p / 'report.log'}" if name == "report" else
+                   f"warning: pdflatex failed on summary.tex ({_first_error(log)})")
     (tmp / "index.md").write_text(render_index(doc, compiled))
     names = ["results.json", "summary.tex"] + (["summary.pdf"] if "summary" in compiled else []) + ["index.md"]
     new = set(srcs) | set(names)

@@ -19,6 +19,12 @@ papers' keys are the patterns); a pattern selects among every loaded claim (``'*
 paper's).  What belongs to a package lives in it, found through the module that declares its ``PAPER``
 (:func:`home`): its ``ledger.py``, its measured power (``power/mutants_<profile>.json``) and its pinned verdicts
 (:func:`package_pins`).
+
+Claims that share an in-process cache of their simulation (one set of runs read by several claims) may be declared
+together by their module: ``RUN_TOGETHER = (("paper.a", "paper.b"), ...)``.  A ``--jobs`` run sends each such group
+to one worker process, in order (:func:`run_together`), so the runs are computed once; a claim's numbers do not
+depend on it (every draw is seeded by the run seed and the claim's own keys).  An id of a group that no module
+declares is a :class:`ClaimsError`.
 """
 from __future__ import annotations
 
@@ -50,6 +56,7 @@ class ClaimsError(ValueError):
 _MODULE: dict[str, str] = {}  # claim id -> the module that declares it
 _HOME: dict[str, str] = {}    # paper key -> the module whose PAPER declares it (its package: ledger, power results)
 _EXTRA: list[str] = []        # --claims sources, in the order given
+_TOGETHER: dict[str, tuple[str, ...]] = {}   # claim id -> its RUN_TOGETHER group
 
 
 def _skipped(modname: str) -> bool:
@@ -217,7 +224,32 @@ def claims_from(srcs, entry_points_too: bool = False) -> tuple[Claim, ...]:
                         "package's __init__.py") from None
                 found[c.id] = (c, _place(mod))
                 _MODULE[c.id] = mod.__name__
+            for group in getattr(mod, "RUN_TOGETHER", ()):
+                if isinstance(group, str) or not all(isinstance(x, str) for x in group):
+                    raise ClaimsError(f"{_place(mod)}: RUN_TOGETHER holds {group!r}, not a tuple of claim ids")
+                for cid in group:
+                    if _TOGETHER.get(cid, tuple(group)) != tuple(group):
+                        raise ClaimsError(f"{_place(mod)}: {cid} is in two RUN_TOGETHER groups ({_TOGETHER[cid]} and "
+                                          f"{tuple(group)}): join them into one")
+                    _TOGETHER[cid] = tuple(group)
+    unknown = sorted(cid for cid in _TOGETHER if cid not in found and any(g in found for g in _TOGETHER[cid]))
+    if unknown:
+        raise ClaimsError(f"RUN_TOGETHER names {', '.join(unknown)}, which no module declares")
     return tuple(sorted((c for c, _ in found.values()), key=lambda c: c.id))
+
+
+def run_together(ids) -> list[tuple[str, ...]]:
+    """The claims ``ids`` as tasks of a parallel run: the members of a ``RUN_TOGETHER`` group that are among ``ids``
+    form one task (in the group's order, placed where its first member comes in ``ids``), every other claim a task
+    of its own."""
+    wanted, placed, out = set(ids), set(), []
+    for cid in ids:
+        if cid in placed:
+            continue
+        group = tuple(x for x in _TOGETHER.get(cid, (cid,)) if x in wanted and x not in placed) or (cid,)
+        placed.update(group)
+        out.append(group)
+    return out
 
 
 @lru_cache(maxsize=1)

@@ -6,6 +6,8 @@
 """
 from __future__ import annotations
 
+import dataclasses
+import math
 import os
 import platform
 import signal
@@ -147,7 +149,8 @@ def verdict_of(claim: Claim, ev: Evidence, profile: str) -> tuple[Verdict, str]:
     return v, why
 
 
-def replicate_rejections(results: list[ClaimResult], ctx: Context, alpha: float, family: int | None = None) -> None:
+def replicate_rejections(results: list[ClaimResult], ctx: Context, alpha: float, family: int | None = None,
+                         jobs: int = 1) -> None:
     """Refute only what replicates.
 
     Every Monte Carlo rejection of a stated value is re-tested on fresh draws: the claim's check is
@@ -157,14 +160,14 @@ def replicate_rejections(results: list[ClaimResult], ctx: Context, alpha: float,
     replication is rejected too, otherwise the test's status becomes 'not replicated' (the claim is
     then inconclusive) and both results are kept in the evidence (``extra['replication']``).  Real
     errata reject by many standard errors and lose nothing; a true claim is refuted only if two
-    independent runs both reject it, about alpha^2 of the time.
+    independent runs both reject it, about alpha^2 of the time.  ``jobs`` > 1: the claims' checks are run
+    again in that many worker processes (as the run's own ``--jobs``), the longest claims first; the
+    replications are the same draws either way (seeded by the run seed and the claim).
     """
-    from dataclasses import replace
-
     from verify.model.context import derive_seed
     from verify.judge import takes_points
 
-    pending = []  # (test, replication test or None)
+    todo = []  # (result, its rejected tests, the points to run again or None)
     for r in results:
         rejected = [t for t in r.evidence.tests if t.status == "rejected"]  # stated, and our own forms
         if not rejected:
@@ -177,13 +180,17 @@ def replicate_rejections(results: list[ClaimResult], ctx: Context, alpha: float,
                 pts = [dict(p) for p in {tuple(sorted(p.items())): p for p in pts}.values()]
             except DomainError:
                 pts = None
-        rctx = replace(ctx, seed=derive_seed(ctx.seed, "replication"), at=pts, progress=False)
-        try:
-            again = {t.label: t for t in r.claim.check.run(r.claim, rctx).tests}
-        except (KeyboardInterrupt, DomainError):
-            raise
-        except Exception:
-            again = {}
+        todo.append((r, rejected, pts))
+    rseed = derive_seed(ctx.seed, "replication")
+    if jobs > 1 and len(todo) > 1:
+        again_of = _replicate_parallel(todo, ctx, rseed, jobs)
+    else:
+        again_of = {}
+        for r, _, pts in todo:
+            again_of[r.claim.id] = _replicate_one(r.claim, dataclasses.replace(ctx, seed=rseed, at=pts, progress=False))
+    pending = []  # (test, replication test or None)
+    for r, rejected, _ in todo:
+        again = again_of.get(r.claim.id) or {}
         pending += [(t, again.get(t.label)) for t in rejected]
     reps = [rep for _, rep in pending if rep is not None]
     pad = [1.0] * max(0, (family or 0) - len(reps))   # family: as in finalize
@@ -198,6 +205,51 @@ def replicate_rejections(results: list[ClaimResult], ctx: Context, alpha: float,
                                   "seed": rep.seed, "pvalue": rep.pvalue, "p_adjusted": pa, "rejected": pa < alpha}
         if pa >= alpha:
             t.status = "not replicated"
+
+
+def _replicate_one(claim, rctx) -> dict:
+    """The tests of ``claim``'s check run again in the replication context, by label ({} if the check fails)."""
+    try:
+        return {t.label: t for t in claim.check.run(claim, rctx).tests}
+    except (KeyboardInterrupt, DomainError):
+        raise
+    except Exception:
+        return {}
+
+
+def _replicate_worker(claim_id: str, profile: str, seed: int, device: str, at) -> dict:
+    """:func:`_replicate_one` in a worker process; the evidence travels back as JSON (exact for floats)."""
+    from verify.model.evidence import Evidence
+    from verify.run.registry import all_claims
+
+    c = next(c for c in all_claims() if c.id == claim_id)
+    tests = list(_replicate_one(c, make_context(profile, seed, device, at, progress=False)).values())
+    return Evidence(tests=tests).to_json()
+
+
+def _replicate_parallel(todo, ctx, rseed: int, jobs: int) -> dict:
+    """The replications of ``todo`` in ``jobs`` worker processes (as :func:`_compute_parallel`), longest first (by
+    the first run's seconds): claim id -> its tests again, by label."""
+    import multiprocessing as mp
+    from concurrent.futures import ProcessPoolExecutor
+
+    from verify.run.cache import evidence_from_json
+    from verify.run.registry import sources
+
+    jobs = min(jobs, len(todo))
+    threads = max(1, (os.cpu_count() or 1) // jobs)
+    order = sorted(todo, key=lambda x: -(x[0].seconds or 0.0))
+    ex = ProcessPoolExecutor(max_workers=jobs, mp_context=mp.get_context("spawn"), initializer=_worker_init,
+                             initargs=(threads, os.getpid(), sources()))
+    try:
+        futs = {r.claim.id: ex.submit(_replicate_worker, r.claim.id, ctx.profile.name, rseed, str(ctx.device), pts)
+                for r, _, pts in order}
+        out = {cid: {t.label: t for t in evidence_from_json(f.result()).tests} for cid, f in futs.items()}
+    except BaseException:
+        ex.shutdown(wait=False, cancel_futures=True)
+        raise
+    ex.shutdown(wait=True)
+    return out
 
 
 class ClaimTimeout(BaseException):
@@ -361,9 +413,31 @@ def _worker(claim_id: str, profile: str, seed: int, device: str, at,
     return claim_id, ev.to_json(), ok, secs
 
 
-def _compute_parallel(todo, ctx, jobs: int, done, timeout: float | None = None) -> None:
+def _worker_group(claim_ids, profile: str, seed: int, device: str, at,
+                  timeout: float | None = None) -> list[tuple[str, dict, bool, float]]:
+    """Claims declared to run together (:func:`verify.run.registry.run_together`: they share an in-process cache of
+    their runs), one after the other in one worker process."""
+    return [_worker(cid, profile, seed, device, at, timeout) for cid in claim_ids]
+
+
+def _longest_first(tasks: list, expected) -> list:
+    """The tasks (tuples of claim ids) in decreasing order of their expected seconds (``expected``: claim id ->
+    seconds of an earlier run), a task with a claim of unknown cost first; the given order among equals.  Starting
+    the longest tasks first keeps a long claim from being the last one running while the other workers idle."""
+    if not expected:
+        return list(tasks)
+
+    def cost(task):
+        secs = [expected.get(cid) for cid in task]
+        return math.inf if any(not isinstance(x, (int, float)) or not x >= 0 for x in secs) else float(sum(secs))
+    return sorted(tasks, key=cost, reverse=True)
+
+
+def _compute_parallel(todo, ctx, jobs: int, done, timeout: float | None = None, expected=None) -> None:
     """Run the claims ``todo`` in ``jobs`` worker processes (spawned: no forked torch threads), each with
-    ``cores // jobs`` torch threads; ``done(claim, evidence, ok, seconds)`` is called as each finishes.
+    ``cores // jobs`` torch threads; ``done(claim, evidence, ok, seconds)`` is called as each finishes (the claims
+    of a ``RUN_TOGETHER`` group, which share their runs, go to one worker and are reported when the group ends).
+    ``expected`` (claim id -> seconds of an earlier run): the tasks are started longest first.
     A claim's numbers do not depend on which process ran it or in which order: every random draw is
     seeded from (run seed, claim id, ...). They can depend on the thread count in their last bits (torch
     splits some reductions over threads): of 193 claims at quick, two (tahir2024.thm3.6.finite and
@@ -372,19 +446,20 @@ def _compute_parallel(todo, ctx, jobs: int, done, timeout: float | None = None) 
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
     from verify.run.cache import evidence_from_json
-    from verify.run.registry import sources
+    from verify.run.registry import run_together, sources
 
     threads = max(1, (os.cpu_count() or 1) // jobs)
     by_id = {c.id: c for c in todo}
     ex = ProcessPoolExecutor(max_workers=jobs, mp_context=mp.get_context("spawn"), initializer=_worker_init,
                              initargs=(threads, os.getpid(), sources()))
     try:
-        futs = {ex.submit(_worker, c.id, ctx.profile.name, ctx.seed, str(ctx.device), ctx.at, timeout) for c in todo}
+        futs = {ex.submit(_worker_group, ids, ctx.profile.name, ctx.seed, str(ctx.device), ctx.at, timeout)
+                for ids in _longest_first(run_together([c.id for c in todo]), expected)}
         while futs:
             fin, futs = wait(futs, return_when=FIRST_COMPLETED)
             for f in fin:
-                cid, evj, ok, secs = f.result()
-                done(by_id[cid], evidence_from_json(evj), ok, secs)
+                for cid, evj, ok, secs in f.result():
+                    done(by_id[cid], evidence_from_json(evj), ok, secs)
     except BaseException:
         ex.shutdown(wait=False, cancel_futures=True)
         raise
@@ -460,7 +535,8 @@ def _duration(s: float) -> str:
 
 def run(patterns=None, profile: str = "standard", seed: int = 0, device: str = "cpu", at=None,
         progress: bool = True, alpha: float = ALPHA, on_claim=None, cache_dir=None, resume: bool = False,
-        jobs: int = 1, claims=None, cluster=None, claim_timeout: float | None = None) -> RunResult:
+        jobs: int = 1, claims=None, cluster=None, claim_timeout: float | None = None,
+        expected=None) -> RunResult:
     """Run the selected claims and return verdicts with their evidence.
 
     ``at`` (a list of parameter dicts) replaces every selected claim's grid and is
@@ -488,6 +564,9 @@ def run(patterns=None, profile: str = "standard", seed: int = 0, device: str = "
 
     ``cluster``: a :class:`verify.run.distributed.Cluster` (Dask workers) that computes the claims' checks instead
     of this process (``jobs`` is then ignored); everything else is done here, as in a serial run.
+
+    ``expected``: claim id -> seconds an earlier run took (its ``results.json`` timing): a ``--jobs`` run starts the
+    longest claims first.  Only the order of the work changes, never a number.
     """
     # ``claims``: exactly these Claim objects instead of a selection by pattern (the pytest plugin runs the claims
     # it collected); claims from outside verify/claims must be loadable by a worker (verify.run.registry.use)
@@ -550,13 +629,13 @@ def run(patterns=None, profile: str = "standard", seed: int = 0, device: str = "
     if cluster is not None and todo:
         cluster.compute(todo, ctx, done)
     elif jobs > 1 and len(todo) > 1:
-        _compute_parallel(todo, ctx, min(jobs, len(todo)), done, timeout)
+        _compute_parallel(todo, ctx, min(jobs, len(todo)), done, timeout, expected)
     else:
         for c in todo:
             done(c, *_compute(c, ctx, timeout))
     results = [slots[c.id] for c in claims]  # the selection's order, whatever order they finished in
     finalize([r.evidence for r in results], alpha)
-    replicate_rejections(results, ctx, alpha)
+    replicate_rejections(results, ctx, alpha, jobs=jobs if cluster is None else 1)
     for r in results:
         r.verdict, r.reason = verdict_of(r.claim, r.evidence, profile)
         if r.claim.corrected:

@@ -505,18 +505,26 @@ def tuned_test(label: str, params: dict, fit: dict, ds, *, bound: float, upper: 
 KAPPA = 0.5
 #: the budget: TAU_PRESCRIBED times Thm 7's horizon C d/(kappa lambda^2) of each instance (T = O(C d/lambda^2))
 TAU_PRESCRIBED = 4.0
-#: issue 37: kappa is a setting the theorems leave open; not run over a range (cost), so the notes say what it means
+#: issue 37: kappa is a setting the theorems leave open ('for a sufficiently small kappa'): the d sweeps run at each
+#: of these values and the claims are judged over them by verify.kit.OverOpenSetting (KAPPA_SETTING)
+KAPPAS = (0.25, 0.5)
 KAPPA_OPEN = (
-    "Open setting not run over a range (issue 37): the step constant kappa is fixed at 1/2 in eta = kappa lambda/(C d) "
-    "(Thm 4: 'For a sufficiently small [kappa], set' L133; Thm 5: the same words, L137; Thm 6: 'online SGD run with "
-    "step size for time where' L145; Thm 7: 'set the learning rate with scaling ,' L195; L274 for Thm 8: as "
-    "extracted, the value is missing).  The theorems quantify kappa as 'sufficiently small', so every smaller kappa "
-    "is admissible and a larger one need not be: this verdict is evidence at kappa = 1/2 only, not over the range "
-    "the statement allows.  What would settle it: the same sweeps at kappa = 1/4 (the horizon 4 C d/(kappa lambda^2) "
-    "doubles, about twice this claim's cost, beyond the run's budget for thm1, thm3 and thm8), the claim then judged "
-    "over kappa in {1/4, 1/2} with verify.kit.OverOpenSetting (refuted only if it fails at both).  The thresholds "
-    "1/2 and 3/4 (the theorem's epsilon, lost) and the budget multiple 4 (the horizon's constant, lost) are ours too; "
-    "censoring at the budget leaves a sweep undecided, never confirmed.")
+    "Open setting (issue 37): the step constant kappa in eta = kappa lambda/(C d) (Thm 4: 'For a sufficiently small "
+    "[kappa], set' L133; Thm 5: the same words, L137; Thm 6: 'online SGD run with step size for time where' L145; "
+    "Thm 7: 'set the learning rate with scaling ,' L195; L274 for Thm 8: as extracted, the value is missing).  The "
+    "theorems quantify kappa as 'sufficiently small', so every smaller kappa is admissible: the d sweeps run at "
+    "kappa = 1/4 and 1/2 (the same instances and noise streams at both: common random numbers), and the claim is "
+    "judged over kappa with verify.kit.OverOpenSetting: refuted only if it fails at both, confirmed only if it holds "
+    "at both.  At kappa = 1/4 the horizon 4 C d/(kappa lambda^2) doubles in steps, so only the sweeps of d (the "
+    "rate the theorems state) run there; the sweeps of k and xi run at kappa = 1/2 (cost).  The quick profile runs "
+    "kappa = 1/2 only (no setting open there).  Smaller kappa (1/8) is not run: each halving doubles the cost again.  "
+    "The thresholds 1/2 and 3/4 (the theorem's epsilon, lost) and the budget multiple 4 (the horizon's constant, "
+    "lost) are ours too; censoring at the budget leaves a sweep undecided, never confirmed.  Measured (standard, "
+    "seed 0): every d sweep reaches its thresholds at both kappa, and the exponents of d at kappa = 1/4 lie within "
+    "0.05 of those at 1/2 (Thm 4, weak recovery: 1.10 [1.04, 1.18] against 1.13 [1.08, 1.21]; Thm 8's Claim-2 "
+    "instance, sigma(r .) = h_3, weak: 1.25 [1.17, 1.35] against 1.25 [1.18, 1.35]), all below the tested bound "
+    "1 + the log allowance (1.42 for d in [32, 512], 1.49 for [32, 128]): the verdict does not depend on kappa over "
+    "the declared range.")
 #: issue 37: the Frobenius-scale constant alpha (xi = alpha sqrt(k)) of Thms 1/5 and Lemma 1, likewise not ranged
 ALPHA_OPEN = (
     "  Open setting not run over a range (issue 37): alpha = 1/2 in xi = alpha sqrt(k) (Thm 1: 'let [xi = alpha "
@@ -526,7 +534,7 @@ ALPHA_OPEN = (
     "same check at alpha = 1/4 as well, judged over alpha in {1/4, 1/2} with verify.kit.OverOpenSetting.")
 PRESCRIBED_DESIGN = (
     "Design (issue 36: the hyper-parameters the theorem prescribes).  Every instance i runs at Thm 7's step "
-    f"eta_i = kappa lambda_i/(C_i d) (kappa = {KAPPA}) at every d of the sweep (the same c, c^ and initial "
+    "eta_i = kappa lambda_i/(C_i d) (kappa = 1/2, and 1/4 for the d sweeps at standard: KAPPA_OPEN) at every d of the sweep (the same c, c^ and initial "
     "coordinate g_1 along u at every d: common random numbers), within Thm 7's budget: a run not at the threshold "
     f"after {TAU_PRESCRIBED:g} C_i d/(kappa lambda_i^2) steps is censored, which leaves the sweep undecided (the "
     "theorem's horizon was not enough), never dropped.  Each run is simulated up to that horizon of its own (run_tuned's "
@@ -546,17 +554,59 @@ PRESCRIBED_DESIGN = (
 
 
 def run_prescribed(gen: torch.Generator, *, k: int, xi: float, gram, act_name: str, inner, ds, R: int,
-                   thresholds=(0.5, 0.75), c_fixed=None, rank_w=None, dtype=torch.float64, device="cpu") -> np.ndarray:
-    """T_i/u_i (R, len(ds), len(thresholds)) at Thm 7's prescribed step and budget (see PRESCRIBED_DESIGN): the
-    hitting time of each instance at each d in its own unit u_i = C_i/(kappa lambda_i^2); inf where the run did not
-    reach the threshold within TAU_PRESCRIBED d u_i steps."""
-    probe = run_tuned(gen, k=k, arms=[(xi, gram)], act_name=act_name, inner=inner, ds=ds, R=R, grid=[KAPPA],
-                      budget_units=TAU_PRESCRIBED * max(ds) / KAPPA, thresholds=thresholds, c_fixed=c_fixed,
+                   thresholds=(0.5, 0.75), c_fixed=None, rank_w=None, kappa: float = KAPPA, dtype=torch.float64,
+                   device="cpu") -> np.ndarray:
+    """T_i/u_i (R, len(ds), len(thresholds)) at Thm 7's prescribed step eta = kappa lambda/(C d) and budget (see
+    PRESCRIBED_DESIGN): the hitting time of each instance at each d in its own unit u_i = C_i/(kappa lambda_i^2);
+    inf where the run did not reach the threshold within TAU_PRESCRIBED d u_i steps."""
+    probe = run_tuned(gen, k=k, arms=[(xi, gram)], act_name=act_name, inner=inner, ds=ds, R=R, grid=[kappa],
+                      budget_units=TAU_PRESCRIBED * max(ds) / kappa, thresholds=thresholds, c_fixed=c_fixed,
                       rank_w=rank_w, per_d=True, run_horizon=TAU_PRESCRIBED, dtype=dtype, device=device)[0]
-    unit = 1.0 / (KAPPA * np.maximum(probe.scale, 1e-300) * np.maximum(probe.lam, 1e-12))   # C/(kappa lambda^2)
+    unit = 1.0 / (kappa * np.maximum(probe.scale, 1e-300) * np.maximum(probe.lam, 1e-12))   # C/(kappa lambda^2)
     out = np.full((R, len(ds), len(thresholds)), np.inf)
     for j, d in enumerate(ds):
         h = probe.hits[d][0].astype(float)                                        # (R, thresholds)
         ok = (h >= 0) & (h <= TAU_PRESCRIBED * d * unit[:, None])
         out[:, j] = np.where(ok, h / unit[:, None], np.inf)
     return out
+
+
+# ------------------------------------------------------------------ the figures' ordering test (figures.py)
+def gehan_ordering_test(label, params, slow, fast, budget, seed, *, paired: bool, cens=None) -> StatTest:
+    """StatTest of 'T_slow is stochastically larger than T_fast' from hitting times censored at one common
+    ``budget`` (-1 = censored): theta = P(T_slow > T_fast) + P(tie)/2 over all pairs (Gehan's generalized
+    Wilcoxon, which with a common censoring time is the Mann-Whitney statistic of min(T, budget + 1): a censored
+    run is slower than every observed one and ties with every censored one, so censoring is used, not dropped).
+    The claim is theta > 1/2; shown as x = 1/2 - theta <= 0 (one-sided, entering Holm: only theta significantly
+    below 1/2, the reverse ordering, rejects; agreement needs the 95% bootstrap interval of x below 0).
+    ``paired``: the two arms share instances and data streams (common random numbers): run indices are
+    resampled jointly; otherwise independently.  ``cens``: (slow, fast) per-run censoring steps (a run that broke
+    down before the threshold is censored at its breakdown, T > that step): a pair is ordered when the earlier time
+    is observed and the other time (observed or censored) exceeds it, else it counts as a tie (Gehan); with one
+    common ``budget`` this is the statistic above."""
+    from scipy import stats as sps
+    cs, cf = cens if cens is not None else (budget, budget)
+    a = np.stack([np.where(slow < 0, cs, slow), slow >= 0], 1).astype(float)    # (time or censoring, observed)
+    b = np.stack([np.where(fast < 0, cf, fast), fast >= 0], 1).astype(float)
+
+    def theta(x, y):
+        (tx, ox), (ty, oy) = (x[:, None, 0], x[:, None, 1] > 0), (y[None, :, 0], y[None, :, 1] > 0)
+        gt = oy & ((tx > ty) | (~ox & (tx >= ty)))
+        lt = ox & ((ty > tx) | (~oy & (ty >= tx)))
+        return float((gt + 0.5 * ~(gt | lt)).mean())
+
+    est = theta(a, b)
+    rng = np.random.default_rng(seed)
+    n, m = len(a), len(b)
+    boots = np.asarray([theta(a[i := rng.integers(0, n, n)], b[i if paired else rng.integers(0, m, m)])
+                        for _ in range(1000)])      # the arms' indices drawn in turn (jointly when paired)
+    se = float(np.std(boots, ddof=1))
+    lo, hi = np.quantile(boots, [0.025, 0.975])
+    x = 0.5 - est
+    p = float(sps.norm.sf(x / se)) if se > 0 else (1.0 if x <= 0 else 0.0)
+    med = [km_quantile(np.where(v < 0, np.inf, v), c) for v, c in ((slow, cs), (fast, cf))]
+    return StatTest(label=label, params=dict(params), predicted=0.0, estimate=x, stderr=se, trials=n + m, tol=0.0,
+                    pvalue=p, seed=seed, ci=(0.5 - float(hi), 0.5 - float(lo)), sided="upper",
+                    extra={"theta = P(T_slow > T_fast) + ties/2": est, "km_median_slow": med[0], "km_median_fast": med[1],
+                           "censored_slow": float(np.mean(slow < 0)), "censored_fast": float(np.mean(fast < 0)),
+                           "paired": paired, "test": "1/2 - theta <= 0 (Gehan-Wilcoxon, common censoring; bootstrap CI)"})

@@ -27,6 +27,7 @@ from numerics import spherical_sgd as S
 from verify.kit import Alternative, Check, Claim, Custom, Domain, Evidence, Kind, OverOpenSetting, Param, StatTest, per_profile, pick
 
 from . import common as CM
+from .common import gehan_ordering_test as _ordering_test
 from .common import mark_reconstructed, src
 from .figopen import FIG1_DS, FIG1_OPEN, FIG2_OPEN, OPEN_NOTES
 from .figopen import curve_fig as _curve_fig
@@ -67,7 +68,20 @@ def _instances(gen, R, k, d, *, alpha_par=0.0, device="cpu", dtype=torch.float64
     return W, u, c, ch, u0
 
 
+_RUNS: dict = {}
+
+
 def _run(ctx, key, *, k, xi, act, eta0, train_c, project, linearized=False, alpha_par=0.0, steps_mult=1.0, dims=D):
+    """The runs of one arm (cached for the run: fig1 and fig1.ratio read the same ones, RUN_TOGETHER)."""
+    memo = (ctx.seed, ctx.profile.name, str(ctx.device), str(ctx.dtype), key, k, xi, act.name, act.inner, eta0,
+            train_c, project, linearized, alpha_par, steps_mult, pick(ctx.profile, dims), _eta())
+    if memo not in _RUNS:
+        _RUNS[memo] = _simulate(ctx, key, k=k, xi=xi, act=act, eta0=eta0, train_c=train_c, project=project,
+                                linearized=linearized, alpha_par=alpha_par, steps_mult=steps_mult, dims=dims)
+    return _RUNS[memo]
+
+
+def _simulate(ctx, key, *, k, xi, act, eta0, train_c, project, linearized, alpha_par, steps_mult, dims):
     gen, seed = ctx.generator("dayi2024.figures", key)
     d, R = pick(ctx.profile, dims), pick(ctx.profile, RUNS)
     W, u, c, ch, u0 = _instances(gen, R, k, d, alpha_par=alpha_par, device=ctx.device, dtype=ctx.dtype)
@@ -98,46 +112,6 @@ def _run(ctx, key, *, k, xi, act, eta0, train_c, project, linearized=False, alph
     return {"res": res, "hits": np.stack(hits, 1), "seed": seed, "d": d, "R": R, "steps": steps,
             "inst": (W, u, c, ch_fin), "m_abs_final": m_abs[:, -1].cpu().numpy(), "path": m_abs.cpu().numpy(),
             "record": res.record_steps.cpu().numpy(), "broke": broke}
-
-
-def _ordering_test(label, params, slow, fast, budget, seed, *, paired: bool, cens=None) -> StatTest:
-    """StatTest of 'T_slow is stochastically larger than T_fast' from hitting times censored at one common
-    ``budget`` (-1 = censored): theta = P(T_slow > T_fast) + P(tie)/2 over all pairs (Gehan's generalized
-    Wilcoxon, which with a common censoring time is the Mann-Whitney statistic of min(T, budget + 1): a censored
-    run is slower than every observed one and ties with every censored one, so censoring is used, not dropped).
-    The claim is theta > 1/2; shown as x = 1/2 - theta <= 0 (one-sided, entering Holm: only theta significantly
-    below 1/2, the reverse ordering, rejects; agreement needs the 95% bootstrap interval of x below 0).
-    ``paired``: the two arms share instances and data streams (common random numbers): run indices are
-    resampled jointly; otherwise independently.  ``cens``: (slow, fast) per-run censoring steps (a run that broke
-    down before the threshold is censored at its breakdown, T > that step): a pair is ordered when the earlier time
-    is observed and the other time (observed or censored) exceeds it, else it counts as a tie (Gehan); with one
-    common ``budget`` this is the statistic above."""
-    from scipy import stats as sps
-    cs, cf = cens if cens is not None else (budget, budget)
-    a = np.stack([np.where(slow < 0, cs, slow), slow >= 0], 1).astype(float)    # (time or censoring, observed)
-    b = np.stack([np.where(fast < 0, cf, fast), fast >= 0], 1).astype(float)
-
-    def theta(x, y):
-        (tx, ox), (ty, oy) = (x[:, None, 0], x[:, None, 1] > 0), (y[None, :, 0], y[None, :, 1] > 0)
-        gt = oy & ((tx > ty) | (~ox & (tx >= ty)))
-        lt = ox & ((ty > tx) | (~oy & (ty >= tx)))
-        return float((gt + 0.5 * ~(gt | lt)).mean())
-
-    est = theta(a, b)
-    rng = np.random.default_rng(seed)
-    n, m = len(a), len(b)
-    boots = np.asarray([theta(a[i := rng.integers(0, n, n)], b[i if paired else rng.integers(0, m, m)])
-                        for _ in range(1000)])      # the arms' indices drawn in turn (jointly when paired)
-    se = float(np.std(boots, ddof=1))
-    lo, hi = np.quantile(boots, [0.025, 0.975])
-    x = 0.5 - est
-    p = float(sps.norm.sf(x / se)) if se > 0 else (1.0 if x <= 0 else 0.0)
-    med = [CM.km_quantile(np.where(v < 0, np.inf, v), c) for v, c in ((slow, cs), (fast, cf))]
-    return StatTest(label=label, params=dict(params), predicted=0.0, estimate=x, stderr=se, trials=n + m, tol=0.0,
-                    pvalue=p, seed=seed, ci=(0.5 - float(hi), 0.5 - float(lo)), sided="upper",
-                    extra={"theta = P(T_slow > T_fast) + ties/2": est, "km_median_slow": med[0], "km_median_fast": med[1],
-                           "censored_slow": float(np.mean(slow < 0)), "censored_fast": float(np.mean(fast < 0)),
-                           "paired": paired, "test": "1/2 - theta <= 0 (Gehan-Wilcoxon, common censoring; bootstrap CI)"})
 
 
 def _table(r):
@@ -695,3 +669,7 @@ CLAIMS.append(_fig_claim(
     "phase is short; a larger d (Fig. 2's d is lost) would lengthen it.",
     reverse_why="the overlap rising before c^ aligns (the opposite phase order)", open_settings=FIG2_OPEN))
 CLAIMS = mark_reconstructed(CLAIMS)   # issue 22: every form of 003 tested here is ours
+
+
+#: claims reading the same cached runs (_run: Figure 1's arms): a --jobs run gives them to one worker
+RUN_TOGETHER = (("dayi2024.fig1", "dayi2024.fig1.ratio"),)

@@ -267,3 +267,9 @@ CLAIMS = [
 ]
 
 CLAIMS = mark_reconstructed(CLAIMS)
+
+#: claims reading the same cached runs (_samples (the Monte Carlo moments at _POINTS)): a --jobs run gives them to one worker
+RUN_TOGETHER = ((
+    "dayi2024.cond2",
+    "dayi2024.prop4",
+),)

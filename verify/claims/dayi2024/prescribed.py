@@ -1,19 +1,22 @@
 """Issue 36: Thms 1, 3-8 at the step and budget the theorems prescribe, judged by verify.kit.Rate.
 
 A point of these sweeps: ``d``, ``k``, ``act`` (common.ACTS code), ``sep`` (0 orthonormal, 1 separated rows,
-2 the Claim-2 instance of Thm 8), ``recovery`` (0 weak m >= 1/2, 1 strong m >= 3/4) and either ``xi`` or ``alpha``
-(xi = alpha sqrt(k), the Frobenius scale of Thms 1/5).  The sampler returns T_i/u_i per instance (common.run_prescribed,
+2 the Claim-2 instance of Thm 8), ``recovery`` (0 weak m >= 1/2, 1 strong m >= 3/4), ``kappa`` (the step constant,
+an open setting: KAPPA_SETTING; common.KAPPA when absent) and either ``xi`` or ``alpha`` (xi = alpha sqrt(k), the
+Frobenius scale of Thms 1/5).  The sampler returns T_i/u_i per instance (common.run_prescribed,
 common.PRESCRIBED_DESIGN); the runs are drawn from seeds keyed by the setting, not by the claim, so the claims that
-share a setting share its runs (and each claim's numbers do not depend on which others run).
+share a setting share its runs (and each claim's numbers do not depend on which others run); the seed does not name
+kappa, so the runs at each kappa share their instances and noise streams (common random numbers).
 """
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 
 from derivations import lowrank as LR
-from verify.kit import Evidence, Rate, per_profile
+from verify.kit import OPEN_VALUES_RUN, Evidence, OpenSetting, OverOpenSetting, Rate, per_profile
 
 from . import common as CM
 
@@ -27,7 +30,53 @@ def _xi(p) -> float:
 
 
 def _setting(p) -> tuple:
-    return (int(p["k"]), round(_xi(p), 9), int(p["sep"]), int(p["act"]))
+    return (int(p["k"]), round(_xi(p), 9), int(p["sep"]), int(p["act"]), float(p.get("kappa", CM.KAPPA)))
+
+
+#: issue 37: the step constant kappa, open in every theorem judged here ('for a sufficiently small kappa'); the quick
+#: profile runs kappa = 1/2 only, so nothing is open there
+KAPPA_SETTING = OpenSetting(
+    "kappa", CM.KAPPAS, "the step constant kappa of the prescribed step eta = kappa lambda/(C d)",
+    "Thm 4: 'For a sufficiently small [kappa], set' (L133); Thm 5: the same words (L137); Thm 7: 'set the learning "
+    "rate with scaling ,' (L195); Thm 6 (L145) and Thm 8 (L274): the step's constant is missing from the extracted "
+    "text.  'Sufficiently small' admits every smaller kappa; 1/4 and 1/2 are run (the d sweeps; k and xi at 1/2).")
+KAPPA_OPEN_AT = per_profile((), (KAPPA_SETTING,))
+
+
+def held_over_kappa(points: list) -> dict:
+    """The held points of a d sweep per profile: at kappa = 1/2 (quick), at every kappa of KAPPA_SETTING (standard,
+    full; the smaller kappa first)."""
+    at = lambda ks: [dict(p, kappa=kp) for kp in ks for p in points]  # noqa: E731
+    return per_profile(at((CM.KAPPA,)), at(CM.KAPPAS))
+
+
+@dataclass
+class OverKappa:
+    """A check of Rates over the open kappa (KAPPA_SETTING, by OverOpenSetting): the kappas of every sweep it ran are
+    listed in ``details[OPEN_VALUES_RUN]`` (a sweep whose runs were censored gives an undecided check, no test:
+    such a kappa counts as run and not decided)."""
+
+    wrapped: object
+
+    @property
+    def takes_points(self) -> bool:
+        return bool(getattr(self.wrapped, "takes_points", False))
+
+    @property
+    def name(self) -> str:
+        return getattr(self.wrapped, "name", "") or type(self.wrapped).__name__
+
+    def run(self, claim, ctx) -> Evidence:
+        ev = self.wrapped.run(claim, ctx)
+        ran = [{"kappa": row["held"]["kappa"]} for key, rows in ev.details.items() if key.startswith("exponents")
+               for row in rows if isinstance(row.get("held"), dict) and "kappa" in row["held"]]
+        ev.details[OPEN_VALUES_RUN] = ran
+        return ev
+
+
+def over_kappa(check) -> OverOpenSetting:
+    """``check`` (its Rates' held points carrying ``kappa``) judged over the open kappa."""
+    return OverOpenSetting(OverKappa(check), KAPPA_OPEN_AT)
 
 
 def _runs(ctx, setting, ds, R, thresholds):
@@ -35,8 +84,8 @@ def _runs(ctx, setting, ds, R, thresholds):
     across d)."""
     key = (ctx.seed, ctx.profile.name, setting, tuple(ds), R, thresholds)
     if key not in _CACHE:
-        k, xi, sep, act = setting
-        gen, _ = ctx.generator("dayi2024.prescribed", *map(str, setting), str(tuple(ds)))
+        k, xi, sep, act, kappa = setting
+        gen, _ = ctx.generator("dayi2024.prescribed", *map(str, setting[:4]), str(tuple(ds)))
         name, inner = CM.ACTS[act]
         c_fixed, rank_w = None, None
         if sep == 2:    # Thm 8's Claim-2 instance: a fixed random c (Assumption 3 does not apply), its own xi
@@ -47,7 +96,8 @@ def _runs(ctx, setting, ds, R, thresholds):
         else:
             gram = CM.gram_separated(k) if sep else np.eye(k)
         _CACHE[key] = CM.run_prescribed(gen, k=k, xi=xi, gram=gram, act_name=name, inner=inner, ds=list(ds), R=R,
-                                        c_fixed=c_fixed, rank_w=rank_w, thresholds=thresholds, device=ctx.device, dtype=ctx.dtype)
+                                        c_fixed=c_fixed, rank_w=rank_w, thresholds=thresholds, kappa=kappa,
+                                        device=ctx.device, dtype=ctx.dtype)
     return _CACHE[key]
 
 

@@ -510,3 +510,8 @@ CLAIMS = [
                              "a bound tightened until it is false on the simulated models (below the largest "
                              "Delta/bound measured, 0.034)"))),
 ]
+
+
+#: claims reading the same cached runs (_thm2_run, _ball_fn): a --jobs run gives each pair to one worker
+RUN_TOGETHER = (("linearization2025.thm2", "linearization2025.thm2.proof"),
+                ("linearization2025.thm4", "linearization2025.thm4.proof"))

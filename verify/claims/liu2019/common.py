@@ -317,3 +317,16 @@ ROOT_PROPORTIONAL = RootCause(
     "§3's 'approximately proportional to the generalization error shown in Table 1' does not hold for Table 1's "
     "values: Webcam breaks the ranking and the ratios deviation/error spread over a factor of about 30.",
     r"\text{deviation and error increase together for four of the five datasets (all but Webcam)}")
+
+#: claims reading the same cached runs (simulation (the transfer simulation at each point)): a --jobs run gives them to one worker
+RUN_TOGETHER = ((
+    "liu2019.lemma1",
+    "liu2019.lemma3",
+    "liu2019.lemma4",
+    "liu2019.lemma6",
+    "liu2019.eq6",
+    "liu2019.thm1",
+    "liu2019.thm2",
+    "liu2019.thm3",
+    "liu2019.sec6_3.scratch",
+),)

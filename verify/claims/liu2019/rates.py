@@ -151,7 +151,7 @@ def _lemma6_q(which):
 LEMMA6_RATES = tuple(
     Rate(exponents=e, sweeps=SWEEPS, held=HELD, sampler=transfer_sampler(_lemma6_q(i)),
          fixed={"inv_lambda_P": LAMBDA_WHY, "inv_lambda_Q": LAMBDA_Q_WHY, "inv_delta": DELTA_WHY}, bound="upper",
-         tol=0.1, trials=TRIALS, regime=REGIME, name="lemma6 rate", quantity=q)
+         tol=0.1, trials=TRIALS, regime=REGIME, name="lemma6 rate", quantity=q, label=f"{nm}_Q drift")
     for i, (nm, e, q) in enumerate((
         ("Z", {"m": -0.25, "inv_kappa": 1.0, "n_P": 1.5, "n_Q": 1.25, "inv_lambda_P": 1.0, "inv_lambda_Q": 0.5,
                "inv_delta": 0.75}, "lambda_P max_k ||Z_Q(0) - Z_Q(k)||_F"),

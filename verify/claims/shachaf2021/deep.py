@@ -28,7 +28,8 @@ from derivations import deep_linear as DD
 from numerics.least_squares import min_norm_solve
 from numerics.sampling import gaussian_design, noisy_labels, unit_vectors
 from verify.kit import (AllOf, Alternative, Check, Claim, Constraint, Custom, Domain, Evidence, Figure, FigureSweep, Identity,
-                        Kind, Param, Tol, label_of, per_profile, pick, stat_test, stated_value)
+                        Kind, Param, Tol, label_of, over_open_setting, per_profile, pick, stat_test,
+                        stated_value)
 from verify.claims.tahir2024.common import ROOT_142 as TAHIR_ROOT_142   # 001's (142): one root cause, issue 22
 
 from .common import DEEP_SETTING, LITERAL_GD_NOTE, pair_at_angle, src
@@ -38,7 +39,13 @@ DEPTHS = per_profile((2,), (2, 3, 4, 6, 8), (2, 3, 4, 6, 8, 12))
 COUNT = per_profile(12, 12, 32)   # draws per group
 EXACT_SCALE = 0.5                 # layer scale of the exactly 0-balanced initialization
 EXACT_S2 = "exact, ||theta_S||=2"  # the exact initialization with a source teacher of norm 2
-ALPHAS = (0.03, 0.1, 0.3)         # near-zero balanced-margin initializations (0.03: the tested one)
+ALPHAS = (0.03, 0.1, 0.3)         # balanced-margin initializations (0.03 judged, with NEAR_ZERO; 0.1, 0.3 reported)
+#: issue 37: 'a near zero random initialization' (S L144) gives no scale: the near-zero init is judged over these
+#: (each group of draws its own: 0.01 is drawn after every other group, so theirs do not change)
+NEAR_ZERO = (0.01, 0.03)
+NEAR_ZERO_QUOTE = ("§5: 'Our analysis requires the initial random initialization (prior to pretraining) to be "
+                   "0-balanced, which can be achieved with a near zero random initialization, as discussed in [32]' "
+                   "(no scale is given)")
 HALF_PI = math.pi / 2
 VS_GROUPS = [(th, s) for th in (0.0, math.pi / 4, HALF_PI) for s in (0.0, 2.0)]
 TOL_DIST = Tol(rel=0.0, abs=1e-2, resolution=0.0)  # relative distance of end states (1%)
@@ -57,8 +64,9 @@ def _groups(L: int, ctx):
     if L in pick(ctx.profile, VS_DEPTHS) or L in VS_EXTRA:
         gs += [(f"vs theta={th:.4g} sigma={s:g}", 0.03, ("angle", th, s), N) for th, s in VS_GROUPS]
     # last, so that the draws of the groups above do not change: a source teacher of norm 2 (the others are unit
-    # vectors), so that (5)'s dependence on ||theta_S|| is seen
+    # vectors), so that (5)'s dependence on ||theta_S|| is seen; then the near-zero scales not in ALPHAS (issue 37)
     gs += [(EXACT_S2, "exact", ("norm2", 2.0, 0.0), N)]
+    gs += [(f"alpha={a:g}", a, ("norm2", None, 0.0), N) for a in NEAR_ZERO if a not in ALPHAS]
     return gs
 
 
@@ -210,29 +218,38 @@ def _not_conv(lab, r):
 def _thm52_check(claim, ctx, points) -> Evidence:
     ev = Evidence()
     table = []
+    near: dict = {f"alpha = {a:g}": [] for a in NEAR_ZERO}   # issue 37: the near-zero init over its open scale
     for p in points:
         L = int(p["L"])
         runs = literal_runs(ctx, L)
-        for name in ["exact", EXACT_S2] + [f"alpha={a:g}" for a in ALPHAS]:
+        for name in ["exact", EXACT_S2] + [f"alpha={a:g}" for a in sorted(set(ALPHAS) | set(NEAR_ZERO))]:
             r = runs[name]
             lab = f"L={L}, init {name}"
             row = {"L": L, "init": name, **{k: r[k] for k in ("bal_init", "bal_pretrained", "bal_final", "max_steps")},
                    "median_rel_dist_eq5": float(np.median(r["d_eq5"])), "max_rel_dist_eq5": float(r["d_eq5"].max()),
                    "median_rel_dist_eq142": float(np.median(r["d_eq142"]))}
             table.append(row)
-            if name not in ("exact", EXACT_S2, "alpha=0.03"):
+            alpha = None if name in ("exact", EXACT_S2) else float(r["init"])
+            if alpha is not None and alpha not in NEAR_ZERO:
                 continue   # reported only: not (near) 0-balanced
+            out = ev.tests if alpha is None else near[f"alpha = {alpha:g}"]
             if not r["ok"]:
-                ev.checks.append(_not_conv(lab, r))
+                (ev.checks if alpha is None else out).append(_not_conv(lab, r))
                 continue
             dist, why = _stated_eq5_distance(claim, r)
             if dist is None:
-                ev.checks.append(Check(f"(5) at {lab}", False, why))
+                (ev.checks if alpha is None else out).append(Check(f"(5) at {lab}", False, why))
                 continue
-            ev.tests.append(stat_test(f"||beta_GD - eq.(5)||/||eq.(5)||: {lab}", {"L": L, "init": name},
-                                      0.0, dist, TOL_DIST, "stated", r["seed"],
-                                      {k: row[k] for k in ("bal_init", "bal_pretrained", "bal_final")}, margin=True))
+            out.append(stat_test(f"||beta_GD - eq.(5)||/||eq.(5)||: {lab}", {"L": L, "init": name},
+                                 0.0, dist, TOL_DIST, "stated", r["seed"],
+                                 {k: row[k] for k in ("bal_init", "bal_pretrained", "bal_final")}, margin=True))
             ev.seeds.append(r["seed"])
+    # the near-zero scale is open (NEAR_ZERO_QUOTE): refuted only if (5) fails at every scale (verify.kit rule)
+    kept, rule = over_open_setting("the scale alpha of the near-zero initialization", near)
+    ev.tests += [t for t in kept if not isinstance(t, Check)]
+    ev.checks += rule + [c for c in kept if isinstance(c, Check)]
+    ev.details["open settings"] = [{"setting": "the scale alpha of the near-zero initialization", "param": "alpha",
+                                    "values": list(NEAR_ZERO), "quote": NEAR_ZERO_QUOTE}]
     ev.details["balancedness and distance to eq. (5) per run group"] = table
     # how the end state depends on the balancedness: log-log slope of distance vs balancedness (alpha groups)
     xs = [math.log(r["bal_final"]) for r in table if r["init"].startswith("alpha")]
@@ -375,8 +392,13 @@ CLAIMS = [
                "from the stated form (the squared norm of (5)'s right side as a function of r = ||beta||): r is its "
                "fixed point r^2 = stated(r), and (5) is X^+ y + k P_perp theta_S with norm r. " + LITERAL_GD_NOTE + " Two "
                "initializations are tested at each depth L in {2, 3, 4, 6, 8}: exactly 0-balanced rank-one weights "
-               "(scale 0.5 per layer; the theorem's hypothesis) and the near-zero balanced-margin init alpha = 0.03 "
-               "(approximately balanced, ||D_l|| ~ alpha^2); alpha = 0.1, 0.3 are reported to show how the end "
+               "(scale 0.5 per layer; the theorem's hypothesis) and the near-zero balanced-margin init (approximately "
+               "balanced, ||D_l|| ~ alpha^2), whose scale §5 does not give ('which can be achieved with a near zero "
+               "random initialization'): issue 37, alpha is declared open over {0.01, 0.03} and the near-zero tests "
+               "are judged by the open-settings rule (refuted only if (5) fails at both scales, confirmed only if it "
+               "holds at both; verify.kit.over_open_setting).  Measured (standard, seed 0): the median relative "
+               "distance to (5) is 1.9e-4 to 5.4e-4 at alpha = 0.01 and 3.2e-4 to 9.1e-4 at 0.03 over L = 2..8, "
+               "against the tolerance 1e-2.  alpha = 0.1, 0.3 are reported to show how the end "
                "state depends on the balancedness (distance to (5) roughly proportional to the balancedness "
                "error, slope in details). d = 10, n = 4, ||theta_S|| = 1, theta_T = 2 x an independent uniform "
                "direction. Test: relative distance of the GD end state to (5) <= 1e-2 (mean, one-sided). The "
@@ -505,3 +527,12 @@ def _perp_check(claim, ctx, points, part: str = "perp") -> Evidence:
                                       0.0, r[f"{part}_change"], tol, "stated", r["seed"], margin=True))
             ev.seeds.append(r["seed"])
     return ev
+
+#: claims reading the same cached runs (literal_runs (one batch per depth L)): a --jobs run gives them to one worker
+RUN_TOGETHER = ((
+    "shachaf2021.thm5.2",
+    "shachaf2021.thm5.2.limit",
+    "shachaf2021.thm5.2.proof",
+    "shachaf2021.vs_tahir2024.eq5",
+    "shachaf2021.vs_tahir2024.eq142",
+),)

@@ -642,3 +642,10 @@ CLAIMS.append(Claim(
                                        WORK_SETTINGS),
                        "the ordering reversed"),),
 ))
+
+#: claims reading the same cached runs (fig3_runs (Figure 3's literal runs per d, n, alpha and angle)): a --jobs run gives them to one worker
+RUN_TOGETHER = ((
+    "shachaf2021.fig3",
+    "shachaf2021.thm5.5.approx",
+    "shachaf2021.sec5.2.workaround",
+),)

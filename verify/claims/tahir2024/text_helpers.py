@@ -152,4 +152,16 @@ def mc_ordering(rows, trials, sampler_label, reverse: bool = False):
         return ev
     return fn
 
-
+#: claims reading the same cached runs (pretrained (the pretrained deep linear networks per d, L, alpha)): a --jobs run gives them to one worker
+RUN_TOGETHER = ((
+    "tahir2024.rate.lemma3_3.balance",
+    "tahir2024.rate.lemmaB1.eq50",
+    "tahir2024.rate.lemmaB1.eq60",
+    "tahir2024.rate.lemmaB1.eq69",
+    "tahir2024.proof.thm3_4.eq73_76",
+    "tahir2024.text.sec3_3.order_of_limits",
+    "tahir2024.text.sec3_3.order_of_limits.finite_alpha",
+    "tahir2024.text.sec3_3_1.order_of_limits",
+    "tahir2024.text.sec3_4.gamma_gt1_forgets",
+    "tahir2024.text.sec3_4.bias_away_from_min_norm",
+),)

@@ -134,3 +134,12 @@ def _risk_vs_m(lit, title):
     return {"x": "m", "xlabel": "width m", "ylabel": "ramp-loss risk R", "logy": True, "logx": True,
             "title": f"{title}: fine-tuned risk vs width (d={D}, n_S={N_S}, kappa={KAPPA})"
                      + (f"; {fewer}" if fewer else ""), "series": series}
+
+#: claims reading the same cached runs (_literal (the networks of §6 per width)): a --jobs run gives them to one worker
+RUN_TOGETHER = ((
+    "shachaf2021.thm6.1",
+    "shachaf2021.cor6.3.first_term",
+    "shachaf2021.sec6.distance",
+    "shachaf2021.sec6.gram",
+    "shachaf2021.sec6.residual",
+),)

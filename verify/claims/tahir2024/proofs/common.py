@@ -222,3 +222,9 @@ def _witness(fn, alt, points):
     """A custom check ``fn(claim, ctx, points, alt=alt)`` on the claim's own points: the claim's check with one link
     replaced by the slip ``alt``."""
     return Custom(lambda claim, ctx, pts: fn(claim, ctx, pts, alt=alt), points=points)
+
+#: claims reading the same cached runs (_scratch_run (the from-scratch runs at RUN_POINTS)): a --jobs run gives them to one worker
+RUN_TOGETHER = ((
+    "tahir2024.proof.lemmaB1.eq71_72",
+    "tahir2024.proof.thm3_5.eq90",
+),)
