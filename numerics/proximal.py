@@ -310,12 +310,14 @@ def _split_gd(prob, lam, eta, T, selective, record, lam_schedule, linear_too, wa
                 keepb.append(thb.clone())
         if k == steps:
             break
+        g = grad_R(prob, th)   # once a step: the switch (selector's quantity) and the update read the same gradient
         if selective:
-            lam_now = torch.where(selector(prob, th) >= 0, torch.as_tensor(float(lam), dtype=th.dtype, device=th.device),
+            lam_now = torch.where((g * (th - prob.theta0)).sum(1) >= 0,
+                                  torch.as_tensor(float(lam), dtype=th.dtype, device=th.device),
                                   torch.zeros((), dtype=th.dtype, device=th.device))
         elif lam_schedule is not None:
             lam_now = torch.full((prob.B,), float(lam_schedule(k * eta)), dtype=th.dtype, device=th.device)
-        tt = th - eta * grad_R(prob, th)
+        tt = th - eta * g
         th = tt - (lam_now * eta)[:, None] * (tt - prob.theta0)
         decay = torch.exp(-lam_now * eta)
         Iint = Iint * decay + torch.where(lam_now > 0, -torch.expm1(-lam_now * eta) / lam_now.clamp_min(1e-300),

@@ -122,12 +122,19 @@ def _fmt_plain(v) -> str:
 
 
 def tex_param(key: str, v, fig: dict | None = None) -> str:
+    """``key = v`` for a title or legend ('' where the series has no value of ``key``: a panel of series that do not
+    vary it)."""
+    if v is None:
+        return ""
     val, is_math = tex_value(key, v, fig)
     if is_math:
         return f"${tex_name(key, fig)}={val}$"
-    if key in ((fig or {}).get("values") or {}):   # a named value says it all
-        return _safe(tex_text(val))
+    if key in ((fig or {}).get("values") or {}) and not _NUMBER.fullmatch(str(val).strip()):
+        return _safe(tex_text(val))   # a named value says it all (a bare number does not: it keeps its name)
     return f"${tex_name(key, fig)}$ = {tex_text(val)}"
+
+
+_NUMBER = re.compile(r"[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?")
 
 
 def tex_text(s: str) -> str:

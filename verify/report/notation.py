@@ -183,7 +183,7 @@ def panel_title(parts: list[str], width: int) -> str:
     """A panel's parameters on as many lines as its width needs (a line breaks between parameters, never inside
     one): side by side, long titles would run into the next panel's."""
     lines: list[str] = []
-    pieces = [q for p in parts for q in re.split(r", (?=(?:[^$]*\$[^$]*\$)*[^$]*$)", p)]   # not inside $...$
+    pieces = [q for p in parts if p for q in re.split(r", (?=(?:[^$]*\$[^$]*\$)*[^$]*$)", p)]   # not inside $...$
     for p in pieces:
         if lines and _visible(lines[-1] + ", " + p) <= width:
             lines[-1] += ", " + p
