@@ -230,26 +230,33 @@ def _replicate_worker(claim_id: str, profile: str, seed: int, device: str, at) -
 def _replicate_parallel(todo, ctx, rseed: int, jobs: int) -> dict:
     """The replications of ``todo`` in ``jobs`` worker processes (as :func:`_compute_parallel`), longest first (by
     the first run's seconds): claim id -> its tests again, by label."""
+    from verify.run.cache import evidence_from_json
+
+    order = sorted(todo, key=lambda x: -(x[0].seconds or 0.0))
+    with _worker_pool(min(jobs, len(todo))) as ex:
+        futs = {r.claim.id: ex.submit(_replicate_worker, r.claim.id, ctx.profile.name, rseed, str(ctx.device), pts)
+                for r, _, pts in order}
+        return {cid: {t.label: t for t in evidence_from_json(f.result()).tests} for cid, f in futs.items()}
+
+
+@contextmanager
+def _worker_pool(jobs: int):
+    """``jobs`` spawned worker processes (no forked torch threads), each with ``cores // jobs`` torch threads and the
+    run's ``--claims`` sources; on an error or an interrupt the queued work is cancelled."""
     import multiprocessing as mp
     from concurrent.futures import ProcessPoolExecutor
 
-    from verify.run.cache import evidence_from_json
     from verify.run.registry import sources
 
-    jobs = min(jobs, len(todo))
     threads = max(1, (os.cpu_count() or 1) // jobs)
-    order = sorted(todo, key=lambda x: -(x[0].seconds or 0.0))
     ex = ProcessPoolExecutor(max_workers=jobs, mp_context=mp.get_context("spawn"), initializer=_worker_init,
                              initargs=(threads, os.getpid(), sources()))
     try:
-        futs = {r.claim.id: ex.submit(_replicate_worker, r.claim.id, ctx.profile.name, rseed, str(ctx.device), pts)
-                for r, _, pts in order}
-        out = {cid: {t.label: t for t in evidence_from_json(f.result()).tests} for cid, f in futs.items()}
+        yield ex
     except BaseException:
         ex.shutdown(wait=False, cancel_futures=True)
         raise
     ex.shutdown(wait=True)
-    return out
 
 
 class ClaimTimeout(BaseException):
@@ -442,17 +449,13 @@ def _compute_parallel(todo, ctx, jobs: int, done, timeout: float | None = None, 
     seeded from (run seed, claim id, ...). They can depend on the thread count in their last bits (torch
     splits some reductions over threads): of 193 claims at quick, two (tahir2024.thm3.6.finite and
     thm3.8.finite) differ in the 16th digit between jobs=1 and jobs=2, with identical verdicts."""
-    import multiprocessing as mp
-    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+    from concurrent.futures import FIRST_COMPLETED, wait
 
     from verify.run.cache import evidence_from_json
-    from verify.run.registry import run_together, sources
+    from verify.run.registry import run_together
 
-    threads = max(1, (os.cpu_count() or 1) // jobs)
     by_id = {c.id: c for c in todo}
-    ex = ProcessPoolExecutor(max_workers=jobs, mp_context=mp.get_context("spawn"), initializer=_worker_init,
-                             initargs=(threads, os.getpid(), sources()))
-    try:
+    with _worker_pool(jobs) as ex:
         futs = {ex.submit(_worker_group, ids, ctx.profile.name, ctx.seed, str(ctx.device), ctx.at, timeout)
                 for ids in _longest_first(run_together([c.id for c in todo]), expected)}
         while futs:
@@ -460,10 +463,6 @@ def _compute_parallel(todo, ctx, jobs: int, done, timeout: float | None = None, 
             for f in fin:
                 for cid, evj, ok, secs in f.result():
                     done(by_id[cid], evidence_from_json(evj), ok, secs)
-    except BaseException:
-        ex.shutdown(wait=False, cancel_futures=True)
-        raise
-    ex.shutdown(wait=True)
 
 
 def warn(text: str) -> None:
