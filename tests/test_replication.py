@@ -22,7 +22,10 @@ def _judge(claims, seed=0):
     ctx = make_context("quick", seed, progress=False)
     results = [ClaimResult(c, c.check.run(c, ctx)) for c in claims]
     finalize([r.evidence for r in results], 0.05)
-    replicate_rejections(results, ctx, 0.05)
+    secs = replicate_rejections(results, ctx, 0.05)
+    # the run's timing block lists the seconds of each replication, and of no claim without a rejection
+    assert set(secs) == {r.claim.id for r in results if any("replication" in t.extra for t in r.evidence.tests)}
+    assert all(isinstance(s, float) and s >= 0 for s in secs.values())
     return {r.claim.id: (decide(r.evidence)[0], r.evidence) for r in results}
 
 

@@ -150,7 +150,7 @@ def verdict_of(claim: Claim, ev: Evidence, profile: str) -> tuple[Verdict, str]:
 
 
 def replicate_rejections(results: list[ClaimResult], ctx: Context, alpha: float, family: int | None = None,
-                         jobs: int = 1) -> None:
+                         jobs: int = 1) -> dict:
     """Refute only what replicates.
 
     Every Monte Carlo rejection of a stated value is re-tested on fresh draws: the claim's check is
@@ -162,7 +162,8 @@ def replicate_rejections(results: list[ClaimResult], ctx: Context, alpha: float,
     errata reject by many standard errors and lose nothing; a true claim is refuted only if two
     independent runs both reject it, about alpha^2 of the time.  ``jobs`` > 1: the claims' checks are run
     again in that many worker processes (as the run's own ``--jobs``), the longest claims first; the
-    replications are the same draws either way (seeded by the run seed and the claim).
+    replications are the same draws either way (seeded by the run seed and the claim).  Returns claim id -> the
+    seconds its replication took (the run's timing block).
     """
     from verify.model.context import derive_seed
     from verify.judge import takes_points
@@ -182,12 +183,15 @@ def replicate_rejections(results: list[ClaimResult], ctx: Context, alpha: float,
                 pts = None
         todo.append((r, rejected, pts))
     rseed = derive_seed(ctx.seed, "replication")
+    secs: dict[str, float] = {}
     if jobs > 1 and len(todo) > 1:
-        again_of = _replicate_parallel(todo, ctx, rseed, jobs)
+        again_of = _replicate_parallel(todo, ctx, rseed, jobs, secs)
     else:
         again_of = {}
         for r, _, pts in todo:
+            t0 = time.monotonic()
             again_of[r.claim.id] = _replicate_one(r.claim, dataclasses.replace(ctx, seed=rseed, at=pts, progress=False))
+            secs[r.claim.id] = round(time.monotonic() - t0, 3)
     pending = []  # (test, replication test or None)
     for r, rejected, _ in todo:
         again = again_of.get(r.claim.id) or {}
@@ -205,6 +209,7 @@ def replicate_rejections(results: list[ClaimResult], ctx: Context, alpha: float,
                                   "seed": rep.seed, "pvalue": rep.pvalue, "p_adjusted": pa, "rejected": pa < alpha}
         if pa >= alpha:
             t.status = "not replicated"
+    return secs
 
 
 def _replicate_one(claim, rctx) -> dict:
@@ -217,26 +222,32 @@ def _replicate_one(claim, rctx) -> dict:
         return {}
 
 
-def _replicate_worker(claim_id: str, profile: str, seed: int, device: str, at) -> dict:
-    """:func:`_replicate_one` in a worker process; the evidence travels back as JSON (exact for floats)."""
+def _replicate_worker(claim_id: str, profile: str, seed: int, device: str, at) -> tuple[dict, float]:
+    """:func:`_replicate_one` in a worker process; the evidence travels back as JSON (exact for floats), with the
+    seconds it took."""
     from verify.model.evidence import Evidence
     from verify.run.registry import all_claims
 
+    t0 = time.monotonic()
     c = next(c for c in all_claims() if c.id == claim_id)
     tests = list(_replicate_one(c, make_context(profile, seed, device, at, progress=False)).values())
-    return Evidence(tests=tests).to_json()
+    return Evidence(tests=tests).to_json(), round(time.monotonic() - t0, 3)
 
 
-def _replicate_parallel(todo, ctx, rseed: int, jobs: int) -> dict:
+def _replicate_parallel(todo, ctx, rseed: int, jobs: int, secs: dict) -> dict:
     """The replications of ``todo`` in ``jobs`` worker processes (as :func:`_compute_parallel`), longest first (by
-    the first run's seconds): claim id -> its tests again, by label."""
+    the first run's seconds): claim id -> its tests again, by label (``secs`` gets each one's seconds)."""
     from verify.run.cache import evidence_from_json
 
     order = sorted(todo, key=lambda x: -(x[0].seconds or 0.0))
     with _worker_pool(min(jobs, len(todo))) as ex:
         futs = {r.claim.id: ex.submit(_replicate_worker, r.claim.id, ctx.profile.name, rseed, str(ctx.device), pts)
                 for r, _, pts in order}
-        return {cid: {t.label: t for t in evidence_from_json(f.result()).tests} for cid, f in futs.items()}
+        again = {}
+        for cid, f in futs.items():
+            doc, secs[cid] = f.result()
+            again[cid] = {t.label: t for t in evidence_from_json(doc).tests}
+        return again
 
 
 @contextmanager
@@ -633,8 +644,11 @@ def run(patterns=None, profile: str = "standard", seed: int = 0, device: str = "
         for c in todo:
             done(c, *_compute(c, ctx, timeout))
     results = [slots[c.id] for c in claims]  # the selection's order, whatever order they finished in
+    first_stage = time.time() - t0
     finalize([r.evidence for r in results], alpha)
-    replicate_rejections(results, ctx, alpha, jobs=jobs if cluster is None else 1)
+    t1 = time.time()
+    replicated = replicate_rejections(results, ctx, alpha, jobs=jobs if cluster is None else 1)
+    replication = time.time() - t1
     for r in results:
         r.verdict, r.reason = verdict_of(r.claim, r.evidence, profile)
         if r.claim.corrected:
@@ -654,5 +668,6 @@ def run(patterns=None, profile: str = "standard", seed: int = 0, device: str = "
             "patterns": list(patterns or []), "at": at, "versions": versions(),
             "n_tests": sum(len(r.evidence.tests) for r in results)}
     timing = {"started": started, "seconds": round(time.time() - t0, 2), "resumed_from_cache": resumed,
-              "claim_timeout": timeout}
+              "claim_timeout": timeout, "first_stage_seconds": round(first_stage, 2),
+              "replication_seconds": round(replication, 2), "replications": replicated}
     return RunResult(results, meta, timing)
