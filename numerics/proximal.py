@@ -66,6 +66,14 @@ class Problem:
     jac: Callable[[Tensor], Tensor]      # (B, p) -> (B, n, p)
     f_single: Callable[[Tensor, int], Tensor]  # (p,), trial index -> (n,)  (for torch.func)
     data: dict
+    #: (B, p) -> (f, jac), the same bits as (f(theta), jac(theta)), faster: their shared terms computed once (the
+    #: networks' pre-activations) and torch.bmm for the einsums (einsum calls bmm itself, at ~2x the cost on these
+    #: sizes; a contraction over one index is einsum's plain product, other bits than bmm's 0 + x y for a -0.0, so
+    #: make_problem sets it only when every contraction has two or more terms); None: the two calls
+    f_jac: Callable[[Tensor], tuple[Tensor, Tensor]] | None = None
+
+    def f_and_jac(self, theta: Tensor) -> tuple[Tensor, Tensor]:
+        return self.f_jac(theta) if self.f_jac is not None else (self.f(theta), self.jac(theta))
 
     @property
     def B(self) -> int:
@@ -98,6 +106,7 @@ def make_problem(B: int, kind: str, n: int, d: int, m: int, gen: torch.Generator
         f = lambda th: torch.einsum("bnd,bd->bn", X, th)  # noqa: E731
         jac = lambda th: X.expand(th.shape[0], n, d)  # noqa: E731
         f1 = lambda th, b: X[b] @ th  # noqa: E731
+        fj = (lambda th: (torch.bmm(X, th[:, :, None])[..., 0], jac(th))) if d > 1 else None  # noqa: E731
         data = {"X": X}
     elif kind == "quadratic":
         p = d
@@ -108,6 +117,14 @@ def make_problem(B: int, kind: str, n: int, d: int, m: int, gen: torch.Generator
         f = lambda th: torch.einsum("bnp,bp->bn", bvec, th) + 0.5 * torch.einsum("bp,bnpq,bq->bn", th, A, th)  # noqa: E731
         jac = lambda th: bvec + torch.einsum("bnpq,bq->bnp", A, th)  # noqa: E731
         f1 = lambda th, b: bvec[b] @ th + 0.5 * torch.einsum("p,npq,q->n", th, A[b], th)  # noqa: E731
+        Ap, Aq = A.permute(0, 2, 1, 3).reshape(B, p, n * p), A.reshape(B, n * p, p)   # for fj's bmm's
+
+        def fj(th):   # f and jac by bmm's, in einsum's order (th^T A first, then . th)
+            tc = th[:, :, None]
+            quad = torch.bmm(torch.bmm(th[:, None, :], Ap).reshape(-1, n, p), tc)[..., 0]
+            return torch.bmm(bvec, tc)[..., 0] + 0.5 * quad, bvec + torch.bmm(Aq, tc).reshape(-1, n, p)
+
+        fj = fj if p > 1 else None
         data = {"A": A, "b": bvec}
     elif kind in ("tanh", "relu"):
         X = _randn(gen, B, n, d, **kw)
@@ -131,6 +148,17 @@ def make_problem(B: int, kind: str, n: int, d: int, m: int, gen: torch.Generator
             ja = act(z) / math.sqrt(m)
             return torch.cat([jW.reshape(th.shape[0], n, m * d), ja], dim=2)
 
+        def fj(th):   # f and jac above, op for op, with z and act(z) computed once and bmm's for the einsums
+            W, a = split(th)
+            z = torch.bmm(X, W.transpose(1, 2))
+            h = act(z)
+            dz = 1 - h ** 2 if kind == "tanh" else dact(z)
+            jW = (dz * a[:, None, :])[..., None] * X[:, :, None, :] / math.sqrt(m)   # (B, n, m, d)
+            J = torch.cat([jW.reshape(th.shape[0], n, m * d), h / math.sqrt(m)], dim=2)
+            return torch.bmm(h, a[:, :, None])[..., 0] / math.sqrt(m), J
+
+        fj = fj if d > 1 and m > 1 else None
+
         def f1(th, b):
             W, a = th[: m * d].reshape(m, d), th[m * d:]
             return act(X[b] @ W.T) @ a / math.sqrt(m)
@@ -140,7 +168,7 @@ def make_problem(B: int, kind: str, n: int, d: int, m: int, gen: torch.Generator
         raise ValueError(f"model kind={kind!r} is not one of linear, quadratic, tanh, relu")
     f0 = f(theta0)
     y = f0 + residual * _randn(gen, B, n, **kw) / math.sqrt(n)
-    return Problem(kind, theta0, y, f, jac, f1, data)
+    return Problem(kind, theta0, y, f, jac, f1, data, fj)
 
 
 def empirical_ntk(prob: Problem, theta: Tensor) -> Tensor:
@@ -165,7 +193,7 @@ def linearized(prob: Problem) -> Problem:
     return Problem(prob.name + "-linearized", t0, prob.y, f, jac, f1, dict(prob.data))
 
 
-def magnitudes(prob: Problem, theta: Tensor) -> tuple[Tensor, Tensor, Tensor]:
+def magnitudes(prob: Problem, theta: Tensor, *, jac: bool = True) -> tuple[Tensor, Tensor | None, Tensor]:
     """Sizes of the terms summed when f_theta(x*) and its Jacobian are evaluated in floating point, for forward
     error bounds: (rho (B, n), Jabs (B, n, p), kink (B,)).
 
@@ -183,19 +211,20 @@ def magnitudes(prob: Problem, theta: Tensor) -> tuple[Tensor, Tensor, Tensor]:
       the a-block is (|act(z_ij)| + zabs_ij)/sqrt(m).
 
     ``kink`` marks the ReLU trials where some pre-activation is within 2 gamma_{d+1} zabs of 0, i.e. its sign, hence relu'(z) in {0, 1}, is not determined by the float64 evaluation: two evaluations of the same
-    derivative may then differ by O(1), not O(eps), and no rounding bound applies (always False otherwise)."""
+    derivative may then differ by O(1), not O(eps), and no rounding bound applies (always False otherwise).
+    ``jac=False``: Jabs is not formed (None; rho and kink are the same)."""
     kind = prob.name
     B = prob.B
     eps = torch.finfo(theta.dtype).eps
     no_kink = torch.zeros(B, dtype=torch.bool, device=theta.device)
     if kind == "linear":
         X = prob.data["X"].abs()
-        return torch.einsum("bnd,bd->bn", X, theta.abs()), X.expand(B, *X.shape[1:]), no_kink
+        return torch.einsum("bnd,bd->bn", X, theta.abs()), X.expand(B, *X.shape[1:]) if jac else None, no_kink
     if kind == "quadratic":
         A, bv = prob.data["A"].abs(), prob.data["b"].abs()
         ta = theta.abs()
         rho = torch.einsum("bnp,bp->bn", bv, ta) + 0.5 * torch.einsum("bp,bnpq,bq->bn", ta, A, ta)
-        return rho, bv + torch.einsum("bnpq,bq->bnp", A, ta), no_kink
+        return rho, bv + torch.einsum("bnpq,bq->bnp", A, ta) if jac else None, no_kink
     if kind in ("tanh", "relu"):
         X, m, d = prob.data["X"], prob.data["m"], prob.data["d"]
         W, a = theta[:, : m * d].reshape(-1, m, d), theta[:, m * d:]
@@ -204,9 +233,11 @@ def magnitudes(prob: Problem, theta: Tensor) -> tuple[Tensor, Tensor, Tensor]:
         act = torch.tanh(z) if kind == "tanh" else torch.relu(z)
         aabs = (act.abs() + zabs) / math.sqrt(m)                                        # (B, n, m)
         rho = torch.einsum("bnm,bm->bn", aabs, a.abs())
-        dabs = 1 + zabs if kind == "tanh" else torch.ones_like(zabs)
-        jW = (dabs * a.abs()[:, None, :])[..., None] * X.abs()[:, :, None, :] / math.sqrt(m)   # (B, n, m, d)
-        Jabs = torch.cat([jW.reshape(B, prob.n, m * d), aabs], dim=2)
+        Jabs = None
+        if jac:
+            dabs = 1 + zabs if kind == "tanh" else torch.ones_like(zabs)
+            jW = (dabs * a.abs()[:, None, :])[..., None] * X.abs()[:, :, None, :] / math.sqrt(m)   # (B, n, m, d)
+            Jabs = torch.cat([jW.reshape(B, prob.n, m * d), aabs], dim=2)
         gamma_d = (d + 1) * eps / 2 / (1 - (d + 1) * eps / 2)
         kink = (z.abs() <= 2 * gamma_d * zabs).flatten(1).any(1) if kind == "relu" else no_kink
         return rho, Jabs, kink
@@ -250,15 +281,19 @@ def loss_rounding(prob: Problem, theta: Tensor) -> tuple[Tensor, Tensor]:
     sum of n squares adds gamma_n times the loss.  The second-order term matters: near a zero of the residual
     (|r| ~ 1e-15, loss ~ 1e-30) it is the whole bound, and a step that "raises" the loss by less than the bounds of
     its two ends is not a measured increase (a converged run's loss jitters at that level under any update rule)."""
-    rho, _, _ = magnitudes(prob, theta)
-    rho = rho + prob.y.abs()
     r = prob.f(theta) - prob.y
     loss = (r ** 2).sum(1)
+    return loss, _loss_bound(prob, theta, r, loss)
+
+
+def _loss_bound(prob: Problem, theta: Tensor, r: Tensor, loss: Tensor) -> Tensor:
+    """:func:`loss_rounding`'s bound from the residual r = f_theta(x*) - y* and the loss already computed."""
+    rho = magnitudes(prob, theta, jac=False)[0] + prob.y.abs()
     unit = torch.finfo(theta.dtype).eps / 2
     k = 3 * prob.p + 2 * prob.n + 20
     g = k * unit / (1 - k * unit)
     gn = prob.n * unit / (1 - prob.n * unit)
-    return loss, (2 * g * r.abs() * rho + 2 * g * g * rho * rho).sum(1) + gn * loss
+    return (2 * g * r.abs() * rho + 2 * g * g * rho * rho).sum(1) + gn * loss
 
 
 def split_gd(prob: Problem, lam: float, eta: float, T: float, *, selective: bool = False,
@@ -280,52 +315,82 @@ def split_gd(prob: Problem, lam: float, eta: float, T: float, *, selective: bool
 
 
 def _split_gd(prob, lam, eta, T, selective, record, lam_schedule, linear_too, want_losses=False):
+    # The loop is dispatch-bound (p <= ~32, a few dozen small torch calls a step), so it does each step's work once:
+    # f and the Jacobian from one call (the networks' pre-activations shared), the loss from the residual the
+    # gradient reads anyway, the step's lambda-terms (lambda eta, exp(-lambda eta), the I_t increment) computed once
+    # per value of lambda_k instead of once a step (selective: a where between the lambda and the 0 versions, each
+    # computed on a (B,) tensor as before, so every element goes through the same kernel), and the rounding bound of
+    # a step's start reused when the step before it had already computed it.  Every number is the one the plain
+    # loop computed (tests/test_proximal.py keeps that loop as a reference and compares bits).
     steps = int(round(T / eta))
     rec = set(range(steps + 1)) if record is None else {min(steps, int(round(t / eta))) for t in record}
-    th = prob.theta0.clone()
+    th0, y, n_ = prob.theta0, prob.y, prob.n
+    th = th0.clone()
     lin = linearized(prob) if linear_too else None
-    thb = prob.theta0.clone() if linear_too else None
+    thb = th0.clone() if linear_too else None
     ts, keep, lams, keepb, Ls, Is = [], [], [], [], [], []
-    lam_now = torch.full((prob.B,), float(lam), dtype=th.dtype, device=th.device)
-    Lam = torch.zeros(prob.B, dtype=th.dtype, device=th.device)
+    kw = dict(dtype=th.dtype, device=th.device)
+
+    def terms(lam_vec):   # (lambda_k, lambda_k eta, exp(-lambda_k eta), the I_t increment), each (B,)
+        le = lam_vec * eta
+        inc = torch.where(lam_vec > 0, -torch.expm1(-lam_vec * eta) / lam_vec.clamp_min(1e-300),
+                          torch.full_like(lam_vec, eta))
+        return lam_vec, le, torch.exp(-lam_vec * eta), inc
+
+    on = terms(torch.full((prob.B,), float(lam), **kw))
+    off = terms(torch.zeros(prob.B, **kw)) if selective else None
+    cur, cur_val = on, float(lam)      # the terms in force, and (schedule) the lambda they were computed for
+    Lam = torch.zeros(prob.B, **kw)
     Iint = torch.zeros_like(Lam)
-    loss_list, err_list, prev = [], [], None
+    nan = torch.full((prob.B,), math.nan, **kw)
+    loss_list, err_list, prev, prev_r, prev_err = [], [], None, None, False
     for k in range(steps + 1):
-        if want_losses:   # the rounding bound only at the two ends of a step where some loss rose (it costs 2 f's)
-            loss = ((prob.f(th) - prob.y) ** 2).sum(1)
-            err = torch.full_like(loss, math.nan)
+        last = k == steps
+        if last and not want_losses:
+            fth, J = None, None
+        elif last:
+            fth, J = prob.f(th), None
+        else:
+            fth, J = prob.f_and_jac(th)
+        r = fth - y if fth is not None else None
+        if want_losses:   # the rounding bound only at the two ends of a step where some loss rose
+            loss = (r ** 2).sum(1)
+            err = nan
             if loss_list and bool((loss > loss_list[-1]).any()):
-                err_list[-1] = loss_rounding(prob, prev)[1]
-                err = loss_rounding(prob, th)[1]
+                if not prev_err:
+                    err_list[-1] = _loss_bound(prob, prev, prev_r, loss_list[-1])
+                err = _loss_bound(prob, th, r, loss)
+            prev_err = err is not nan
             loss_list.append(loss)
             err_list.append(err)
-            prev = th
+            prev, prev_r = th, r
         if k in rec:
             ts.append(k * eta)
             keep.append(th.clone())
-            lams.append(lam_now.clone())
+            lams.append(torch.where(sel, on[0], off[0]) if selective and k else cur[0].clone())
             Ls.append(Lam.clone())
             Is.append(Iint.clone())
             if linear_too:
                 keepb.append(thb.clone())
-        if k == steps:
+        if last:
             break
-        g = grad_R(prob, th)   # once a step: the switch (selector's quantity) and the update read the same gradient
+        # grad_R (bmm: einsum's bits, see Problem.f_jac); once a step: the switch and the update read it
+        g = 2 * (torch.bmm(r[:, None, :], J)[:, 0] if n_ > 1 else torch.einsum("bnp,bn->bp", J, r))
         if selective:
-            lam_now = torch.where((g * (th - prob.theta0)).sum(1) >= 0,
-                                  torch.as_tensor(float(lam), dtype=th.dtype, device=th.device),
-                                  torch.zeros((), dtype=th.dtype, device=th.device))
+            sel = (g * (th - th0)).sum(1) >= 0    # lambda_k itself is formed only where it is recorded
+            cur = (None,) + tuple(torch.where(sel, a, b) for a, b in zip(on[1:], off[1:]))
         elif lam_schedule is not None:
-            lam_now = torch.full((prob.B,), float(lam_schedule(k * eta)), dtype=th.dtype, device=th.device)
+            v = float(lam_schedule(k * eta))
+            if v != cur_val or math.copysign(1.0, v) != math.copysign(1.0, cur_val):   # (-0.0: other bits)
+                cur, cur_val = terms(torch.full((prob.B,), v, **kw)), v
+        _, le, decay, inc = cur
         tt = th - eta * g
-        th = tt - (lam_now * eta)[:, None] * (tt - prob.theta0)
-        decay = torch.exp(-lam_now * eta)
-        Iint = Iint * decay + torch.where(lam_now > 0, -torch.expm1(-lam_now * eta) / lam_now.clamp_min(1e-300),
-                                          torch.full_like(lam_now, eta))
-        Lam = Lam + lam_now * eta
+        th = tt - le[:, None] * (tt - th0)
+        Iint = Iint * decay + inc
+        Lam = Lam + le
         if linear_too:
             tb = thb - eta * grad_R(lin, thb)
-            thb = tb - (lam_now * eta)[:, None] * (tb - prob.theta0)
+            thb = tb - le[:, None] * (tb - th0)
     if not torch.isfinite(th).all():
         raise NotConverged(f"split update diverged (eta={eta:g}, lambda={lam:g})")
     return Trajectory(np.array(ts), torch.stack(keep, 1), torch.stack(lams, 1),
