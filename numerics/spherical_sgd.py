@@ -25,6 +25,7 @@ speed in benchmarks/dayi2024.md).
 """
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from typing import Callable, Sequence
@@ -109,9 +110,9 @@ class Activation:
         return self._pair[1](z) if self.inner == 1.0 else self._pair[1](z / self.inner) / self.inner
 
     def f_df(self, z: Tensor) -> tuple[Tensor, Tensor]:
-        """(f(z), f'(z)) in fewer tensor operations (the chain's inner loop is dispatch-bound): a sum of Hermite
-        polynomials is evaluated as one polynomial by Horner's rule (coefficients of z / inner folded in), ReLU
-        shares its comparison; otherwise f and df.  Equal to (f, df) to rounding (tests/test_dayi2024.py)."""
+        """(f(z), f'(z)) in fewer tensor operations: a sum of Hermite polynomials is evaluated as one polynomial by
+        Horner's rule (coefficients of z / inner folded in), ReLU shares its comparison; otherwise f and df.  Equal
+        to (f, df) to rounding (tests/test_dayi2024.py); the chain uses its neuron sums, :meth:`chain_sums`."""
         poly = self._poly_coefs()
         if poly:
             return _horner(poly[0], z, TORCH_OPS), _horner(poly[1], z, TORCH_OPS)
@@ -191,10 +192,15 @@ def _np_apply(f, df, z):
     return f(t).numpy(), df(t).numpy()
 
 
+@functools.lru_cache(maxsize=None)
+def _np_ones(k: int, dtype) -> np.ndarray:
+    return np.ones(k, dtype=dtype)
+
+
 def _np_neuron_sum(x):
     """Row sums of (R, k) as a matrix-vector product: numpy's x.sum(-1) walks a short last axis row by row, ~3x
     slower at k = 5."""
-    return x @ np.ones(x.shape[-1], dtype=x.dtype)
+    return x @ _np_ones(x.shape[-1], x.dtype)
 
 
 TORCH_OPS = ArrayOps("torch", torch.sqrt, lambda x: torch.rsub(x, 1.0), lambda x: torch.clamp_min(x, 0.0),
@@ -494,6 +500,16 @@ def chain_inputs_from_x(x: Tensor, W: Tensor, u: Tensor, u_hat: Tensor) -> tuple
     return s, a, b, (y * y).sum(-1)
 
 
+def _hits_first(hits: Tensor, dm: Tensor, thr: Tensor, t0: int) -> None:
+    """Record in ``hits`` (R, T) (in place; -1 = not yet) the first step t0 + j + 1 with dm[j] >= thr for runs whose
+    threshold is first reached within this chunk dm (S, R).  Only those (run, threshold) pairs are searched: the
+    chunk's maximum decides which (a NaN m, which the chain never produces, would count as not reached)."""
+    new = (dm.amax(0)[:, None] >= thr[None, :]) & (hits < 0)
+    if bool(new.any()):
+        r, i = new.nonzero(as_tuple=True)
+        hits[r, i] = torch.argmax((dm[:, r] >= thr[i]).to(torch.int8), dim=0) + t0 + 1
+
+
 def overlap_chain(m0: Tensor, gram: Tensor, c: Tensor, c_hat: Tensor, xi: float | Tensor, act: Activation,
                   eta: float | Tensor, d: int | Tensor, steps: int, gen: torch.Generator, *,
                   thresholds: Sequence[float] = (0.5, 0.9), direction: Tensor | None = None,
@@ -548,10 +564,7 @@ def overlap_chain(m0: Tensor, gram: Tensor, c: Tensor, c_hat: Tensor, xi: float 
         fs_all = act.f(s_all + xc * c * a_all[..., None]).sum(-1)
         n2_all = a_all * a_all + b_all * b_all + q_all
         m, ms = loop(m, s_all, a_all, b_all, n2_all, fs_all, xch, c_hat, ec0, act)
-        reached = (direction[None, :] * ms)[:, :, None] >= thr[None, None, :]
-        first = torch.argmax(reached.to(torch.int8), dim=0) + t0 + 1
-        new = reached.any(0) & (hits < 0)
-        hits[new] = first[new]
+        _hits_first(hits, direction[None, :] * ms, thr, t0)
         for j in range(S):
             if (t0 + j + 1) % rec_every == 0:
                 rec_steps.append(t0 + j + 1)

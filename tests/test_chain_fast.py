@@ -103,3 +103,21 @@ def test_chain_sums_equal_f_df(name, inner):
     torch.testing.assert_close(td, ref_d, rtol=1e-13, atol=1e-13)
     torch.testing.assert_close(torch.from_numpy(nf), ref_f, rtol=1e-13, atol=1e-13)
     torch.testing.assert_close(torch.from_numpy(nd), ref_d, rtol=1e-13, atol=1e-13)
+
+
+def test_hits_first_equals_the_full_search():
+    """_hits_first (search only the pairs the chunk's maximum says are new) = the search over every step, run and
+    threshold it replaced, over consecutive chunks."""
+    g = torch.Generator().manual_seed(4)
+    R, thr = 30, torch.tensor([0.3, 0.5, 0.9], dtype=DT)
+    hits, ref = (torch.full((R, 3), -1, dtype=torch.int64) for _ in range(2))
+    last = torch.zeros(R, dtype=DT)
+    for t0 in range(0, 400, 100):                            # a random walk per run, four chunks of 100 steps
+        dm = last + (0.03 * torch.randn(100, R, generator=g, dtype=DT)).cumsum(0)
+        last = dm[-1]
+        S._hits_first(hits, dm, thr, t0)
+        reached = dm[:, :, None] >= thr[None, None, :]
+        first = torch.argmax(reached.to(torch.int8), dim=0) + t0 + 1
+        new = reached.any(0) & (ref < 0)
+        ref[new] = first[new]
+    assert torch.equal(hits, ref) and (ref >= 0).any() and (ref < 0).any()
