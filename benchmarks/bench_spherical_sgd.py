@@ -87,7 +87,8 @@ def _chunk_inputs(k, R, S_, gen, act, d=200):
 def backend_rates(k, R, steps, gen, name, repeats) -> dict:
     """us per step of the torch and the numpy backend, alternating over ``repeats``: the chunk loop alone
     (``_chain_loop_torch`` / ``_chain_loop_numpy`` on the same inputs) and whole ``overlap_chain`` calls (same seed,
-    draws included, d = 200, no early stop).  Activation ReLU, or sigma(r .) = h_name with r = sqrt(1 + xi^2/k) = sqrt 2."""
+    draws included, d = 200, no early stop).  Activation ReLU, or sigma(r .) = h_name with r = sqrt 2 (that of
+    xi^2 = k at orthonormal rows)."""
     act = S.Activation(name, math.sqrt(2.0) if name != "relu" else 1.0)
     inputs = _chunk_inputs(k, R, steps, gen, act)
     loops = {"torch": S._chain_loop_torch, "numpy": S._chain_loop_numpy}
