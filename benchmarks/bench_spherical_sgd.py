@@ -9,9 +9,13 @@ Measures, in alternation (``--repeats`` times, so both see the same load of the 
 
 reporting run-steps per second (steps x runs / wall second) for each, median over repeats; and
 - the chain's inner step alone, the reference ``overlap_step`` against the one ``overlap_chain`` uses
-  (``_chain_step``: the norm as 1 + ec^2 (n2 - su^2), fused f_df), on the same inputs, for ReLU and sigma(r .) = h_3.
+  (``_chain_step``: the norm as 1 + ec^2 (n2 - su^2), fused f_df), on the same inputs, for ReLU and sigma(r .) = h_3;
+- the chain's two backends, ``backend="torch"`` (eager torch loop, any device) against ``backend="numpy"`` (the CPU
+  fast path), for ReLU and sigma(r .) = h_3 at the (R, k) of the dayi2024 claims: the inner loop over a chunk on
+  the same inputs (``loop``), and whole ``overlap_chain`` calls from one seed, random draws included (``chain``).
 
     python benchmarks/bench_spherical_sgd.py [--d 128 --k 5 --runs 64 --chain-runs 512 --steps 400 --repeats 3]
+    python benchmarks/bench_spherical_sgd.py --backends-only --steps 1024 --repeats 5     # the backends only
 """
 from __future__ import annotations
 
@@ -68,6 +72,51 @@ def step_rates(k, R, steps, gen, name) -> tuple[float, float]:
     return out[0], out[1]
 
 
+def _chunk_inputs(k, R, S_, gen, act, d=200):
+    """One chunk's inputs of overlap_chain (as it draws them) at orthonormal rows, xi = sqrt k, a small step."""
+    dt = torch.float64
+    c, ch = S.rademacher_c(R, k, gen), S.rademacher_c(R, k, gen)
+    g = torch.randn(S_, R, k + 2, generator=gen, dtype=dt)
+    s, a, b = g[..., :k], g[..., k], g[..., k + 1]
+    q = 2 * torch._standard_gamma(torch.full((S_, R), (d - k - 2) / 2, dtype=dt), generator=gen)
+    xi = math.sqrt(k)
+    fs = act.f(s + xi * c * a[..., None]).sum(-1)
+    return s, a, b, a * a + b * b + q, fs, xi * ch, ch, torch.full((R,), 2 * xi * 0.05 / d, dtype=dt)
+
+
+def backend_rates(k, R, steps, gen, name, repeats) -> dict:
+    """us per step of the torch and the numpy backend, alternating over ``repeats``: the chunk loop alone
+    (``_chain_loop_torch`` / ``_chain_loop_numpy`` on the same inputs) and whole ``overlap_chain`` calls (same seed,
+    draws included, d = 200, no early stop).  Activation ReLU, or sigma(r .) = h_name with r = sqrt 2 (that of
+    xi^2 = k at orthonormal rows)."""
+    act = S.Activation(name, math.sqrt(2.0) if name != "relu" else 1.0)
+    inputs = _chunk_inputs(k, R, steps, gen, act)
+    loops = {"torch": S._chain_loop_torch, "numpy": S._chain_loop_numpy}
+    c, ch = S.rademacher_c(R, k, gen), S.rademacher_c(R, k, gen)
+    m0 = torch.full((R,), 0.05, dtype=torch.float64)
+    t_loop, t_chain = {b: [] for b in loops}, {b: [] for b in loops}
+    for rep in range(repeats):
+        for be in (("torch", "numpy") if rep % 2 == 0 else ("numpy", "torch")):
+            t = time.process_time()
+            loops[be](m0, *inputs, act)
+            t_loop[be].append(1e6 * (time.process_time() - t) / steps)
+            t = time.process_time()
+            S.overlap_chain(m0, torch.eye(k, dtype=torch.float64), c, ch, math.sqrt(k), act, 0.05 / 200, 200, steps,
+                            torch.Generator().manual_seed(rep), stop_when_all_hit=False, backend=be)
+            t_chain[be].append(1e6 * (time.process_time() - t) / steps)
+    med = lambda v: statistics.median(v)                                       # noqa: E731
+    return {"act": name, "k": k, "R": R, "steps": steps, "repeats": repeats,
+            "loop_us_per_step": {b: med(v) for b, v in t_loop.items()},
+            "loop_ratio_torch_over_numpy": med(t_loop["torch"]) / med(t_loop["numpy"]),
+            "chain_us_per_step": {b: med(v) for b, v in t_chain.items()},
+            "chain_ratio_torch_over_numpy": med(t_chain["torch"]) / med(t_chain["numpy"]),
+            "loop_all": t_loop, "chain_all": t_chain}
+
+
+#: (activation, k, R) of the backend comparison: the dayi2024 claims run k = 3..17 with R ~ 100-500 chains per call
+BACKEND_CASES = [("relu", 5, 240), ("h3", 5, 240), ("relu", 17, 120), ("h3", 3, 480)]
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--d", type=int, default=128)
@@ -78,9 +127,17 @@ def main(argv=None):
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--out", default=None)
+    ap.add_argument("--backends-only", action="store_true", help="only the torch-vs-numpy backend comparison")
     a = ap.parse_args(argv)
     torch.set_num_threads(a.threads)
     gen = torch.Generator().manual_seed(0)
+    backends = [backend_rates(k, R, a.steps, gen, name, a.repeats) for name, k, R in BACKEND_CASES]
+    if a.backends_only:
+        res = {"threads": a.threads, "backends": backends}
+        print(json.dumps(res, indent=1))
+        if a.out:
+            Path(a.out).write_text(json.dumps(res, indent=1))
+        return res
     lit, ch, st = [], [], {"relu": [], "h3": []}
     for _ in range(a.repeats):
         lit.append(literal_rate(a.d, a.k, a.runs, a.steps, gen))
@@ -93,7 +150,8 @@ def main(argv=None):
            "literal_us_per_step": 1e6 * a.runs / statistics.median(lit),
            "chain_us_per_step": 1e6 * a.chain_runs / statistics.median(ch),
            "step_us_reference_vs_fast (216 chains)": {
-               n: (1e6 / statistics.median(r[0] for r in v), 1e6 / statistics.median(r[1] for r in v)) for n, v in st.items()}}
+               n: (1e6 / statistics.median(r[0] for r in v), 1e6 / statistics.median(r[1] for r in v)) for n, v in st.items()},
+           "backends": backends}
     print(json.dumps(res, indent=1))
     if a.out:
         Path(a.out).write_text(json.dumps(res, indent=1))

@@ -17,13 +17,20 @@ Every tensor has a leading run dimension R: R independent runs (own W, u, c, c^,
 one tensor.  Inputs are drawn in chunks of ``chunk`` steps; the projections that do not depend on
 u^ (W x, <u, x>, P_perp x, the teacher output) are computed for the whole chunk at once, and the
 u^-dependent part is then applied step by step, exactly as eq. (4) (no step is skipped or merged).
+
+The exact-in-law overlap chain (:func:`overlap_chain`) iterates its per-step map in numpy on CPU tensors and in torch
+elsewhere (``backend``): the map is written once (:func:`_chain_step` over an :class:`ArrayOps` namespace), the random
+draws are torch's in both, and the two agree to float64 rounding with the same hitting times (tests/test_chain_fast.py;
+speed in benchmarks/dayi2024.md).
 """
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
+import numpy as np
 import torch
 
 Tensor = torch.Tensor
@@ -103,33 +110,44 @@ class Activation:
         return self._pair[1](z) if self.inner == 1.0 else self._pair[1](z / self.inner) / self.inner
 
     def f_df(self, z: Tensor) -> tuple[Tensor, Tensor]:
-        """(f(z), f'(z)) in fewer tensor operations (the chain's inner loop is dispatch-bound): a sum of Hermite
-        polynomials is evaluated as one polynomial by Horner's rule (coefficients of z / inner folded in), ReLU
-        shares its comparison; otherwise f and df.  Equal to (f, df) to rounding (tests/test_dayi2024.py)."""
-        poly = self.__dict__.get("_poly")
-        if poly is None:
-            poly = self._polynomial()
-            object.__setattr__(self, "_poly", poly)
+        """(f(z), f'(z)) in fewer tensor operations: a sum of Hermite polynomials is evaluated as one polynomial by
+        Horner's rule (coefficients of z / inner folded in), ReLU shares its comparison; otherwise f and df.  Equal
+        to (f, df) to rounding (tests/test_dayi2024.py); the chain uses its neuron sums, :meth:`chain_sums`."""
+        poly = self._poly_coefs()
         if poly:
-            cf, cd = poly
-            f = z * cf[-1] + cf[-2] if len(cf) > 1 else torch.full_like(z, cf[0])
-            for a in reversed(cf[:-2]):
-                f = f * z + a
-            g = z * cd[-1] + cd[-2] if len(cd) > 1 else torch.full_like(z, cd[0])
-            for a in reversed(cd[:-2]):
-                g = g * z + a
-            return f, g
+            return _horner(poly[0], z, TORCH_OPS), _horner(poly[1], z, TORCH_OPS)
         if self.name == "relu" and self.inner == 1.0:
             pos = z > 0
             return torch.where(pos, z, 0.0), pos.to(z.dtype)
         return self.f(z), self.df(z)
+
+    def chain_sums(self, z, c_hat, ops: "ArrayOps"):
+        """(sum_i sigma(z_i), sum_i sigma'(z_i) c^_i) over the neurons of z (R, k), for torch tensors or numpy
+        arrays (``ops``: :data:`TORCH_OPS`, :data:`NUMPY_OPS`).
+        The overlap chain's only use of sigma, written once for both.  ReLU: sigma' c^ = (z > 0) c^ (the bool
+        promotes to 1.0 / 0.0, so the product equals f_df's pos.to(dtype) * c^ bit for bit); a Hermite sum: Horner's
+        rule; otherwise f and df (for numpy arrays evaluated by torch on a shared-memory view, so one definition)."""
+        poly = self._poly_coefs()
+        if poly:
+            f, df = _horner(poly[0], z, ops), _horner(poly[1], z, ops)
+        elif self.name == "relu" and self.inner == 1.0:
+            return ops.sum(ops.clamp0(z)), ops.sum((z > 0) * c_hat)
+        else:
+            f, df = ops.apply(self.f, self.df, z)
+        return ops.sum(f), ops.sum(df * c_hat)
+
+    def _poly_coefs(self):
+        poly = self.__dict__.get("_poly")
+        if poly is None:
+            poly = self._polynomial()
+            object.__setattr__(self, "_poly", poly)
+        return poly
 
     def _polynomial(self):
         """Monomial coefficients (low to high) of f and f' in z, or () if sigma is not a Hermite sum."""
         terms = _parse_hermite(self.name)
         if terms is None:
             return ()
-        import numpy as np
         from numpy.polynomial import hermite_e as He
         he = np.zeros(max(terms) + 1)
         for n, a in terms.items():
@@ -137,6 +155,59 @@ class Activation:
         mono = He.herme2poly(he) / self.inner ** np.arange(len(he))        # sigma(z / inner)
         der = np.polynomial.polynomial.polyder(mono) if len(mono) > 1 else np.zeros(1)
         return tuple(map(float, mono)), tuple(map(float, der))
+
+
+def _horner(coefs: tuple[float, ...], z, ops: "ArrayOps"):
+    """sum_n coefs[n] z^n by Horner's rule; an exactly zero coefficient adds nothing (x + 0.0 == x except for the
+    sign of a zero, which cannot change the chain's m: see :func:`_chain_step`)."""
+    if len(coefs) == 1:
+        return ops.full_like(z, coefs[0])
+    f = z * coefs[-1]
+    if coefs[-2] != 0.0:
+        f = f + coefs[-2]
+    for a in reversed(coefs[:-2]):
+        f = f * z
+        if a != 0.0:
+            f = f + a
+    return f
+
+
+@dataclass(frozen=True)
+class ArrayOps:
+    """The array functions the overlap-chain step needs beyond + - * / and comparisons, for one array library
+    (torch tensors or numpy arrays; neurons on the last axis, (R, k), in both)."""
+
+    name: str
+    sqrt: Callable
+    one_minus: Callable       # 1 - x (torch: torch.rsub, skipping Tensor.__rsub__'s Python wrapper)
+    clamp0: Callable          # max(x, 0), also ReLU
+    sum: Callable             # over neurons, (R, k) -> (R,)
+    addcmul: Callable         # s + t su[:, None] for s, t (R, k), su (R,) (torch: one fused operation)
+    full_like: Callable
+    apply: Callable           # (f(z), df(z)) for the torch functions f, df
+
+
+def _np_apply(f, df, z):
+    t = torch.from_numpy(z)
+    return f(t).numpy(), df(t).numpy()
+
+
+@functools.lru_cache(maxsize=None)
+def _np_ones(k: int, dtype) -> np.ndarray:
+    return np.ones(k, dtype=dtype)
+
+
+def _np_neuron_sum(x):
+    """Row sums of (R, k) as a matrix-vector product: numpy's x.sum(-1) walks a short last axis row by row, ~3x
+    slower at k = 5."""
+    return x @ _np_ones(x.shape[-1], x.dtype)
+
+
+TORCH_OPS = ArrayOps("torch", torch.sqrt, lambda x: torch.rsub(x, 1.0), lambda x: torch.clamp_min(x, 0.0),
+                     lambda x: x.sum(-1), lambda s, t, su: torch.addcmul(s, t, su[:, None]), torch.full_like,
+                     lambda f, df, z: (f(z), df(z)))
+NUMPY_OPS = ArrayOps("numpy", np.sqrt, lambda x: 1.0 - x, lambda x: np.maximum(x, 0.0), _np_neuron_sum,
+                     lambda s, t, su: s + t * su[:, None], np.full_like, _np_apply)
 
 
 # ----------------------------------------------------------------------------- instances
@@ -374,17 +445,46 @@ def overlap_step(m: Tensor, s: Tensor, a: Tensor, b: Tensor, q: Tensor, c: Tenso
     return U / torch.sqrt(U * U + E * E + ec * ec * q)
 
 
-def _chain_step(m: Tensor, s: Tensor, a: Tensor, b: Tensor, n2: Tensor, f_star: Tensor, xch: Tensor, c_hat: Tensor,
-                ec0: Tensor, act: Activation) -> Tensor:
+def _chain_step(m, s, a, b, n2, f_star, xch, c_hat, ec0, act: Activation, ops: ArrayOps = TORCH_OPS):
     """:func:`overlap_step` with fewer operations (the loop is dispatch-bound): xch = xi c^, ec0 = 2 xi eta, and
     n2 = a^2 + b^2 + ||y||^2 precomputed; since m^2 + (1-m^2) = 1 and m a + sqrt(1-m^2) b = su, the norm is
     U^2 + E^2 + Y^2 = 1 + ec^2 (n2 - su^2) exactly, so m' = (m - ec (a - su m)) / sqrt(1 + ec^2 (n2 - su^2)).
-    Agrees with :func:`overlap_step` to rounding (tests/test_dayi2024.py)."""
-    sq = torch.sqrt(torch.clamp(1 - m * m, min=0.0))
+    Agrees with :func:`overlap_step` to rounding (tests/test_dayi2024.py).
+
+    Written once for torch tensors (``ops`` = :data:`TORCH_OPS`) and numpy arrays (:data:`NUMPY_OPS`): m, a, b, n2,
+    f_star (R,); s, xch, c_hat (R, k).  The sign of a zero in sigma's sums cannot change m': a zero sum makes
+    ec = +-0, and m - (+-0) (..) = m, sqrt(1 + 0) = 1."""
+    sq = ops.sqrt(ops.clamp0(ops.one_minus(m * m)))
     su = m * a + sq * b
-    f, df = act.f_df(torch.addcmul(s, xch, su[:, None]))
-    ec = ec0 * (f.sum(-1) - f_star) * (df * c_hat).sum(-1)
-    return (m - ec * (a - su * m)) / torch.sqrt(1 + ec * ec * (n2 - su * su))
+    f, dc = act.chain_sums(ops.addcmul(s, xch, su), c_hat, ops)
+    ec = ec0 * (f - f_star) * dc
+    return (m - ec * (a - su * m)) / ops.sqrt(1 + ec * ec * (n2 - su * su))
+
+
+def _chain_loop_torch(m, s_all, a_all, b_all, n2_all, fs_all, xch, c_hat, ec0, act) -> tuple[Tensor, Tensor]:
+    """The chunk's S steps in eager torch (any device) -> (m after the chunk (R,), m after each step (S, R)).  The
+    steps' m are stacked once per chunk (an indexed copy ms[j] = m per step cost ~26 us, a fifth of the step)."""
+    ms = []
+    with torch.inference_mode():
+        for j in range(s_all.shape[0]):
+            m = _chain_step(m, s_all[j], a_all[j], b_all[j], n2_all[j], fs_all[j], xch, c_hat, ec0, act)
+            ms.append(m)
+    return m, torch.stack(ms)
+
+
+def _chain_loop_numpy(m, s_all, a_all, b_all, n2_all, fs_all, xch, c_hat, ec0, act) -> tuple[Tensor, Tensor]:
+    """The same S steps on CPU tensors, iterated in numpy on shared-memory views (a numpy operation on a few hundred
+    numbers costs ~1 us against torch's ~5 us dispatch); the result is handed back as torch tensors.  Equal to
+    :func:`_chain_loop_torch` to rounding (numpy sums the k neurons in another order and torch fuses s + xch su into
+    one addcmul): tests/test_chain_fast.py."""
+    s_np, a_np, b_np, n2_np, fs_np = (t.detach().numpy() for t in (s_all, a_all, b_all, n2_all, fs_all))
+    xch_np, ch_np, ec0_np = (t.detach().numpy() for t in (xch.expand_as(c_hat), c_hat, ec0))
+    mm = m.detach().numpy().copy()
+    ms = np.empty(a_np.shape, dtype=mm.dtype)
+    for j in range(ms.shape[0]):
+        mm = _chain_step(mm, s_np[j], a_np[j], b_np[j], n2_np[j], fs_np[j], xch_np, ch_np, ec0_np, act, NUMPY_OPS)
+        ms[j] = mm
+    return torch.from_numpy(mm), torch.from_numpy(ms)
 
 
 def chain_inputs_from_x(x: Tensor, W: Tensor, u: Tensor, u_hat: Tensor) -> tuple[Tensor, Tensor, Tensor, Tensor]:
@@ -400,11 +500,21 @@ def chain_inputs_from_x(x: Tensor, W: Tensor, u: Tensor, u_hat: Tensor) -> tuple
     return s, a, b, (y * y).sum(-1)
 
 
+def _hits_first(hits: Tensor, dm: Tensor, thr: Tensor, t0: int) -> None:
+    """Record in ``hits`` (R, T) (in place; -1 = not yet) the first step t0 + j + 1 with dm[j] >= thr for runs whose
+    threshold is first reached within this chunk dm (S, R).  Only those (run, threshold) pairs are searched: the
+    chunk's maximum decides which (a NaN m, which the chain never produces, would count as not reached)."""
+    new = (dm.amax(0)[:, None] >= thr[None, :]) & (hits < 0)
+    if bool(new.any()):
+        r, i = new.nonzero(as_tuple=True)
+        hits[r, i] = torch.argmax((dm[:, r] >= thr[i]).to(torch.int8), dim=0) + t0 + 1
+
+
 def overlap_chain(m0: Tensor, gram: Tensor, c: Tensor, c_hat: Tensor, xi: float | Tensor, act: Activation,
                   eta: float | Tensor, d: int | Tensor, steps: int, gen: torch.Generator, *,
                   thresholds: Sequence[float] = (0.5, 0.9), direction: Tensor | None = None,
                   out_scale: float = 1.0, half: bool = False, chunk: int = 512, n_record: int = 100,
-                  stop_when_all_hit: bool = True, rank_w: int | None = None) -> SGDResult:
+                  stop_when_all_hit: bool = True, rank_w: int | None = None, backend: str | None = None) -> SGDResult:
     """Online spherical SGD (eq. (4)) for R runs, simulated exactly in law through m_t (see above).
 
     m0 (R,) initial overlaps; gram (k, k) or (R, k, k) the features' Gram matrix W W^T; c, c_hat (R, k); xi float or (R,);
@@ -412,9 +522,18 @@ def overlap_chain(m0: Tensor, gram: Tensor, c: Tensor, c_hat: Tensor, xi: float 
     (R,) +-1: hitting times are first t with direction * m_t >= threshold (-1: censored at ``steps``).
     ``rank_w``: dimension of span(W) (default k; 0 for the GLM limit W = 0, gram = 0).
     Cost per step O(R k), independent of d.
+    ``backend``: how the steps within a chunk are iterated, "numpy" (CPU tensors of float32/64; the dispatch-bound
+    loop ~2.4x faster, the whole chain with its draws ~1.3-1.5x at R ~ 100-500: benchmarks/dayi2024.md) or "torch"
+    (any device); default numpy where it applies.  The random draws are torch's in both, so the two agree to
+    rounding with the same hitting times (tests/test_chain_fast.py).
     """
     R, k = c.shape
     dev, dt = c.device, c.dtype
+    if backend is None:
+        backend = "numpy" if dev.type == "cpu" and dt in (torch.float32, torch.float64) else "torch"
+    if backend not in ("numpy", "torch"):
+        raise ValueError(f"backend={backend!r}: 'numpy' (CPU tensors) or 'torch'")
+    loop = _chain_loop_numpy if backend == "numpy" else _chain_loop_torch
     gram = gram.to(dev, dt)
     L = _sqrt_psd(gram)
     if L.dim() == 2:
@@ -444,15 +563,8 @@ def overlap_chain(m0: Tensor, gram: Tensor, c: Tensor, c_hat: Tensor, xi: float 
         xc = xi[:, None] if isinstance(xi, Tensor) else xi
         fs_all = act.f(s_all + xc * c * a_all[..., None]).sum(-1)
         n2_all = a_all * a_all + b_all * b_all + q_all
-        ms = torch.empty(S, R, dtype=dt, device=dev)
-        with torch.inference_mode():
-            for j in range(S):
-                m = _chain_step(m, s_all[j], a_all[j], b_all[j], n2_all[j], fs_all[j], xch, c_hat, ec0, act)
-                ms[j] = m
-        reached = (direction[None, :] * ms)[:, :, None] >= thr[None, None, :]
-        first = torch.argmax(reached.to(torch.int8), dim=0) + t0 + 1
-        new = reached.any(0) & (hits < 0)
-        hits[new] = first[new]
+        m, ms = loop(m, s_all, a_all, b_all, n2_all, fs_all, xch, c_hat, ec0, act)
+        _hits_first(hits, direction[None, :] * ms, thr, t0)
         for j in range(S):
             if (t0 + j + 1) % rec_every == 0:
                 rec_steps.append(t0 + j + 1)
