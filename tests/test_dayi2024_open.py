@@ -21,7 +21,7 @@ def test_figures_declare_their_lost_d_and_k_open_at_standard():
 
     cl = _claims()
     std, quick = make_context("standard", 0, progress=False), make_context("quick", 0, progress=False)
-    for cid, params in (("dayi2024.fig1", ["k", "d"]), ("dayi2024.fig2", ["k"]), ("dayi2024.fig2b", ["k"])):
+    for cid, params in (("dayi2024.fig1", ["k", "d"]), ("dayi2024.fig2", ["k", "d"]), ("dayi2024.fig2b", ["k", "d"])):
         chk = cl[cid].check
         assert isinstance(chk, OverOpenSetting), cid
         ss = chk.settings_at(std.profile)
@@ -31,6 +31,31 @@ def test_figures_declare_their_lost_d_and_k_open_at_standard():
         assert all(isinstance(a.check, OverOpenSetting) for a in cl[cid].power), cid
     assert O.K_FIGS.values == (4, 8) and O.D_FIG1_OPEN.values == (32, 64)
     assert pick(std.profile, O.FIG1_DS) == (32, 64) and pick(quick.profile, O.FIG1_DS) == (32,)
+    # Fig. 2's d: open at standard as Fig. 1's; quick runs the d it ran before (figures.D) only
+    from verify.claims.dayi2024 import figures as F
+    assert O.D_FIG2_OPEN.values == (32, 64) and "the same as above" in O.D_FIG2_OPEN.quote
+    assert pick(std.profile, O.FIG2_DS) == (32, 64) and pick(quick.profile, O.FIG2_DS) == (pick(quick.profile, F.D),)
+    assert ("dayi2024.fig2", "dayi2024.fig2b") in F.RUN_TOGETHER
+
+
+def test_fig2_runs_keep_their_keys_at_the_d_of_before(monkeypatch):
+    """Issue 37: fig2 (and fig2b, which reads its LoRA runs) at every d of FIG2_DS; at figures.D the run keys (hence
+    the seeds and numbers) are those of before the d was declared open, the other d keyed by d too."""
+    from verify.claims.dayi2024 import figures as F
+    from verify.model.context import pick
+    from verify.run.runner import make_context
+
+    seen = []
+    monkeypatch.setattr(F, "_run", lambda ctx, key, **kw: seen.append((key, pick(ctx.profile, kw["dims"]),
+                                                                       kw["linearized"])) or {"seed": 0})
+    for prof, want in (("standard", [("fig2 lora k=4", 32), ("fig2 lin k=4", 32), ("fig2 lora k=4 d=64", 64),
+                                      ("fig2 lin k=4 d=64", 64)]), ("quick", [("fig2 lora k=4", 16), ("fig2 lin k=4", 16)])):
+        ctx, seen[:] = make_context(prof, 0, progress=False), []
+        for d in pick(ctx.profile, F.FIG2_DS):
+            for lin in (False, True):
+                tag, _ = F._fig2_lora(ctx, 4, d, linearized=lin)
+                assert tag == ("k=4" if d == pick(ctx.profile, F.D) else f"k=4 d={d}")
+        assert [(k, d) for k, d, _ in seen] == want and [x[2] for x in seen] == [False, True] * (len(want) // 2)
 
 
 def _fake(fail, check=False):
@@ -85,7 +110,7 @@ def test_open_k_and_d_compose_with_the_step_range():
     every = run(lambda k, d, f: True)      # fails at every (step, k, d): the tests go to the judge as for one value
     assert len(every.tests) == 4 and all(t.pvalue < 1e-6 for t in every.tests)
     assert not any("over its declared range" in c.name for c in every.checks)
-    # fig2's shape: k open only, a refuting check per k (the loss floor) failing at one k only: undecided
+    # a refuting check per k (as fig2's loss floor before its d was open), failing at one k only: undecided
     k_only = per_profile((), (O.K_FIGS,))
     floor = run(lambda k, d, f: d is None and k == 8, k_only, check=True)
     assert decide(floor)[0] is Verdict.INCONCLUSIVE and not any(c.passed is False and c.refutes for c in floor.checks)
