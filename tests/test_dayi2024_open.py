@@ -125,7 +125,7 @@ def test_theorems_are_judged_over_kappa_and_say_alpha_is_fixed():
     for cid in ("dayi2024.thm1", "dayi2024.thm3", "dayi2024.thm4", "dayi2024.thm5", "dayi2024.thm6", "dayi2024.thm7",
                 "dayi2024.thm8"):
         check = cl[cid].check
-        assert isinstance(check, OverOpenSetting) and isinstance(check.wrapped, PR.OverKappa), cid
+        assert isinstance(check, OverOpenSetting) and check.setting is PR.KAPPA_OPEN_AT, cid
         assert check.settings_at(PROFILES["standard"]) == (PR.KAPPA_SETTING,) and not check.settings_at(PROFILES["quick"])
         assert "judged over kappa" in cl[cid].notes and "kappa = 1/4" in cl[cid].notes, cid
         d_rates = [r for r in _rates(check) if "d" in r.held]
@@ -147,16 +147,28 @@ def _rates(check) -> list:
 
 
 def test_a_kappa_whose_sweeps_are_all_censored_counts_as_run_not_decided():
-    """OverKappa lists the kappa of every sweep it ran (details[OPEN_VALUES_RUN]), so a kappa whose runs were all
-    censored (an undecided check, no test) is run and not decided, never an error of the grid."""
+    """The theorems' Rates sit directly in OverOpenSetting (no OverKappa): a d sweep censored at one kappa gives an
+    undecided check carrying its point, kappa included (verify.judge.rates.Rate), so that kappa is run and not
+    decided, never an error of the grid."""
     from verify.claims.dayi2024 import prescribed as PR
-    from verify.kit import OPEN_VALUES_RUN, Evidence
+    from verify.kit import Rate
+    from verify.model.context import PROFILES
 
-    class Fake:
-        def run(self, claim, ctx):
-            return Evidence(details={"exponents: a": [{"parameter": "d", "held": {"k": 5, "kappa": 0.25}},
-                                                      {"parameter": "xi", "stated": 0.0, "swept": False}],
-                                     "exponents": [{"parameter": "d", "held": {"k": 5, "kappa": 0.5}}]})
+    class Ctx:
+        profile, at = PROFILES["standard"], None
 
-    ev = PR.OverKappa(Fake()).run(None, None)
-    assert ev.details[OPEN_VALUES_RUN] == [{"kappa": 0.25}, {"kappa": 0.5}]
+        def generator(self, *key):
+            import torch
+            return torch.Generator().manual_seed(0), 0
+
+    def sample(points, trials, gen, ctx):
+        return np.array([[np.inf if p["kappa"] == 0.25 else float(p["d"]) for p in points]] * trials)
+
+    r = Rate(exponents={"d": 1}, sweeps={"d": [32, 64, 128]}, held={"d": [{"kappa": 0.25}, {"kappa": 0.5}]},
+             sampler=sample, trials=8, name="prescribed")
+
+    class Claim_:
+        id = "dayi2024.synthetic"
+    ev = PR.over_kappa(r).run(Claim_(), Ctx())
+    rule = [c for c in ev.checks if "over its declared range" in c.name]
+    assert len(rule) == 1 and rule[0].extra["not decided at"] == ["kappa = 0.25"], ev.checks

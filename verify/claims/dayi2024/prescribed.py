@@ -11,12 +11,10 @@ kappa, so the runs at each kappa share their instances and noise streams (common
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-
 import numpy as np
 
 from derivations import lowrank as LR
-from verify.kit import OPEN_VALUES_RUN, Evidence, OpenSetting, OverOpenSetting, Rate, per_profile
+from verify.kit import Evidence, OpenSetting, OverOpenSetting, Rate, per_profile
 
 from . import common as CM
 
@@ -50,33 +48,11 @@ def held_over_kappa(points: list) -> dict:
     return per_profile(at((CM.KAPPA,)), at(CM.KAPPAS))
 
 
-@dataclass
-class OverKappa:
-    """A check of Rates over the open kappa (KAPPA_SETTING, by OverOpenSetting): the kappas of every sweep it ran are
-    listed in ``details[OPEN_VALUES_RUN]`` (a sweep whose runs were censored gives an undecided check, no test:
-    such a kappa counts as run and not decided)."""
-
-    wrapped: object
-
-    @property
-    def takes_points(self) -> bool:
-        return bool(getattr(self.wrapped, "takes_points", False))
-
-    @property
-    def name(self) -> str:
-        return getattr(self.wrapped, "name", "") or type(self.wrapped).__name__
-
-    def run(self, claim, ctx) -> Evidence:
-        ev = self.wrapped.run(claim, ctx)
-        ran = [{"kappa": row["held"]["kappa"]} for key, rows in ev.details.items() if key.startswith("exponents")
-               for row in rows if isinstance(row.get("held"), dict) and "kappa" in row["held"]]
-        ev.details[OPEN_VALUES_RUN] = ran
-        return ev
-
-
 def over_kappa(check) -> OverOpenSetting:
-    """``check`` (its Rates' held points carrying ``kappa``) judged over the open kappa."""
-    return OverOpenSetting(OverKappa(check), KAPPA_OPEN_AT)
+    """``check`` (its Rates' held points carrying ``kappa``) judged over the open kappa.  A d sweep whose runs were
+    censored gives an undecided check, no test; it carries its point (kappa included) in ``extra['params']``
+    (verify.judge.rates.Rate), so OverOpenSetting counts that kappa as run and not decided."""
+    return OverOpenSetting(check, KAPPA_OPEN_AT)
 
 
 def _runs(ctx, setting, ds, R, thresholds):
