@@ -217,7 +217,9 @@ LEMMA1_NOTE = (
     "decimals) and are judged over alpha (verify.kit.OverOpenSetting over LEMMA1_ALPHA: refuted only if the bound "
     "fails at both, confirmed only if it holds at both); the ReLU and tanh points stay at xi = 1 (alpha = 1/3 and "
     "0.24, one value each, outside the open setting).  The quick profile runs the points as before (alpha = 1/2 "
-    "only; nothing open).  Cost: 6000 draws per point, a few seconds each (no simulation of SGD).")
+    "only; nothing open).  Cost: 6000 draws per point, a few seconds each (no simulation of SGD).  Measured (standard, seed 0): no violation in 6000 draws at any "
+    "of the six points (alpha = 1/4: xi = 0.75 at k = 9, 1.03 at k = 17; alpha = 1/2; and the two xi = 1 points): "
+    "confirmed at both alphas, as before at alpha = 1/2.")
 #: issue 37: alpha of xi = alpha sqrt(k), open in Lemma 1 (its hypothesis is lost; Thms 1/5, whose Condition 3 it gives,
 #: ask for a 'sufficiently small' alpha): the h_3 and h_2 + h_3 points run at alpha = 1/4 and 1/2 at standard (xi to
 #: two decimals: 0.75 and 1.5 at k = 9, 1.03 and 2.06 at k = 17); the ReLU and tanh points stay at xi = 1 (alpha = 1/3
