@@ -139,26 +139,52 @@ def test_lemma2_runs_two_separated_grams_and_is_judged_over_them():
         C._gram({"k": 5, "sep": 2})
 
 
-def test_theorems_are_judged_over_kappa_and_say_alpha_is_fixed():
+def test_theorems_are_judged_over_kappa_alpha_and_the_gram():
     """kappa is open in every theorem (issue 37): the d sweeps run at kappa = 1/4 and 1/2 at standard (1/2 only at
-    quick) and the claim is judged over both; alpha = 1/2 stays fixed (notes say so)."""
+    quick) and the claim is judged over both; alpha (xi = alpha sqrt(k)) is open in Thms 1/5 (crossed with kappa) and
+    Lemma 1; the Gram of the separated rows in Thms 6/7 (crossed with kappa, the separated arm only)."""
+    from verify.claims.dayi2024 import common as CM
+    from verify.claims.dayi2024 import conditions as C
     from verify.claims.dayi2024 import prescribed as PR
+    from verify.judge.composite import grid_points
     from verify.judge.open_settings import OverOpenSetting
     from verify.model.context import PROFILES
 
     cl = _claims()
+    std, quick = PROFILES["standard"], PROFILES["quick"]
     for cid in ("dayi2024.thm1", "dayi2024.thm3", "dayi2024.thm4", "dayi2024.thm5", "dayi2024.thm6", "dayi2024.thm7",
                 "dayi2024.thm8"):
         check = cl[cid].check
-        assert isinstance(check, OverOpenSetting) and isinstance(check.wrapped, PR.OverKappa), cid
-        assert check.settings_at(PROFILES["standard"]) == (PR.KAPPA_SETTING,) and not check.settings_at(PROFILES["quick"])
+        opens = [check] if isinstance(check, OverOpenSetting) else [p for p in check.parts
+                                                                      if isinstance(p, OverOpenSetting)]
+        assert opens, cid
+        for o in opens:
+            assert PR.KAPPA_SETTING in o.settings_at(std) and not o.settings_at(quick), cid
         assert "judged over kappa" in cl[cid].notes and "kappa = 1/4" in cl[cid].notes, cid
         d_rates = [r for r in _rates(check) if "d" in r.held]
         assert {h["kappa"] for r in d_rates for h in r.held["d"]["standard"]} == {0.25, 0.5}, cid
         assert {h["kappa"] for r in d_rates for h in r.held["d"]["quick"]} == {0.5}, cid
-    for cid in ("dayi2024.thm1", "dayi2024.thm5"):
-        assert "evidence at alpha = 1/2 only" in cl[cid].notes, cid
-    assert "evidence at those alphas only" in cl["dayi2024.lemma1"].notes
+        assert {h.get("alpha") for r in d_rates for h in r.held["d"]["quick"]} <= {None, 0.5}, cid
+        assert not {h["sep"] for r in d_rates for h in r.held["d"]["quick"]} & {3}, cid
+        settings = {s.param for o in opens for s in o.settings_at(std)}
+        if cid in ("dayi2024.thm1", "dayi2024.thm5"):
+            assert settings == {"kappa", "alpha"}, cid
+            held = [h for r in d_rates for h in r.held["d"]["standard"]]
+            # every declared (kappa, alpha) combination is run by every arm
+            assert {(h["kappa"], h["alpha"]) for h in held} == {(k, a) for k in CM.KAPPAS for a in CM.ALPHAS}, cid
+            assert "alpha = 1/4" in cl[cid].notes, cid
+        if cid in ("dayi2024.thm6", "dayi2024.thm7"):
+            assert settings == {"kappa", "sep"}, cid
+            sep_open = [o for o in opens if PR.SEP_SETTING in o.settings_at(std)]
+            held = [h for r in _rates(sep_open[0]) if "d" in r.held for h in r.held["d"]["standard"]]
+            assert {(h["kappa"], h["sep"]) for h in held} == {(k, s) for k in CM.KAPPAS for s in (1, 3)}, cid
+            assert "sep = 3" in cl[cid].notes, cid
+    lemma1 = cl["dayi2024.lemma1"]
+    pts = grid_points(lemma1.check, std)
+    assert sorted((p["act"], p["alpha"]) for p in pts if "alpha" in p) == [(2, 0.25), (2, 0.5), (3, 0.25), (3, 0.5)]
+    assert [p for p in grid_points(lemma1.check, quick) if "alpha" in p] == []
+    assert C.LEMMA1_ALPHA.values == CM.ALPHAS and "missing from the extracted text" in C.LEMMA1_ALPHA.quote
+    assert "alpha = 1/4" in lemma1.notes
 
 
 def _rates(check) -> list:
@@ -172,16 +198,28 @@ def _rates(check) -> list:
 
 
 def test_a_kappa_whose_sweeps_are_all_censored_counts_as_run_not_decided():
-    """OverKappa lists the kappa of every sweep it ran (details[OPEN_VALUES_RUN]), so a kappa whose runs were all
-    censored (an undecided check, no test) is run and not decided, never an error of the grid."""
+    """The theorems' Rates sit directly in OverOpenSetting (no OverKappa): a d sweep censored at one kappa gives an
+    undecided check carrying its point, kappa included (verify.judge.rates.Rate), so that kappa is run and not
+    decided, never an error of the grid."""
     from verify.claims.dayi2024 import prescribed as PR
-    from verify.kit import OPEN_VALUES_RUN, Evidence
+    from verify.kit import Rate
+    from verify.model.context import PROFILES
 
-    class Fake:
-        def run(self, claim, ctx):
-            return Evidence(details={"exponents: a": [{"parameter": "d", "held": {"k": 5, "kappa": 0.25}},
-                                                      {"parameter": "xi", "stated": 0.0, "swept": False}],
-                                     "exponents": [{"parameter": "d", "held": {"k": 5, "kappa": 0.5}}]})
+    class Ctx:
+        profile, at = PROFILES["standard"], None
 
-    ev = PR.OverKappa(Fake()).run(None, None)
-    assert ev.details[OPEN_VALUES_RUN] == [{"kappa": 0.25}, {"kappa": 0.5}]
+        def generator(self, *key):
+            import torch
+            return torch.Generator().manual_seed(0), 0
+
+    def sample(points, trials, gen, ctx):
+        return np.array([[np.inf if p["kappa"] == 0.25 else float(p["d"]) for p in points]] * trials)
+
+    r = Rate(exponents={"d": 1}, sweeps={"d": [32, 64, 128]}, held={"d": [{"kappa": 0.25}, {"kappa": 0.5}]},
+             sampler=sample, trials=8, name="prescribed")
+
+    class Claim_:
+        id = "dayi2024.synthetic"
+    ev = PR.over_kappa(r).run(Claim_(), Ctx())
+    rule = [c for c in ev.checks if "over its declared range" in c.name]
+    assert len(rule) == 1 and rule[0].extra["not decided at"] == ["kappa = 0.25"], ev.checks

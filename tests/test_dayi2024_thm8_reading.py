@@ -41,7 +41,7 @@ def test_each_claim_has_its_own_figure_title(monkeypatch):
     claims = {c.id: c for c in T8.CLAIMS}
     titles = {}
     for cid, name in (("dayi2024.thm8", "Thm 8"), ("dayi2024.thm3", "Thm 3")):
-        fig_check = claims[cid].check.wrapped.wrapped.parts[-1]   # OverOpenSetting(OverKappa(AllOf))
+        fig_check = claims[cid].check.wrapped.parts[-1]   # OverOpenSetting(AllOf)
         ev = fig_check.fn(claims[cid], ctx, [{"k": 5, "p": 3}])
         (fig,) = ev.figures
         titles[cid] = fig["title"]

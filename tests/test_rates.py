@@ -103,6 +103,35 @@ def test_censored_runs_leave_the_sweep_undecided_with_what_would_reach_the_regim
     assert any(not r["reached the regime"] for r in ev.details["exponents"])
 
 
+def test_a_value_of_an_open_setting_whose_runs_are_all_censored_is_run_and_not_decided():
+    """A Rate whose sweep at one value of an open setting is censored in every run gives an undecided check carrying
+    its point (``extra['params']``, as a test would): OverOpenSetting counts that value as run and not decided, so
+    the claim is inconclusive, naming it (not an error of the grid, not confirmed by the other value)."""
+    from verify.judge.open_settings import OpenSetting, OverOpenSetting
+
+    base = _sampler(1.0, 0.0)
+
+    def sample(points, trials, gen, ctx):            # every run at budget = 1 censored, budget = 2 in the regime
+        q = base(points, trials, gen, ctx)
+        return np.where(np.array([p["budget"] == 1 for p in points])[None, :], np.inf, q)
+
+    setting = OpenSetting("budget", (1, 2), "a budget", "no budget is given")
+    rate = Rate(exponents={"d": 1}, sweeps={"d": [16, 32, 64, 128, 256]}, sampler=sample, trials=64,
+                held={"d": [{"budget": 1, "k": 2}, {"budget": 2, "k": 2}]}, regime="a larger budget would")
+    claim = _claim(rate)
+    ev = OverOpenSetting(rate, setting).run(claim, api.make_context("quick", 0, progress=False))
+    censored = [c for c in ev.checks if c.name.startswith("exponent of d")]
+    assert len(censored) == 1 and censored[0].passed is None and censored[0].extra["params"] == {
+        "budget": 1, "k": 2, "d": "16..256"}
+    assert [t.params["budget"] for t in ev.tests] == [2] and ev.tests[0].equivalent
+    rule = [c for c in ev.checks if "over its declared range" in c.name]
+    assert len(rule) == 1 and rule[0].passed is None and not rule[0].refutes
+    assert rule[0].extra["not decided at"] == ["budget = 1"] and rule[0].extra["holds at"] == ["budget = 2"]
+    finalize([ev], api.ALPHA)
+    v, why = decide(ev)
+    assert v is Verdict.INCONCLUSIVE, why
+
+
 def test_an_unswept_parameter_needs_a_reason():
     s = _sampler(1.0, 0.0)
     r = Rate(exponents={"d": 1, "k": 0}, sweeps={"d": [16, 64]}, held={"d": [{"k": 2}]}, sampler=s)

@@ -204,6 +204,9 @@ class OverOpenSetting:
                                          detail=f"fails at this value of an open setting: {c.detail}")
                      for ts in by_value.values() for c in ts
                      if isinstance(c, Check) and checks and c.passed is False and not any(c is k for k in kept)]
+        # an undecided check of a failing value (a Rate sweep censored there) stays as it is: what would decide it
+        set_aside += [c for ts in by_value.values() for c in ts
+                      if isinstance(c, Check) and c.passed is None and not any(c is k for k in kept)]
         ev.checks = free + checks + [c for c in kept if isinstance(c, Check)] + set_aside
         for s in ss:
             ev.details.setdefault("open settings", []).append(

@@ -16,7 +16,9 @@ A parameter the expression names but the claim cannot vary must be declared with
 (``fixed={"k": "the theorem fixes k"}``); tests/test_rates.py fails for any registered claim whose Rate leaves a
 named parameter neither swept nor declared.  The sampler returns one value per trial and sweep point; a value that
 is not finite (a run censored at its budget, outside the regime the statement is about) leaves that sweep
-undecided, with ``regime`` saying what would reach it, never a confirmation.  The evidence's
+undecided, with ``regime`` saying what would reach it, never a confirmation (its check carries the sweep's point in
+``extra['params']``, as a test would, so :class:`~verify.judge.open_settings.OverOpenSetting` counts that value of an
+open setting as run and not decided).  The evidence's
 ``details['exponents']`` lists, per parameter and held point, the estimated exponent, its interval and the stated
 one, which the report prints.
 """
@@ -193,8 +195,11 @@ class Rate:
             frac = {f"{x:g}": float(1 - reached[:, j].mean()) for j, x in enumerate(xs)}
             why = (f"{1 - reached.mean():.0%} of the runs did not reach the regime (per {name}: {frac})"
                    + (f"; {self.regime}" if self.regime else ""))
+            # the sweep's point (params, as its slope test would carry it): a check over an open setting
+            # (verify.kit.OverOpenSetting) counts this value as run and not decided
             return Check(lab, None, why, refutes=False,
-                         extra=dict(info, seed=seed, exponent=math.nan, exponent_ci=(-math.inf, math.inf), tested=bound))
+                         extra=dict(info, seed=seed, exponent=math.nan, exponent_ci=(-math.inf, math.inf), tested=bound,
+                                    params=params))
         if self.bound == "upper":
             t = slope_upper_test(lab + f": <= {stated:g}" + (f" + {allow:.3f} (log^{log_power})" if allow else ""),
                                  params, xs, Y, bound, seed, tol=tol, target=self.target, extra=info)

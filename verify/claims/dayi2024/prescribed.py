@@ -1,7 +1,7 @@
 """Issue 36: Thms 1, 3-8 at the step and budget the theorems prescribe, judged by verify.kit.Rate.
 
 A point of these sweeps: ``d``, ``k``, ``act`` (common.ACTS code), ``sep`` (0 orthonormal, 1 separated rows,
-2 the Claim-2 instance of Thm 8), ``recovery`` (0 weak m >= 1/2, 1 strong m >= 3/4), ``kappa`` (the step constant,
+2 the Claim-2 instance of Thm 8, 3 separated rows with stronger correlations: common.gram_correlated, SEP_SETTING), ``recovery`` (0 weak m >= 1/2, 1 strong m >= 3/4), ``kappa`` (the step constant,
 an open setting: KAPPA_SETTING; common.KAPPA when absent) and either ``xi`` or ``alpha`` (xi = alpha sqrt(k), the
 Frobenius scale of Thms 1/5).  The sampler returns T_i/u_i per instance (common.run_prescribed,
 common.PRESCRIBED_DESIGN); the runs are drawn from seeds keyed by the setting, not by the claim, so the claims that
@@ -11,12 +11,10 @@ kappa, so the runs at each kappa share their instances and noise streams (common
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-
 import numpy as np
 
 from derivations import lowrank as LR
-from verify.kit import OPEN_VALUES_RUN, Evidence, OpenSetting, OverOpenSetting, Rate, per_profile
+from verify.kit import Evidence, OpenSetting, OverOpenSetting, Rate, per_profile
 
 from . import common as CM
 
@@ -41,42 +39,46 @@ KAPPA_SETTING = OpenSetting(
     "rate with scaling ,' (L195); Thm 6 (L145) and Thm 8 (L274): the step's constant is missing from the extracted "
     "text.  'Sufficiently small' admits every smaller kappa; 1/4 and 1/2 are run (the d sweeps; k and xi at 1/2).")
 KAPPA_OPEN_AT = per_profile((), (KAPPA_SETTING,))
+#: issue 37: alpha of xi = alpha sqrt(k) (Thms 1 and 5), open like kappa and crossed with it (every (kappa, alpha) of
+#: KAPPAS x ALPHAS is run by the d sweeps at standard; the quick profile runs alpha = 1/2 only)
+ALPHA_SETTING = OpenSetting(
+    "alpha", CM.ALPHAS, "the constant alpha of the Frobenius scale xi = alpha sqrt(k) (Thms 1 and 5)",
+    "Thm 1: 'let [xi = alpha sqrt(k)] for sufficiently small absolute constant factor' (L74); Thm 5: 'for some small "
+    "[alpha]' (L137).  'Sufficiently small' admits every smaller alpha; 1/4 and 1/2 are run (the d sweeps, at both "
+    "kappa; the k sweep at 1/2).")
+KAPPA_ALPHA_OPEN_AT = per_profile((), (KAPPA_SETTING, ALPHA_SETTING))
 
 
-def held_over_kappa(points: list) -> dict:
+#: issue 37: the separation of Thm 6's rows (as for Lemma 2, conditions.LEMMA2_SEP): the separated-rows d sweeps of Thms 6
+#: and 7 run at the Gram used before (sep = 1) and a correlated one (sep = 3), crossed with kappa (standard only)
+SEP_SETTING = OpenSetting(
+    "sep", (1, 3), "the angular separation of the rows of Thms 6/7's separated arm (max |<w_i, w_j>|: in [0.2, 0.45] at "
+                   "sep = 1, [0.7, 0.8] at sep = 3, common.gram_separated / gram_correlated)",
+    "Thm 6: 'Suppose Assumptions 1-4 hold' with Assumption 4: 'For all [i != j], we have [..].' (L79, as extracted: "
+    "the separation threshold is missing from the extracted text); 'very mild angular separation' (L69).  Range: the "
+    "Gram used before issue 37 (sep = 1) and one with much stronger correlations (sep = 3), which a 'very mild' "
+    "separation admits; the d sweeps run at both (the k sweep of Thm 6 at sep = 1).")
+KAPPA_SEP_OPEN_AT = per_profile((), (KAPPA_SETTING, SEP_SETTING))
+
+
+def held_over_kappa(points: list, alphas: tuple = (), seps: tuple = ()) -> dict:
     """The held points of a d sweep per profile: at kappa = 1/2 (quick), at every kappa of KAPPA_SETTING (standard,
-    full; the smaller kappa first)."""
-    at = lambda ks: [dict(p, kappa=kp) for kp in ks for p in points]  # noqa: E731
-    return per_profile(at((CM.KAPPA,)), at(CM.KAPPAS))
+    full; the smaller kappa first), crossed with every alpha of ``alphas`` (ALPHA_SETTING: the points then carry
+    ``alpha``, not ``xi``) and every sep of ``seps`` (SEP_SETTING) where given; quick: the points as given."""
+    over = [dict(({} if a is None else {"alpha": a}), **({} if sp is None else {"sep": sp}))
+            for a in (tuple(alphas) or (None,)) for sp in (tuple(seps) or (None,))]
+
+    def at(ks, overs):
+        return [dict(p, kappa=kp, **o) for kp in ks for o in overs for p in points]
+    return per_profile(at((CM.KAPPA,), [{}]), at(CM.KAPPAS, over))
 
 
-@dataclass
-class OverKappa:
-    """A check of Rates over the open kappa (KAPPA_SETTING, by OverOpenSetting): the kappas of every sweep it ran are
-    listed in ``details[OPEN_VALUES_RUN]`` (a sweep whose runs were censored gives an undecided check, no test:
-    such a kappa counts as run and not decided)."""
-
-    wrapped: object
-
-    @property
-    def takes_points(self) -> bool:
-        return bool(getattr(self.wrapped, "takes_points", False))
-
-    @property
-    def name(self) -> str:
-        return getattr(self.wrapped, "name", "") or type(self.wrapped).__name__
-
-    def run(self, claim, ctx) -> Evidence:
-        ev = self.wrapped.run(claim, ctx)
-        ran = [{"kappa": row["held"]["kappa"]} for key, rows in ev.details.items() if key.startswith("exponents")
-               for row in rows if isinstance(row.get("held"), dict) and "kappa" in row["held"]]
-        ev.details[OPEN_VALUES_RUN] = ran
-        return ev
-
-
-def over_kappa(check) -> OverOpenSetting:
-    """``check`` (its Rates' held points carrying ``kappa``) judged over the open kappa."""
-    return OverOpenSetting(OverKappa(check), KAPPA_OPEN_AT)
+def over_kappa(check, alpha: bool = False, sep: bool = False) -> OverOpenSetting:
+    """``check`` (its Rates' held points carrying ``kappa``, and ``alpha`` / ``sep`` when asked) judged over the open
+    kappa (and alpha or sep: every combination of KAPPA_SETTING x ALPHA_SETTING or x SEP_SETTING).  A d sweep whose runs were
+    censored gives an undecided check, no test; it carries its point (kappa included) in ``extra['params']``
+    (verify.judge.rates.Rate), so OverOpenSetting counts that kappa as run and not decided."""
+    return OverOpenSetting(check, KAPPA_ALPHA_OPEN_AT if alpha else KAPPA_SEP_OPEN_AT if sep else KAPPA_OPEN_AT)
 
 
 def _runs(ctx, setting, ds, R, thresholds):
@@ -94,7 +96,7 @@ def _runs(ctx, setting, ds, R, thresholds):
             W, _, xi = LR.claim2_features(k, c_fixed)
             gram, rank_w = W @ W.T, k - 1
         else:
-            gram = CM.gram_separated(k) if sep else np.eye(k)
+            gram = {0: np.eye, 1: CM.gram_separated, 3: CM.gram_correlated}[sep](k)
         _CACHE[key] = CM.run_prescribed(gen, k=k, xi=xi, gram=gram, act_name=name, inner=inner, ds=list(ds), R=R,
                                         c_fixed=c_fixed, rank_w=rank_w, thresholds=thresholds, kappa=kappa,
                                         device=ctx.device, dtype=ctx.dtype)
