@@ -115,6 +115,20 @@ def _gram_solve(X: torch.Tensor, Y: torch.Tensor) -> torch.Tensor:
     return torch.from_numpy(out)  # device: cpu (the numpy/LAPACK path, CPU tensors only)
 
 
+def min_norm_solve_syrk(X: torch.Tensor, Y: torch.Tensor) -> torch.Tensor:
+    """X^+ Y for X (B, n, d), Y (B, n, k) -> (B, d, k), as :func:`numerics.least_squares.min_norm_solve`, with a
+    large design (``SYRK_MIN`` multiply-adds in its Gram product) solved one matrix at a time in numpy / LAPACK
+    (:func:`_gram_solve`: Gram by syrk, half the flops of torch's GEMM; ``potrf`` / ``potrs``) on one BLAS thread.
+    The same solution within float64 rounding (torch's batched GEMM and numpy's syrk sum in another order);
+    identical below ``SYRK_MIN`` and off the CPU / float64, where it is ``min_norm_solve`` itself."""
+    n, d = X.shape[-2:]
+    m, M = min(n, d), max(n, d)
+    if X.device.type != "cpu" or X.dtype != torch.float64 or m * m * M < SYRK_MIN:
+        return min_norm_solve(X, Y)
+    with _one_blas_thread():
+        return _gram_solve(X, Y)
+
+
 def _fused_risk(trials, n, d, sigmas, beta, gen):
     """The risks of :func:`_batched_risk` with each design solved as soon as it is drawn: (trials, k).
 

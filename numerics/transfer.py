@@ -22,8 +22,9 @@ import math
 import torch
 
 from .deep_linear import risk  # one population risk ||beta - beta_t||^2 for the whole package
-from .least_squares import min_norm_solve, ridge_solve
+from .least_squares import ridge_solve
 from .sampling import gaussian_design, noisy_labels, teacher_pair, unit_vectors
+from .scratch import min_norm_solve_syrk
 
 
 def target_task(B: int, n: int, d: int, theta: float, sigma: float, gen: torch.Generator,
@@ -112,7 +113,8 @@ def scratch_and_transfer_risks(B: int, n: int, d: int, theta, sigma: float, gen:
 
     ``theta`` may be a float (results of shape (B,)) or a list of k angles simulated on common
     draws of (beta_s, nu, X, eps) (results of shape (B, k)); the Gram system of the scratch fit
-    is solved once for all k right-hand sides.
+    is solved once for all k right-hand sides (a large design by syrk and LAPACK one at a time,
+    :func:`numerics.scratch.min_norm_solve_syrk`).
     """
     many = isinstance(theta, (list, tuple))
     thetas = list(theta) if many else [theta]
@@ -125,7 +127,7 @@ def scratch_and_transfer_risks(B: int, n: int, d: int, theta, sigma: float, gen:
     Y = torch.einsum("bnd,bkd->bnk", X, beta_t)
     if eps is not None:
         Y = Y + eps.unsqueeze(-1)
-    r_sc = (min_norm_solve(X, Y).mT - beta_t).square().sum(-1)                                # (B, k)
+    r_sc = (min_norm_solve_syrk(X, Y).mT - beta_t).square().sum(-1)                           # (B, k)
     v = pretrained_direction(B, d, gen, dtype)
     W_L = min_norm_last_layer_rank_one(torch.einsum("bnd,bd->bn", X, beta_s), v, Y)                 # (B, d, k)
     beta_lt = (v.unsqueeze(-1) * W_L).sum(1).unsqueeze(-1) * beta_s.unsqueeze(1)                      # beta_s (v^T W_L)
