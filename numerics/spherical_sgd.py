@@ -188,8 +188,8 @@ class ArrayOps:
 
 
 def _np_apply(f, df, z):
-    t = torch.from_numpy(z)
-    return f(t).numpy(), df(t).numpy()
+    t = torch.from_numpy(z)  # device: cpu (z is a numpy array, on the host; shares its memory)
+    return f(t).numpy(), df(t).numpy()  # device: cpu (t was made on the host just above)
 
 
 @functools.lru_cache(maxsize=None)
@@ -477,14 +477,15 @@ def _chain_loop_numpy(m, s_all, a_all, b_all, n2_all, fs_all, xch, c_hat, ec0, a
     numbers costs ~1 us against torch's ~5 us dispatch); the result is handed back as torch tensors.  Equal to
     :func:`_chain_loop_torch` to rounding (numpy sums the k neurons in another order and torch fuses s + xch su into
     one addcmul): tests/test_chain_fast.py."""
-    s_np, a_np, b_np, n2_np, fs_np = (t.detach().numpy() for t in (s_all, a_all, b_all, n2_all, fs_all))
-    xch_np, ch_np, ec0_np = (t.detach().numpy() for t in (xch.expand_as(c_hat), c_hat, ec0))
-    mm = m.detach().numpy().copy()
+    s_np, a_np, b_np, n2_np, fs_np = (t.detach().cpu().numpy() for t in (s_all, a_all, b_all, n2_all, fs_all))
+    xch_np, ch_np, ec0_np = (t.detach().cpu().numpy() for t in (xch.expand_as(c_hat), c_hat, ec0))
+    mm = m.detach().cpu().numpy().copy()
     ms = np.empty(a_np.shape, dtype=mm.dtype)
     for j in range(ms.shape[0]):
         mm = _chain_step(mm, s_np[j], a_np[j], b_np[j], n2_np[j], fs_np[j], xch_np, ch_np, ec0_np, act, NUMPY_OPS)
         ms[j] = mm
-    return torch.from_numpy(mm), torch.from_numpy(ms)
+    return (torch.from_numpy(mm).to(m.device),  # device: cpu (numpy's result, moved back to m's device)
+            torch.from_numpy(ms).to(m.device))  # device: cpu (as above)
 
 
 def chain_inputs_from_x(x: Tensor, W: Tensor, u: Tensor, u_hat: Tensor) -> tuple[Tensor, Tensor, Tensor, Tensor]:
