@@ -7,7 +7,10 @@
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 set +e
-python -m pytest "$@"
+# Two pytest workers (pytest-xdist), file by file: tests/test_claims.py (the quick run of every claim, in two
+# processes of its own, and every test that reads it) in one, the other files beside it; a later -n overrides this
+# (`bash scripts/test.sh -n 0`: one process).
+python -m pytest -n 2 --dist loadfile "$@"
 code=$?
 if [ "$code" -eq 5 ]; then
   echo "pytest collected no tests: that is a failure here" >&2
