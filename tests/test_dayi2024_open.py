@@ -21,7 +21,8 @@ def test_figures_declare_their_lost_d_and_k_open_at_standard():
 
     cl = _claims()
     std, quick = make_context("standard", 0, progress=False), make_context("quick", 0, progress=False)
-    for cid, params in (("dayi2024.fig1", ["k", "d"]), ("dayi2024.fig2", ["k", "d"]), ("dayi2024.fig2b", ["k", "d"])):
+    for cid, params in (("dayi2024.fig1", ["k", "d"]), ("dayi2024.fig2", ["k", "d", "xi"]),
+                        ("dayi2024.fig2b", ["k", "d", "xi"])):
         chk = cl[cid].check
         assert isinstance(chk, OverOpenSetting), cid
         ss = chk.settings_at(std.profile)
@@ -36,6 +37,25 @@ def test_figures_declare_their_lost_d_and_k_open_at_standard():
     assert O.D_FIG2_OPEN.values == (32, 64) and "the same as above" in O.D_FIG2_OPEN.quote
     assert pick(std.profile, O.FIG2_DS) == (32, 64) and pick(quick.profile, O.FIG2_DS) == (pick(quick.profile, F.D),)
     assert ("dayi2024.fig2", "dayi2024.fig2b") in F.RUN_TOGETHER
+    # Fig. 2's xi: open at standard (1 and 2), quick runs xi = 1 only
+    assert O.XI_FIG2_OPEN.values == (1.0, 2.0) and pick(quick.profile, O.FIG2_XIS) == (1.0,)
+    assert "the scaling" in O.XI_FIG2_OPEN.quote
+
+
+def test_fig2_step_follows_theorem_7_across_xi():
+    """Fig. 2 at xi = 2 runs at the step and budget Theorem 7's prescription eta = kappa lambda/(C d), T ~ C d/(kappa
+    lambda^2) gives relative to xi = 1 (figopen.thm7_step_scales): exactly our xi = 1 setting at xi = 1 (no draw), a
+    smaller step and a longer budget at xi = 2 (lambda/C falls about as xi^-2.3 for ReLU), the same value for the same
+    seed (memoised), and common random numbers across xi (the ratio at xi = 1 against itself is 1)."""
+    import torch
+    from verify.claims.dayi2024 import figopen as O
+
+    g = torch.Generator().manual_seed(3)
+    assert O.thm7_step_scales(g, 4, 1.0) == (1.0, 1.0)
+    eta_x, steps_x = O.thm7_step_scales(g, 4, 2.0)
+    assert 0.1 < eta_x < 0.3 and 1.2 < steps_x < 2.5
+    assert O.thm7_step_scales(torch.Generator().manual_seed(3), 4, 2.0) == (eta_x, steps_x)
+    assert O._step_scales(torch.Generator().manual_seed(3), 4, 1.0, 1.0) == (1.0, 1.0)
 
 
 def test_fig2_runs_keep_their_keys_at_the_d_of_before(monkeypatch):
@@ -47,15 +67,24 @@ def test_fig2_runs_keep_their_keys_at_the_d_of_before(monkeypatch):
 
     seen = []
     monkeypatch.setattr(F, "_run", lambda ctx, key, **kw: seen.append((key, pick(ctx.profile, kw["dims"]),
-                                                                       kw["linearized"])) or {"seed": 0})
-    for prof, want in (("standard", [("fig2 lora k=4", 32), ("fig2 lin k=4", 32), ("fig2 lora k=4 d=64", 64),
-                                      ("fig2 lin k=4 d=64", 64)]), ("quick", [("fig2 lora k=4", 16), ("fig2 lin k=4", 16)])):
+                                                                       kw["linearized"], kw["eta0"],
+                                                                       kw["steps_mult"])) or {"seed": 0})
+    monkeypatch.setattr(F, "thm7_step_scales", lambda gen, k, xi: (1.0, 1.0) if xi == 1.0 else (0.25, 2.0))
+    for prof, want in (("standard", [("fig2 lora k=4", 32), ("fig2 lin k=4", 32), ("fig2 lora k=4 xi=2", 32),
+                                      ("fig2 lin k=4 xi=2", 32), ("fig2 lora k=4 d=64", 64),
+                                      ("fig2 lin k=4 d=64", 64), ("fig2 lora k=4 d=64 xi=2", 64),
+                                      ("fig2 lin k=4 d=64 xi=2", 64)]),
+                       ("quick", [("fig2 lora k=4", 16), ("fig2 lin k=4", 16)])):
         ctx, seen[:] = make_context(prof, 0, progress=False), []
-        for d in pick(ctx.profile, F.FIG2_DS):
+        for _, d, xi in F._fig2_grid(ctx, [{"k": 4}]):
             for lin in (False, True):
-                tag, _ = F._fig2_lora(ctx, 4, d, linearized=lin)
-                assert tag == ("k=4" if d == pick(ctx.profile, F.D) else f"k=4 d={d}")
-        assert [(k, d) for k, d, _ in seen] == want and [x[2] for x in seen] == [False, True] * (len(want) // 2)
+                tag, _ = F._fig2_lora(ctx, 4, d, xi, linearized=lin)
+                assert tag == ("k=4" + ("" if d == pick(ctx.profile, F.D) else f" d={d}")
+                               + ("" if xi == 1.0 else f" xi={xi:g}"))
+        assert [(k, d) for k, d, *_ in seen] == want and [x[2] for x in seen] == [False, True] * (len(want) // 2)
+        # xi = 1: the step and budget of before; xi = 2: moved by thm7_step_scales
+        assert {(x[3], x[4]) for x in seen if "xi=" not in x[0]} == {(0.2, 1.5)}
+        assert {(x[3], x[4]) for x in seen if "xi=" in x[0]} <= {(0.05, 3.0)}
 
 
 def _fake(fail, check=False):

@@ -87,7 +87,7 @@ LEDGER = Ledger("shachaf2021", "000_efaf07e323d59f0e.txt", [
       manual=True),
     E("§5.3 settings: theta_T = alpha theta_S + eps, ||eps|| ~ 0.5||theta_S||, d/10 samples; "
       "||hat theta_T - hat theta_S|| ~ 0.1, 7 layers", 228, 228, _T + "fig2a", _T + "fig2b", manual=True),
-    E("§5.3: Figure 3 models: frozen / vanilla / fine-tune", 230, 230, _T + "fig3", manual=True),
+    E("§5.3: Figure 3 models: frozen / vanilla / fine-tune", 230, 230, _T + "fig3", _T + "fig3.small_n", manual=True),
     # ---------------------------------------------------------------- §6 two-layer ReLU (NTK)
     E("§6 setting: 'initialized from a standard Gaussian with variance kappa^2'", 234, 234,
       _T + "sec6.init_variance", manual=True),
