@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from verify.report.tables import (ORDER, SOURCE_NOTES, checked_parts, claims_of, corrected_heading, counts,
+from verify.report.tables import (EXTENSION_MARK, ORDER, SOURCE_NOTES, checked_parts, claims_of, corrected_heading, counts,
                                   cross_references, extensions_refuted, fmt, klass, point_rows,
                                   set_aside_note, short, source_info, verdict_text, with_verdict, confirmed_split,
                                   own_construction, separating_digits, open_settings_text,
@@ -284,8 +284,9 @@ def _others(doc: dict, paper: str) -> list[str]:
     L += ["", r"\subsection*{Inconclusive}"]
     if inc:
         L += [r"\begin{itemize}\setlength{\itemsep}{1pt}"]
-        L += [r"\item " + _hyper(c["id"]) + " (" + prose(place(c["source"]["where"])) + "): " + prose(c["reason"])
-              for c in inc]
+        L += [r"\item " + _hyper(c["id"]) + " (" + prose(place(c["source"]["where"])
+                                                  + (EXTENSION_MARK if c.get("extension") else "")) + "): "
+              + prose(c["reason"]) for c in inc]
         L.append(r"\end{itemize}")
     else:
         L.append("None in this run.")

@@ -19,7 +19,7 @@ from __future__ import annotations
 from verify.report.referee import (CONSEQUENCE_WORDS, differs_text, pi_text, singular, SECTION_NOTES, SECTION_TITLES, SECTIONS, counterexample,
                                    errata, figure_caption, greek, place, plain, plain_doc, relevant, summary, values_text,
                                    run_words, what_is_wrong)
-from verify.report.tables import (ORDER, SOURCE_NOTES, checked_parts, claims_of, corrected_heading, counts,
+from verify.report.tables import (EXTENSION_MARK, ORDER, SOURCE_NOTES, checked_parts, claims_of, corrected_heading, counts,
                                   cross_references, errata_text, error_counts, extensions_refuted, klass, one_line,
                                   papers, point_rows, set_aside_note, short, source_info, verdict_text, with_verdict,
                                   confirmed_split, POWER_NOTE, power_cell, verdict_word,
@@ -245,7 +245,8 @@ def _rest(doc: dict, paper: str) -> list[str]:
     inc = with_verdict(doc, paper, "inconclusive")
     L += ["### Inconclusive", ""]
     if inc:
-        L += [f"- {_ref(c['id'])} ({place(c['source']['where'])}): {c['reason']}" for c in inc] + [""]
+        L += [f"- {_ref(c['id'])} ({place(c['source']['where'])}{EXTENSION_MARK if c.get('extension') else ''}): "
+              f"{c['reason']}" for c in inc] + [""]
     else:
         L += ["None in this run.", ""]
     conf, untested = confirmed_split(doc, paper)

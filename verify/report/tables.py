@@ -68,6 +68,9 @@ def untested_why(c: dict) -> str:
     return one_line((c.get("power") or {}).get("why") or "no alternative declared or rejected", 160)
 
 
+#: the mark an inconclusive (or confirmed) extension carries in the lists after the errata: the claim reads the source
+#: beyond its context, so what it finds is about that reading
+EXTENSION_MARK = "; an extension: a reading beyond the source's context, not the source's statement"
 POWER_NOTE = ("*Could it have failed?* is measured by `python -m verify mutants --profile P` (sympy mutants of the "
               "stated form and the claim's declared power witnesses, each judged by the claim's own check): "
               "\"k of n alternatives rejected\", or \"not measured\" where no mutants result exists for the "
@@ -488,6 +491,6 @@ def summary_rows(doc: dict) -> list[dict]:
 
 
 __all__ = ["CLASSES", "ORDER", "ROLES", "SOURCE_NOTES", "fmt", "short", "one_line", "papers", "claims_of",
-           "source_info", "counts", "error_counts", "errata_text", "errata_groups", "cross_references", "extensions_refuted", "with_verdict",
+           "source_info", "counts", "EXTENSION_MARK", "error_counts", "errata_text", "errata_groups", "cross_references", "extensions_refuted", "with_verdict",
            "measured", "witness", "minimal", "measured_cell", "what_fails", "corrected_heading", "set_aside_note",
            "point_rows", "summary_rows"]
