@@ -202,3 +202,24 @@ def test_longest_first_orders_tasks_by_earlier_seconds():
     assert _longest_first(tasks, {"a": 1.0, "b": 2.0, "c": 3.0, "d": 9.0, "e": 0.5}) == [("d",), ("b", "c"), ("a",), ("e",)]
     assert _longest_first(tasks, {"a": 1.0, "b": 2.0, "c": 3.0, "d": 9.0})[0] == ("e",)   # unknown cost first
     assert _longest_first(tasks, {}) == tasks
+
+
+def test_a_run_into_a_new_folder_is_ordered_by_the_reference_run(tmp_path, monkeypatch):
+    """--jobs orders its tasks by the seconds of the output folder's earlier results.json, else by the committed
+    reference run's (a new folder in the registry's order ends on tahir2024's heaviest claims), else not at all."""
+    import json
+
+    from verify import cli
+
+    ref = tmp_path / "ref.json"
+    ref.write_text(json.dumps({"timing": {"claims": {"a": 2.0, "b": 1.0}}}), encoding="utf-8")
+    monkeypatch.setattr(cli, "REFERENCE_RESULTS", ref)
+    out = tmp_path / "out"
+    out.mkdir()
+    assert cli._earlier_seconds(out) == {"a": 2.0, "b": 1.0}
+    (out / "results.json").write_text(json.dumps({"timing": {"claims": {"c": 3.0}}}), encoding="utf-8")
+    assert cli._earlier_seconds(out) == {"c": 3.0}
+    (out / "results.json").write_text("not json", encoding="utf-8")
+    assert cli._earlier_seconds(out) == {"a": 2.0, "b": 1.0}
+    monkeypatch.setattr(cli, "REFERENCE_RESULTS", tmp_path / "missing.json")
+    assert cli._earlier_seconds(out) == {}
