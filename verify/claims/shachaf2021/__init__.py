@@ -12,6 +12,7 @@ Modules, by section of the paper:
 - :mod:`.risk`     §5.1: eq. (7), Theorems 5.3 (eq. (8)) and 5.4 (bounds (9)-(10));
 - :mod:`.fig2`     §5.3: Figures 2a and 2b;
 - :mod:`.freeze`   §5.2-5.3: Theorem 5.5 (frozen first layers), the approximate-balance discussion, Figure 3;
+- :mod:`.fig3_small_n` §5.3: Figure 3 read at every n (an extension, in Theorem 5.5's idealisation);
 - :mod:`.ntk`      §6: Theorem 6.1 and Corollaries 6.2-6.3 (two-layer ReLU networks in the NTK regime), one module
                    per result;
 - :mod:`.sec6_text` §6: Theorem 6.1's iteration count and the initialisation sentence of the setting;
